@@ -1,0 +1,25 @@
+#' SD2011 example: original data
+#'
+#' A subset of the Social Diagnosis 2011 survey as shipped by synthpop (GPL-2 |
+#' GPL-3): the variables of synthpop's disclosure vignette for 5,000 respondents.
+#'
+#' @format A data frame with 5000 rows and 9 variables: `sex`, `age`, `region`,
+#'   `placesize`, `depress` (depression score), `income` (net monthly income, `-8`
+#'   for "no income", `NA` missing), `ls` (life satisfaction), `marital`, `workab`
+#'   (worked abroad).
+#' @source Social Diagnosis 2011, via the synthpop package's `SD2011`.
+"sd2011"
+
+#' SD2011 example: synthetic data
+#'
+#' `synds` objects made by synthpop's `syn()` from [sd2011] (seed 8564,
+#' `cont.na = list(income = -8)`): `sd2011_synds` holds one synthesis,
+#' `sd2011_synds5` five. synthpop is not needed to use them here.
+#'
+#' @format Lists of class `synds`; `syn` is a data frame (m = 1) or a list of five
+#'   data frames, each like [sd2011]; `m` and `cont.na` as made by `syn()`.
+#' @source Made with synthpop 1.9-3 from [sd2011].
+"sd2011_synds"
+
+#' @rdname sd2011_synds
+"sd2011_synds5"

@@ -1,0 +1,76 @@
+# One call into the core for every target: per-target exclusions resolved from labels
+# to codes (unknown names and levels are errors), then the raw counts back.
+
+# Per-target options, as a list with elements target, not.targetlev, usetargetNA,
+# exclude.keys, exclude.keylevs, exclude.targetlevs.
+target_request <- function(opt, enc, keys, denom_lim, exclude_ov_denom_lim, thresh_2way, call) {
+  tv <- opt$target
+  t_labels <- enc$labels[[tv]]
+  info <- enc$info[[tv]]
+
+  not_lev <- opt$not.targetlev
+  if (!is.null(not_lev)) {
+    not_lev <- as.character(not_lev)
+    not_lev <- not_lev[!is.na(not_lev) & nzchar(not_lev)]
+    bad <- setdiff(not_lev, t_labels)
+    if (length(bad) > 0) {
+      cli::cli_abort(c("{.arg not.targetlev} has level{?s} {.val {bad}} that target {.val {tv}} does not have.",
+                       i = "Its levels are {.val {show_values(t_labels)}}."), call = call)
+    }
+  }
+
+  ek <- opt$exclude.keys
+  ekl <- opt$exclude.keylevs
+  etl <- opt$exclude.targetlevs
+  n_ex <- c(length(ek), length(ekl), length(etl))
+  if (length(unique(n_ex)) != 1) {
+    cli::cli_abort(c("{.arg exclude.keys}, {.arg exclude.keylevs} and {.arg exclude.targetlevs} must have the same length.",
+                     x = "They have lengths {n_ex[1]}, {n_ex[2]} and {n_ex[3]}."), call = call)
+  }
+  kt_key <- integer(0)
+  kt_key_level <- integer(0)
+  kt_target_level <- integer(0)
+  if (n_ex[1] > 0) {
+    ek <- as.character(ek)
+    ekl <- as.character(ekl)
+    etl <- as.character(etl)
+    bad <- setdiff(ek, keys)
+    if (length(bad) > 0) {
+      cli::cli_abort(c("{.arg exclude.keys} names {.val {bad}}, not among the {.arg keys}.",
+                       i = "The keys are {.val {keys}}."), call = call)
+    }
+    kt_key <- match(ek, keys)
+    kt_key_level <- vapply(seq_along(ek), function(i) match(ekl[i], enc$labels[[ek[i]]]), integer(1))
+    if (anyNA(kt_key_level)) {
+      i <- which(is.na(kt_key_level))
+      cli::cli_abort("{.arg exclude.keylevs} has {.val {ekl[i]}}, not a level of key {.val {ek[i]}}.", call = call)
+    }
+    kt_target_level <- match(etl, t_labels)
+    if (anyNA(kt_target_level)) {
+      cli::cli_abort("{.arg exclude.targetlevs} has {.val {etl[is.na(kt_target_level)]}}, not a level of target {.val {tv}}.",
+                     call = call)
+    }
+  }
+
+  list(
+    var = match(tv, enc$vars) - 1L,
+    excluded_target = t_labels %in% not_lev,
+    exclude_missing_target = !isTRUE(opt$usetargetNA) && isTRUE(info$has_missing[1]),
+    target_missing_code = info$missing_code,
+    kt_key = as.integer(kt_key - 1L),
+    kt_key_level = as.integer(kt_key_level - 1L),
+    kt_target_level = as.integer(kt_target_level - 1L),
+    denom_lim = if (exclude_ov_denom_lim) as.integer(denom_lim) else NA_integer_,
+    twoway_min_cell = as.numeric(thresh_2way[1])
+  )
+}
+
+run_core <- function(enc, keys, usekeysNA, target_options, denom_lim, exclude_ov_denom_lim, thresh_2way,
+                     n_threads, call) {
+  requests <- lapply(target_options, target_request, enc = enc, keys = keys, denom_lim = denom_lim,
+                     exclude_ov_denom_lim = exclude_ov_denom_lim, thresh_2way = thresh_2way, call = call)
+  raw <- rust_result(rust_compute(enc$ptr, match(keys, enc$vars) - 1L, as.logical(usekeysNA), requests, n_threads),
+                     call = call)
+  names(raw) <- vapply(target_options, function(o) o$target, character(1))
+  raw
+}

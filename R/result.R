@@ -1,0 +1,118 @@
+# From the core's raw counts of one target to the components of a `disclosure` object
+# (SPEC section 8).
+
+ident_names <- c("UiO", "UiS", "UiOiS", "repU")
+attrib_names <- c("Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DCAPd", "DiSDiO", "max_denom", "mean_denom")
+cap_names <- c("baseCAPd", "CAPd", "CAPs", "DCAP", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb")
+exclusion_rows <- c("original", "synthetic", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DiSDiO")
+exclusion_cols <- c("excluded target", "missing target", "missing in  keys", "set to exclude",
+                    "over denom_lim", "remaining")
+
+stats_matrix <- function(raw) {
+  nm <- rust_measure_names()
+  matrix(raw$stats, ncol = length(nm), byrow = TRUE, dimnames = list(NULL, nm))
+}
+
+measure_frame <- function(stats, cols) {
+  out <- as.data.frame(stats[, cols, drop = FALSE])
+  rownames(out) <- NULL
+  out
+}
+
+exclusion_matrices <- function(raw, m) {
+  per <- length(exclusion_rows) * length(exclusion_cols)
+  lapply(seq_len(m), function(j) {
+    x <- matrix(raw$nexcl[(j - 1) * per + seq_len(per)], nrow = length(exclusion_rows), byrow = TRUE)
+    x[, 6] <- x[, 6] - rowSums(x[, 1:5, drop = FALSE])
+    dimnames(x) <- list(exclusion_rows, exclusion_cols)
+    x
+  })
+}
+
+one_way_check <- function(raw, j, target, t_labels, thresh) {
+  w <- raw$one_way[(j - 1) * 5 + 1:5]
+  level <- w[1]
+  n_level <- w[2]
+  total <- w[3]
+  if (is.na(level) || total == 0) return(NULL)
+  pct_dis <- 100 * n_level / total
+  if (!(n_level > thresh[1] && pct_dis > thresh[2])) return(NULL)
+  lab <- t_labels[level]
+  tab <- data.frame(Level = lab, All = w[5], PctLevelAll = 100 * w[4] / w[5], totalDisclosive = total,
+                    nLevelDis = n_level, PctLevelDis = pct_dis, stringsAsFactors = FALSE)
+  rownames(tab) <- lab
+  list(table = tab, message = paste("Check ", target, " level ", lab))
+}
+
+two_way_check <- function(raw, j, target, keys, labels, thresh) {
+  tw <- raw$two_way[[j]]
+  if (length(tw$npairs) == 0) return(NULL)
+  key_labels <- character(length(tw$key))
+  for (k in unique(tw$key)) {
+    at <- tw$key == k
+    key_labels[at] <- labels[[keys[k]]][tw$key_level[at]]
+  }
+  pair <- paste(labels[[target]][tw$target_level], key_labels, sep = "|")
+  pct <- 100 * tw$key_target_total / tw$key_total
+  # Ties in npairs keep synthpop's order: key by key, pair labels sorted.
+  ord <- order(tw$key, pair)
+  ord <- ord[order(-tw$npairs[ord], method = "radix")]
+  ord <- ord[pct[ord] > thresh[2]]
+  if (length(ord) == 0) return(NULL)
+  data.frame(target_key_levs = pair[ord], npairs = as.integer(tw$npairs[ord]), key = keys[tw$key[ord]],
+             key_target_total = tw$key_target_total[ord], key_total = tw$key_total[ord],
+             PctTargetKeyLevel = pct[ord], stringsAsFactors = FALSE)
+}
+
+# m == 1: the table itself, or list("") when nothing is flagged (as synthpop);
+# m > 1: one element per synthesis, "" where nothing is flagged.
+check_component <- function(tables, m) {
+  if (m == 1) {
+    return(if (is.null(tables[[1]])) list("") else tables[[1]])
+  }
+  lapply(tables, function(x) if (is.null(x)) "" else x)
+}
+
+build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, thresh_2way, digits, to.print, call) {
+  stats <- stats_matrix(raw)
+  allcaps <- stats[, c("baseCAPd", "CAPd", "CAPs", "DCAPd", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb"),
+                   drop = FALSE]
+  colnames(allcaps) <- cap_names
+  one <- lapply(seq_len(m), one_way_check, raw = raw, target = target, t_labels = labels[[target]],
+                thresh = thresh_1way)
+  two <- lapply(seq_len(m), two_way_check, raw = raw, target = target, keys = keys, labels = labels,
+                thresh = thresh_2way)
+  one_msgs <- unique(unlist(lapply(one, function(x) x$message)))
+  n_pairs <- vapply(two, function(x) if (is.null(x)) 0L else nrow(x), integer(1))
+  structure(
+    list(
+      ident = measure_frame(stats, ident_names),
+      attrib = measure_frame(stats, attrib_names),
+      allCAPs = measure_frame(allcaps, cap_names),
+      check_1way = check_component(lapply(one, function(x) x$table), m),
+      check1 = if (length(one_msgs) == 0) "" else paste(one_msgs, collapse = "; "),
+      check_2way = check_component(two, m),
+      check2 = two_way_message(n_pairs, m),
+      Nexclusions = exclusion_matrices(raw, m),
+      measures = measure_frame(stats, colnames(stats)),
+      keys = keys,
+      target = target,
+      digits = digits,
+      Norig = as.integer(stats[1, "Nd"]),
+      Nsyn = as.integer(stats[, "Ns"]),
+      m = m,
+      to.print = to.print,
+      call = call
+    ),
+    class = "disclosure"
+  )
+}
+
+# "<n> pairs need checks"; with m > 1, the syntheses that have any are named.
+two_way_message <- function(n_pairs, m) {
+  if (all(n_pairs == 0)) return("")
+  if (m == 1) return(paste(n_pairs, "pairs need checks"))
+  flagged <- which(n_pairs > 0)
+  paste0(sum(n_pairs), " pairs need checks (synthes", if (length(flagged) > 1) "es " else "is ",
+         paste(flagged, collapse = ", "), ")")
+}

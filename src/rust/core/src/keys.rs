@@ -1,0 +1,126 @@
+//! The composite quasi-identifier `q`: one id per distinct tuple of key level codes,
+//! shared by the original and every synthesis, built once for all targets.
+//!
+//! Keys are folded in mixed radix while the product of cardinalities stays small, and
+//! compressed to dense ids whenever it would not. Ids are in lexicographic order of the
+//! code tuples, so they do not depend on row order or on the number of threads.
+
+use rayon::prelude::*;
+
+/// Above this many possible tuples, compress by sorting instead of a direct table.
+const DENSE_LIMIT: u64 = 1 << 22;
+
+pub struct KeyIndex {
+    pub n_keys: usize,
+    /// Number of distinct q over all datasets.
+    pub n_q: usize,
+    /// q id of every row, per dataset.
+    pub q: Vec<Vec<u32>>,
+    /// Key level codes of each q: `q_keys[q * n_keys + k]`.
+    pub q_keys: Vec<u32>,
+}
+
+impl KeyIndex {
+    pub fn key_code(&self, q: usize, k: usize) -> u32 {
+        self.q_keys[q * self.n_keys + k]
+    }
+}
+
+/// Replaces values (all `< n_values`) by dense ids in ascending value order.
+fn compress(values: &mut [Vec<u64>], n_values: u64) -> u64 {
+    if n_values <= DENSE_LIMIT {
+        let mut id = vec![u32::MAX; n_values as usize];
+        for v in values.iter().flat_map(|d| d.iter()) {
+            id[*v as usize] = 0;
+        }
+        let mut next = 0u32;
+        for slot in id.iter_mut() {
+            if *slot == 0 {
+                *slot = next;
+                next += 1;
+            }
+        }
+        values.par_iter_mut().for_each(|d| d.iter_mut().for_each(|v| *v = id[*v as usize] as u64));
+        next as u64
+    } else {
+        let mut distinct: Vec<u64> = values.iter().flat_map(|d| d.iter().copied()).collect();
+        distinct.par_sort_unstable();
+        distinct.dedup();
+        values.par_iter_mut().for_each(|d| {
+            d.iter_mut().for_each(|v| *v = distinct.binary_search(v).expect("value was collected") as u64)
+        });
+        distinct.len() as u64
+    }
+}
+
+/// Builds the q index from key codes: `keys[k][dataset]` with `levels[k]` levels.
+pub fn build_key_index(keys: &[&[Vec<u32>]], levels: &[u32]) -> KeyIndex {
+    let n_keys = keys.len();
+    let n_datasets = keys.first().map_or(0, |k| k.len());
+    let mut cur: Vec<Vec<u64>> = (0..n_datasets)
+        .map(|d| keys.first().map_or_else(Vec::new, |k| k[d].iter().map(|&c| c as u64).collect()))
+        .collect();
+    let mut cur_n: u64 = levels.first().map_or(1, |&l| l.max(1) as u64);
+    for k in 1..n_keys {
+        let l = levels[k].max(1) as u64;
+        if cur_n.checked_mul(l).is_none_or(|p| p > DENSE_LIMIT) {
+            cur_n = compress(&mut cur, cur_n);
+        }
+        let codes = keys[k];
+        cur.par_iter_mut().zip(codes.par_iter()).for_each(|(c, kc)| {
+            c.iter_mut().zip(kc.iter()).for_each(|(v, &code)| *v = *v * l + code as u64)
+        });
+        cur_n *= l;
+    }
+    let n_q = if n_keys == 0 { 0 } else { compress(&mut cur, cur_n) as usize };
+    let q: Vec<Vec<u32>> = cur.into_par_iter().map(|d| d.into_iter().map(|v| v as u32).collect()).collect();
+    let mut q_keys = vec![0u32; n_q * n_keys];
+    let mut seen = vec![false; n_q];
+    for (d, qd) in q.iter().enumerate() {
+        for (row, &qi) in qd.iter().enumerate() {
+            let qi = qi as usize;
+            if !seen[qi] {
+                seen[qi] = true;
+                for k in 0..n_keys {
+                    q_keys[qi * n_keys + k] = keys[k][d][row];
+                }
+            }
+        }
+    }
+    KeyIndex { n_keys, n_q, q, q_keys }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_tuple_same_id_across_datasets() {
+        let k1 = vec![vec![0, 1, 0, 1], vec![1, 0, 2]];
+        let k2 = vec![vec![1, 1, 1, 0], vec![1, 1, 0]];
+        let idx = build_key_index(&[&k1, &k2], &[3, 2]);
+        assert_eq!(idx.n_q, 4);
+        // tuples (0,1) (1,1) (0,1) (1,0) | (1,1) (0,1) (2,0): sorted ids (0,1)=0 (1,0)=1 (1,1)=2 (2,0)=3
+        assert_eq!(idx.q[0], vec![0, 2, 0, 1]);
+        assert_eq!(idx.q[1], vec![2, 0, 3]);
+        assert_eq!((idx.key_code(3, 0), idx.key_code(3, 1)), (2, 0));
+    }
+
+    #[test]
+    fn many_high_cardinality_keys_compress_without_overflow() {
+        let n = 1000u32;
+        let a: Vec<u32> = (0..n).map(|i| i * 7919 % 100_000).collect();
+        let b: Vec<u32> = (0..n).map(|i| i * 104_729 % 100_000).collect();
+        let c: Vec<u32> = (0..n).map(|i| i % 3).collect();
+        let (ka, kb, kc) = (vec![a.clone()], vec![b.clone()], vec![c.clone()]);
+        let idx = build_key_index(&[&ka, &kb, &kc], &[100_000, 100_000, 3]);
+        let mut tuples: Vec<(u32, u32, u32)> = (0..n as usize).map(|i| (a[i], b[i], c[i])).collect();
+        tuples.sort();
+        tuples.dedup();
+        assert_eq!(idx.n_q, tuples.len());
+        for i in 0..n as usize {
+            let q = idx.q[0][i] as usize;
+            assert_eq!(tuples[q], (a[i], b[i], c[i]));
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! synthrisk's counting core: disclosure measures for synthetic data on integer-coded
+//! variables. No R types here; `src/rust/src/lib.rs` is the R glue.
+
+pub mod checks;
+pub mod encode;
+pub mod engine;
+pub mod error;
+pub mod exclusions;
+pub mod keys;
+pub mod measures;
+pub mod rows_by_q;
+pub mod sweep;

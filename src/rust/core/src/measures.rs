@@ -1,0 +1,75 @@
+//! The measures of SPEC section 6, in percent, from a synthesis' merged tally.
+//! `TCAP_synthpop` is synthpop 1.9-3's TCAP: disclosive and correct over the original
+//! records (after exclusions) whose q occurs in the synthetic data (after exclusions).
+
+use crate::exclusions::*;
+use crate::sweep::Tally;
+
+/// Names of the numbers `SynthesisMeasures::values` returns, in that order.
+pub const MEASURE_NAMES: [&str; 24] = [
+    "UiO", "UiS", "UiOiS", "repU", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DCAPd", "DiSDiO", "max_denom",
+    "mean_denom", "baseCAPd", "CAPd", "CAPs", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb", "TCAP_synthpop",
+    "Nd", "Ns",
+];
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SynthesisMeasures {
+    pub values: [f64; 24],
+}
+
+fn pct(num: f64, den: f64) -> f64 {
+    if den == 0.0 {
+        f64::NAN
+    } else {
+        100.0 * num / den
+    }
+}
+
+/// `100 * sum_t (d[t,.] / Nd)^2` from the target's original margin before exclusions.
+pub fn base_cap_d(margin: &[u64], n_orig: u64) -> f64 {
+    let nd = n_orig as f64;
+    100.0 * margin.iter().map(|&c| (c as f64 / nd) * (c as f64 / nd)).sum::<f64>()
+}
+
+impl SynthesisMeasures {
+    pub fn from_tally(t: &Tally, n_orig: u64, n_syn: u64, base_cap_d: f64) -> Self {
+        let nd = n_orig as f64;
+        let ns = n_syn as f64;
+        let kept = |k: usize| t.kept(k) as f64;
+        let disco = kept(DISCO);
+        let nb = t.n_b as f64;
+        let mean_denom = if t.disco_cells == 0 { f64::NAN } else { disco / t.disco_cells as f64 };
+        SynthesisMeasures {
+            values: [
+                pct(t.n_uio as f64, nd),
+                pct(t.n_uis as f64, ns),
+                pct(t.n_uioi_s as f64, nd),
+                pct(t.n_repu as f64, nd),
+                pct(kept(DID), nd),
+                pct(kept(DIS), ns),
+                pct(kept(IS), nd),
+                pct(kept(DIS_Q), nd),
+                pct(disco, nd),
+                pct(t.dcap_num, nd),
+                pct(kept(DISDIO), nd),
+                t.disco_max as f64,
+                mean_denom,
+                base_cap_d,
+                pct(t.capd_num, nd),
+                pct(t.caps_num, ns),
+                pct(t.dcap_num, ns),
+                pct(t.dcap_num, nb),
+                pct(disco, kept(DIS_Q)),
+                pct(disco, ns),
+                pct(disco, nb),
+                pct(disco, t.n_orig_in_syn as f64),
+                nd,
+                ns,
+            ],
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Option<f64> {
+        MEASURE_NAMES.iter().position(|n| *n == name).map(|i| self.values[i])
+    }
+}

@@ -1,0 +1,50 @@
+//! Rows of one dataset grouped by q (a counting sort), so that every target can walk
+//! the cells of a q without hashing.
+
+pub struct RowsByQ {
+    /// Rows of q are `rows[offsets[q]..offsets[q + 1]]`.
+    pub offsets: Vec<usize>,
+    pub rows: Vec<u32>,
+}
+
+impl RowsByQ {
+    pub fn new(q: &[u32], n_q: usize) -> Self {
+        let mut offsets = vec![0usize; n_q + 1];
+        for &qi in q {
+            offsets[qi as usize + 1] += 1;
+        }
+        for i in 0..n_q {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut next = offsets.clone();
+        let mut rows = vec![0u32; q.len()];
+        for (row, &qi) in q.iter().enumerate() {
+            let slot = &mut next[qi as usize];
+            rows[*slot] = row as u32;
+            *slot += 1;
+        }
+        RowsByQ { offsets, rows }
+    }
+
+    pub fn of(&self, q: usize) -> &[u32] {
+        &self.rows[self.offsets[q]..self.offsets[q + 1]]
+    }
+
+    pub fn count(&self, q: usize) -> usize {
+        self.offsets[q + 1] - self.offsets[q]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_rows_stably() {
+        let g = RowsByQ::new(&[2, 0, 2, 1, 0], 4);
+        assert_eq!(g.of(0), &[1, 4]);
+        assert_eq!(g.of(1), &[3]);
+        assert_eq!(g.of(2), &[0, 2]);
+        assert_eq!(g.count(3), 0);
+    }
+}

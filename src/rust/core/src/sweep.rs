@@ -1,0 +1,217 @@
+//! One pass over the q of a range for one target and one synthesis: the sparse cells
+//! (t, q) with their counts d and s, the eight tables, the exclusions, and every sum
+//! the measures need. Nothing dense in T x Q: per q, a scratch tally indexed by t is
+//! filled and reset through the list of levels it touched.
+
+use crate::exclusions::*;
+use crate::keys::KeyIndex;
+use crate::rows_by_q::RowsByQ;
+
+/// What one synthesis of one target needs from the shared data.
+pub struct SweepInput<'a> {
+    pub index: &'a KeyIndex,
+    pub rows_orig: &'a RowsByQ,
+    pub rows_syn: &'a RowsByQ,
+    pub target_orig: &'a [u32],
+    pub target_syn: &'a [u32],
+    pub n_target_levels: usize,
+    pub missing_key: &'a [bool],
+    pub spec: &'a ExclusionSpec,
+    /// DiSCO cells above this value are kept for the 2-way check.
+    pub twoway_min_cell: f64,
+}
+
+/// Partial sums over a range of q; ranges merge in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tally {
+    pub total: [u64; N_TABLES],
+    pub removed: [[u64; N_STEPS]; N_TABLES],
+    pub n_uio: u64,
+    pub n_uis: u64,
+    pub n_uioi_s: u64,
+    pub n_repu: u64,
+    /// Sum over q of sum_t s'd' / s'[.,q].
+    pub dcap_num: f64,
+    /// Sum over q of sum_t d'^2 / d'[.,q].
+    pub capd_num: f64,
+    /// Sum over q of sum_t s'^2 / s'[.,q].
+    pub caps_num: f64,
+    /// Synthetic records (after exclusions) whose q occurs in the excluded original.
+    pub n_b: u64,
+    /// Original records (after exclusions) whose q occurs in the excluded synthetic data.
+    pub n_orig_in_syn: u64,
+    pub disco_max: u64,
+    pub disco_cells: u64,
+    /// Excluded DiSCO and excluded original counts per target level.
+    pub disco_by_level: Vec<u64>,
+    pub orig_by_level: Vec<u64>,
+    /// Excluded DiSCO cells (q, t, value) above the 2-way cell threshold.
+    pub twoway_cells: Vec<(u32, u32, u64)>,
+}
+
+impl Tally {
+    pub fn new(n_target_levels: usize) -> Self {
+        Tally {
+            total: [0; N_TABLES],
+            removed: [[0; N_STEPS]; N_TABLES],
+            n_uio: 0,
+            n_uis: 0,
+            n_uioi_s: 0,
+            n_repu: 0,
+            dcap_num: 0.0,
+            capd_num: 0.0,
+            caps_num: 0.0,
+            n_b: 0,
+            n_orig_in_syn: 0,
+            disco_max: 0,
+            disco_cells: 0,
+            disco_by_level: vec![0; n_target_levels],
+            orig_by_level: vec![0; n_target_levels],
+            twoway_cells: Vec::new(),
+        }
+    }
+
+    /// Kept (after exclusions) total of a table.
+    pub fn kept(&self, table: usize) -> u64 {
+        self.total[table] - self.removed[table].iter().sum::<u64>()
+    }
+
+    /// Adds the tally of the next range of q.
+    pub fn merge(&mut self, next: Tally) {
+        for k in 0..N_TABLES {
+            self.total[k] += next.total[k];
+            for s in 0..N_STEPS {
+                self.removed[k][s] += next.removed[k][s];
+            }
+        }
+        self.n_uio += next.n_uio;
+        self.n_uis += next.n_uis;
+        self.n_uioi_s += next.n_uioi_s;
+        self.n_repu += next.n_repu;
+        self.dcap_num += next.dcap_num;
+        self.capd_num += next.capd_num;
+        self.caps_num += next.caps_num;
+        self.n_b += next.n_b;
+        self.n_orig_in_syn += next.n_orig_in_syn;
+        self.disco_max = self.disco_max.max(next.disco_max);
+        self.disco_cells += next.disco_cells;
+        for (a, b) in self.disco_by_level.iter_mut().zip(next.disco_by_level) {
+            *a += b;
+        }
+        for (a, b) in self.orig_by_level.iter_mut().zip(next.orig_by_level) {
+            *a += b;
+        }
+        self.twoway_cells.extend(next.twoway_cells);
+    }
+}
+
+/// Runs the pass over `q_lo..q_hi`.
+pub fn sweep(input: &SweepInput<'_>, q_lo: usize, q_hi: usize) -> Tally {
+    let n_t = input.n_target_levels;
+    let spec = input.spec;
+    let mut tally = Tally::new(n_t);
+    let mut d = vec![0u32; n_t];
+    let mut s = vec![0u32; n_t];
+    let mut touched: Vec<u32> = Vec::new();
+    let mut key_target_levels: Vec<u32> = Vec::new();
+
+    for q in q_lo..q_hi {
+        touched.clear();
+        for &row in input.rows_orig.of(q) {
+            let t = input.target_orig[row as usize];
+            if d[t as usize] == 0 {
+                touched.push(t);
+            }
+            d[t as usize] += 1;
+        }
+        for &row in input.rows_syn.of(q) {
+            let t = input.target_syn[row as usize];
+            if d[t as usize] == 0 && s[t as usize] == 0 {
+                touched.push(t);
+            }
+            s[t as usize] += 1;
+        }
+        let d_q = input.rows_orig.count(q) as u64;
+        let s_q = input.rows_syn.count(q) as u64;
+        // q has a target level u with ps[u,q] == 1 exactly when one level occurs in it.
+        let syn_levels = touched.iter().filter(|&&t| s[t as usize] > 0).count();
+        let missing_key = input.missing_key[q];
+        spec.key_target_levels_for(input.index, q, &mut key_target_levels);
+
+        let (mut d_kept_q, mut s_kept_q) = (0u64, 0u64);
+        let (mut sd, mut dd, mut ss) = (0u64, 0u64, 0u64);
+        for &t in &touched {
+            let dv = d[t as usize] as u64;
+            let sv = s[t as usize] as u64;
+            d[t as usize] = 0;
+            s[t as usize] = 0;
+            let syn_certain = s_q > 0 && sv == s_q;
+            let orig_certain = d_q > 0 && dv == d_q;
+            let values: [u64; N_TABLES] = [
+                dv,
+                sv,
+                if orig_certain { dv } else { 0 },
+                if syn_certain { sv } else { 0 },
+                if s_q > 0 { dv } else { 0 },
+                if syn_levels == 1 { dv } else { 0 },
+                if syn_certain { dv } else { 0 },
+                if syn_certain && orig_certain { dv } else { 0 },
+            ];
+            let step = spec.cell_step(t, missing_key, &key_target_levels);
+            let mut kept = [0u64; N_TABLES];
+            for k in 0..N_TABLES {
+                let v = values[k];
+                if v == 0 {
+                    continue;
+                }
+                tally.total[k] += v;
+                let removed_by = step.or(match spec.denom_lim {
+                    Some(lim) if v > lim => Some(STEP_DENOM_LIM),
+                    _ => None,
+                });
+                match removed_by {
+                    Some(st) => tally.removed[k][st] += v,
+                    None => kept[k] = v,
+                }
+            }
+            let (dk, sk) = (kept[ORIG], kept[SYN]);
+            d_kept_q += dk;
+            s_kept_q += sk;
+            sd += sk * dk;
+            dd += dk * dk;
+            ss += sk * sk;
+            tally.orig_by_level[t as usize] += dk;
+            let disco = kept[DISCO];
+            if disco > 0 {
+                tally.disco_cells += 1;
+                tally.disco_max = tally.disco_max.max(disco);
+                tally.disco_by_level[t as usize] += disco;
+                if disco as f64 > input.twoway_min_cell {
+                    tally.twoway_cells.push((q as u32, t, disco));
+                }
+            }
+        }
+        if d_kept_q == 1 {
+            tally.n_uio += 1;
+            if s_q > 0 {
+                tally.n_uioi_s += 1;
+            }
+            if s_kept_q == 1 {
+                tally.n_repu += 1;
+            }
+        }
+        if s_kept_q == 1 {
+            tally.n_uis += 1;
+        }
+        if s_kept_q > 0 {
+            tally.dcap_num += sd as f64 / s_kept_q as f64;
+            tally.caps_num += ss as f64 / s_kept_q as f64;
+            tally.n_orig_in_syn += d_kept_q;
+        }
+        if d_kept_q > 0 {
+            tally.capd_num += dd as f64 / d_kept_q as f64;
+            tally.n_b += s_kept_q;
+        }
+    }
+    tally
+}

@@ -1,0 +1,4 @@
+library(testthat)
+library(synthrisk)
+
+test_check("synthrisk")
