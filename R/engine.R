@@ -14,7 +14,7 @@ target_request <- function(opt, enc, keys, denom_lim, exclude_ov_denom_lim, thre
     not_lev <- not_lev[!is.na(not_lev) & nzchar(not_lev)]
     bad <- setdiff(not_lev, t_labels)
     if (length(bad) > 0) {
-      cli::cli_abort(c("{.arg not.targetlev} has level{?s} {.val {bad}} that target {.val {tv}} does not have.",
+      cli::cli_abort(c("{.arg not.targetlev} names {.val {bad}}, not among the levels of target {.val {tv}}.",
                        i = "Its levels are {.val {show_values(t_labels)}}."), call = call)
     }
   }

@@ -108,11 +108,9 @@ build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, thresh_2
   )
 }
 
-# "<n> pairs need checks"; with m > 1, the syntheses that have any are named.
+# "<n> pairs need checks". With m > 1 the count is that of the last synthesis with any
+# pairs, as synthpop 1.9-3 reports the last synthesis; check_2way has them all.
 two_way_message <- function(n_pairs, m) {
   if (all(n_pairs == 0)) return("")
-  if (m == 1) return(paste(n_pairs, "pairs need checks"))
-  flagged <- which(n_pairs > 0)
-  paste0(sum(n_pairs), " pairs need checks (synthes", if (length(flagged) > 1) "es " else "is ",
-         paste(flagged, collapse = ", "), ")")
+  paste(n_pairs[max(which(n_pairs > 0))], "pairs need checks")
 }

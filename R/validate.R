@@ -76,7 +76,7 @@ resolve_columns <- function(x, data, arg, call) {
   if (is.numeric(x)) {
     bad <- is.na(x) | x < 1 | x > ncol(data) | x != round(x)
     if (any(bad)) {
-      cli::cli_abort(c("{.arg {arg}} has column number{?s} {.val {show_values(x[bad])}} not in {.arg data}.",
+      cli::cli_abort(c("{.arg {arg}} has column numbers not in {.arg data}: {.val {show_values(x[bad])}}.",
                        i = "{.arg data} has {ncol(data)} column{?s}."), call = call)
     }
     return(names(data)[x])
@@ -87,7 +87,7 @@ resolve_columns <- function(x, data, arg, call) {
   }
   bad <- setdiff(x, names(data))
   if (length(bad) > 0) {
-    cli::cli_abort("{.arg {arg}} names variable{?s} not in {.arg data}: {.val {show_values(bad)}}.", call = call)
+    cli::cli_abort("{.arg {arg}} names variables not in {.arg data}: {.val {show_values(bad)}}.", call = call)
   }
   x
 }
@@ -116,8 +116,8 @@ check_in_syntheses <- function(vars, syn, call) {
   for (j in seq_along(syn)) {
     bad <- setdiff(vars, names(syn[[j]]))
     if (length(bad) > 0) {
-      which <- if (length(syn) > 1) paste0(" synthesis ", j) else " synthetic data"
-      cli::cli_abort("The{which} lack{?s/} variable{?s} {.val {bad}} of {.arg data}.", call = call)
+      which <- if (length(syn) > 1) paste("Synthesis", j) else "The synthetic data"
+      cli::cli_abort("{which} must have every key and target; {.val {bad}} {?is/are} missing.", call = call)
     }
   }
 }

@@ -1,0 +1,83 @@
+# Bad input gets a classed error that names the argument and the value.
+
+keys4 <- c("sex", "age", "region", "placesize")
+
+expect_arg_error <- function(expr, pattern) {
+  err <- expect_error(expr, class = "rlang_error")
+  expect_match(conditionMessage(err), pattern)
+}
+
+call_d <- function(...) disclosure(sd2011_synds, sd2011, print.flag = FALSE, ...)
+
+test_that("unknown keys and targets are named", {
+  expect_arg_error(call_d(keys = c("sex", "nokey"), target = "depress"), "keys.*nokey")
+  expect_arg_error(call_d(keys = keys4, target = "notarget"), "target.*notarget")
+  expect_arg_error(call_d(keys = c(1, 99), target = "depress"), "keys.*99")
+  expect_arg_error(call_d(keys = keys4, target = c("depress", "ls")), "target")
+})
+
+test_that("a target among the keys and duplicated keys are errors", {
+  expect_arg_error(call_d(keys = keys4, target = "age"), "target.*keys[^\n]*\n?.*age")
+  expect_arg_error(call_d(keys = c("sex", "age", "sex"), target = "depress"), "keys.*sex")
+})
+
+test_that("data must be a data frame", {
+  expect_arg_error(disclosure(sd2011_synds, as.matrix(sd2011), keys = keys4, target = "depress"),
+                   "data.*data frame.*matrix")
+  expect_arg_error(disclosure(sd2011_synds, list(a = 1), keys = keys4, target = "depress"), "data.*data frame")
+  expect_arg_error(disclosure("nope", sd2011, keys = keys4, target = "depress"), "object.*synds")
+  expect_arg_error(disclosure(list(sd2011, 3), sd2011, keys = keys4, target = "depress"), "object")
+})
+
+test_that("per-key vectors of the wrong length are errors", {
+  expect_arg_error(call_d(keys = keys4, target = "depress", usekeysNA = c(TRUE, FALSE)), "usekeysNA.*length 2")
+  expect_arg_error(call_d(keys = keys4, target = "depress", usekeysNA = NA), "usekeysNA")
+  expect_arg_error(call_d(keys = keys4, target = "depress", ngroups_keys = c(0, 5)), "ngroups_keys.*length 2")
+})
+
+test_that("exclusion vectors must match and name known keys and levels", {
+  expect_arg_error(call_d(keys = keys4, target = "marital", exclude.keys = c("age", "sex"),
+                          exclude.keylevs = "19", exclude.targetlevs = "SINGLE"),
+                   "exclude.keys.*same length.*2, 1 and 1")
+  expect_arg_error(call_d(keys = keys4, target = "marital", exclude.keys = "ls",
+                          exclude.keylevs = "19", exclude.targetlevs = "SINGLE"), "exclude.keys.*ls")
+  expect_arg_error(call_d(keys = keys4, target = "marital", exclude.keys = "age",
+                          exclude.keylevs = "500", exclude.targetlevs = "SINGLE"), "exclude.keylevs.*500.*age")
+  expect_arg_error(call_d(keys = keys4, target = "marital", exclude.keys = "age",
+                          exclude.keylevs = "19", exclude.targetlevs = "PIRATE"), "exclude.targetlevs.*PIRATE")
+  expect_arg_error(call_d(keys = keys4, target = "marital", not.targetlev = "PIRATE"), "not.targetlev.*PIRATE")
+})
+
+test_that("denom_lim must be a positive whole number", {
+  for (bad in list(0, -1, 2.5, "5", c(1, 2), NA)) {
+    expect_arg_error(call_d(keys = keys4, target = "depress", denom_lim = bad), "denom_lim")
+  }
+})
+
+test_that("a number of groups of 1 is an error", {
+  expect_arg_error(call_d(keys = keys4, target = "income", ngroups_target = 1), "ngroups_target.*1")
+  expect_arg_error(call_d(keys = keys4, target = "income", ngroups_keys = c(0, 1, 0, 0)), "ngroups_keys.*1")
+  expect_arg_error(call_d(keys = keys4, target = "income", ngroups_target = 2.5), "ngroups_target")
+})
+
+test_that("other arguments are checked", {
+  expect_arg_error(call_d(keys = keys4, target = "depress", thresh_1way = 50), "thresh_1way")
+  expect_arg_error(call_d(keys = keys4, target = "depress", to.print = "everything"), "to.print.*everything")
+  expect_arg_error(call_d(keys = keys4, target = "depress", n_threads = 0), "n_threads")
+  expect_arg_error(call_d(keys = keys4, target = "depress", usetargetNA = "yes"), "usetargetNA")
+  expect_arg_error(call_d(keys = keys4, target = "depress", nonsense = 1), "nonsense")
+})
+
+test_that("a synthesis lacking a variable or rows is an error", {
+  syn <- sd2011_synds$syn
+  syn$region <- NULL
+  expect_arg_error(disclosure(syn, sd2011, keys = keys4, target = "depress"), "region")
+  expect_arg_error(disclosure(sd2011[0, ], sd2011, keys = keys4, target = "depress"), "no rows")
+})
+
+test_that("compare.synorig = FALSE refuses a factor on one side only", {
+  syn <- sd2011_synds$syn
+  syn$sex <- as.character(syn$sex)
+  expect_arg_error(disclosure(syn, sd2011, keys = keys4, target = "depress", compare.synorig = FALSE), "sex")
+  expect_message(disclosure(syn, sd2011, keys = keys4, target = "depress"), "sex")
+})

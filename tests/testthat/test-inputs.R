@@ -1,0 +1,79 @@
+# How inputs are taken: names or numbers, key order, data-frame types, no modification,
+# thread counts.
+
+keys4 <- c("sex", "age", "region", "placesize")
+
+test_that("keys and target may be column numbers and are put in data order", {
+  a <- disclosure(sd2011_synds, sd2011, keys = keys4, target = "depress")
+  b <- disclosure(sd2011_synds, sd2011, keys = c(4, 3, 1, 2), target = 5)
+  expect_identical(b$keys, keys4)
+  expect_identical(b$target, "depress")
+  expect_identical(a$measures, b$measures)
+})
+
+test_that("per-key options follow their keys when keys are reordered", {
+  a <- disclosure(sd2011_synds, sd2011, keys = c("sex", "age", "marital"), target = "depress",
+                  usekeysNA = c(TRUE, TRUE, FALSE))
+  b <- disclosure(sd2011_synds, sd2011, keys = c("marital", "sex", "age"), target = "depress",
+                  usekeysNA = c(FALSE, TRUE, TRUE))
+  expect_identical(a$measures, b$measures)
+})
+
+test_that("synds, data frame and list inputs agree", {
+  a <- disclosure(sd2011_synds5, sd2011, keys = keys4, target = "ls")
+  b <- disclosure(sd2011_synds5$syn, sd2011, keys = keys4, target = "ls")
+  expect_identical(a$measures, b$measures)
+  c1 <- disclosure(sd2011_synds5$syn[[1]], sd2011, keys = keys4, target = "ls")
+  expect_identical(a$measures[1, ], c1$measures)
+})
+
+test_that("tibbles and data.tables give the data-frame result", {
+  skip_if_not_installed("data.table")
+  a <- disclosure(sd2011_synds$syn, sd2011, keys = keys4, target = "income", ngroups_target = 20,
+                  cont.na = list(income = -8))
+  dt <- disclosure(data.table::as.data.table(sd2011_synds$syn), data.table::as.data.table(sd2011),
+                   keys = keys4, target = "income", ngroups_target = 20, cont.na = list(income = -8))
+  expect_identical(a$measures, dt$measures)
+  tb <- structure(sd2011_synds$syn, class = c("tbl_df", "tbl", "data.frame"))
+  tbo <- structure(sd2011, class = c("tbl_df", "tbl", "data.frame"))
+  t2 <- disclosure(tb, tbo, keys = keys4, target = "income", ngroups_target = 20, cont.na = list(income = -8))
+  expect_identical(a$measures, t2$measures)
+})
+
+test_that("inputs are not modified", {
+  syn <- sd2011_synds$syn
+  syn$sex <- as.character(syn$sex)
+  orig <- sd2011
+  syn_copy <- rlang::duplicate(syn)
+  orig_copy <- rlang::duplicate(orig)
+  disclosure(syn, orig, keys = keys4, target = "income", ngroups_target = 5, print.flag = FALSE)
+  expect_identical(syn, syn_copy)
+  expect_identical(orig, orig_copy)
+})
+
+test_that("results are identical for 1 and 2 threads", {
+  a <- disclosure(sd2011_synds5, sd2011, keys = keys4, target = "workab", n_threads = 1)
+  b <- disclosure(sd2011_synds5, sd2011, keys = keys4, target = "workab", n_threads = 2)
+  a$call <- b$call <- NULL
+  expect_identical(a, b)
+  withr_opt <- options(synthrisk.n_threads = 1)
+  on.exit(options(withr_opt))
+  expect_identical(synthrisk_threads(), 1L)
+})
+
+test_that("levels are matched by label, whatever their order or separators", {
+  orig <- data.frame(k = factor(c("a | b", "a", "b", "a | b")), t = factor(c("x", "y", "x", "y")))
+  syn <- data.frame(k = factor(c("a", "a | b", "b"), levels = c("b", "a", "a | b")),
+                    t = factor(c("y", "x", "x"), levels = c("y", "x")))
+  d <- disclosure(syn, orig, keys = "k", target = "t")
+  ref <- ref_disclosure(syn, orig, keys = "k", target = "t")[[1]]
+  expect_equal(d$attrib$DiSCO, ref$DiSCO)
+  expect_equal(d$attrib$DiSCO, 75)
+})
+
+test_that("an unused factor level does not count as present in the synthetic data", {
+  orig <- data.frame(k = factor(c("a", "b", "c")), t = c(1, 2, 3))
+  syn <- data.frame(k = factor(c("a", "a", "a"), levels = c("a", "b", "c")), t = c(1, 1, 2))
+  d <- disclosure(syn, orig, keys = "k", target = "t")
+  expect_equal(d$ident$UiOiS, 100 / 3)
+})

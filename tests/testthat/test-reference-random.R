@@ -1,0 +1,138 @@
+# disclosure() against the plain-R reference (helper-reference.R) on random small data:
+# random cardinalities, NAs, levels on one side only, Ns != Nd, m up to 3, random
+# exclusions, grouping and special codes.
+
+random_column <- function(kind, n, levels, na_rate) {
+  x <- switch(kind,
+              factor = factor(sample(levels, n, replace = TRUE), levels = levels),
+              integer = as.numeric(sample(seq_along(levels), n, replace = TRUE)),
+              continuous = round(stats::runif(n, 0, 100), 1))
+  x[stats::runif(n) < na_rate] <- NA
+  x
+}
+
+random_case <- function(seed) {
+  set.seed(seed)
+  m <- sample(1:3, 1)
+  n_orig <- sample(5:120, 1)
+  n_syn <- sample(5:120, m, replace = TRUE)
+  n_keys <- sample(1:3, 1)
+  vars <- c(paste0("k", seq_len(n_keys)), "t")
+  data <- list()
+  syn <- replicate(m, list(), simplify = FALSE)
+  kinds <- character(0)
+  for (v in vars) {
+    kind <- sample(c("factor", "factor", "integer", if (v == "t") "continuous"), 1)
+    kinds[v] <- kind
+    card <- sample(1:6, 1)
+    all_levels <- paste0(v, "_", letters[seq_len(card + 2)])
+    orig_levels <- all_levels[seq_len(card)]
+    na_rate <- sample(c(0, 0, 0.1, 0.3), 1)
+    data[[v]] <- random_column(kind, n_orig, orig_levels, na_rate)
+    for (j in seq_len(m)) {
+      # Synthetic levels may differ from the original's (some on one side only).
+      syn_levels <- if (stats::runif(1) < 0.3) all_levels[seq(2, card + 2)] else orig_levels
+      if (kind == "factor") syn_levels <- unique(c(syn_levels, orig_levels))
+      syn[[j]][[v]] <- random_column(kind, n_syn[j], syn_levels, sample(c(0, 0.1), 1))
+      if (kind == "factor") syn[[j]][[v]] <- factor(as.character(syn[[j]][[v]]), levels = syn_levels)
+    }
+  }
+  cont.na <- NULL
+  ngroups_target <- 0
+  if (kinds["t"] == "continuous") {
+    if (stats::runif(1) < 0.5) {
+      cont.na <- list(t = -8)
+      data$t[sample(n_orig, 2)] <- -8
+    }
+    ngroups_target <- sample(c(0, 3, 5), 1)
+  }
+  data <- as.data.frame(data)
+  syn <- lapply(syn, as.data.frame)
+  keys <- sample(vars[-length(vars)])
+  t_labels <- unique(c(as.character(data$t), "Missing"))
+  args <- list(keys = keys, target = "t", cont.na = cont.na, ngroups_target = ngroups_target,
+               usetargetNA = stats::runif(1) < 0.7,
+               usekeysNA = stats::runif(length(keys)) < 0.7,
+               exclude_ov_denom_lim = stats::runif(1) < 0.3, denom_lim = sample(1:4, 1),
+               thresh_1way = c(sample(0:3, 1), sample(c(30, 60, 90), 1)),
+               thresh_2way = c(sample(0:2, 1), sample(c(30, 60, 80), 1)))
+  if (ngroups_target == 0 && stats::runif(1) < 0.3) {
+    args$not.targetlev <- sample(t_labels[!is.na(t_labels)], 1)
+  }
+  if (ngroups_target == 0 && stats::runif(1) < 0.3) {
+    k <- sample(keys, 1)
+    args$exclude.keys <- k
+    args$exclude.keylevs <- ref_labels(data[[k]][1])
+    args$exclude.targetlevs <- ref_labels(data$t[sample(n_orig, 1)])
+  }
+  list(syn = syn, data = data, args = args)
+}
+
+sort_pairs <- function(x) {
+  if (!is.data.frame(x)) return(x)
+  x$target_key_levs <- as.character(x$target_key_levs)
+  x <- x[order(x$key, x$target_key_levs), ]
+  rownames(x) <- NULL
+  x
+}
+
+compare_with_reference <- function(case, seed) {
+  got <- do.call(disclosure, c(list(case$syn, case$data), case$args, list(print.flag = FALSE)))
+  ref_args <- case$args
+  ref_args$ngroups_target <- NULL
+  want <- do.call(ref_disclosure, c(list(case$syn, case$data), ref_args,
+                                    list(ngroups_target = if (is.null(case$args$ngroups_target)) 0 else case$args$ngroups_target)))
+  measures <- c("UiO", "UiS", "UiOiS", "repU", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DCAPd", "DiSDiO",
+                "max_denom", "mean_denom", "baseCAPd", "CAPd", "CAPs", "DCAP", "DCAPs", "DCAPb", "TCAP",
+                "TCAPs", "TCAPb")
+  all_got <- cbind(got$ident, got$attrib, got$allCAPs[setdiff(names(got$allCAPs), c("baseCAPd", "CAPd", "CAPs", "DCAPd"))],
+                   got$allCAPs[c("baseCAPd", "CAPd", "CAPs")])
+  for (j in seq_along(want)) {
+    label <- paste0("seed ", seed, ", synthesis ", j)
+    w <- want[[j]]
+    got_j <- vapply(c(measures, "TCAP_synthpop"), function(meas) {
+      if (meas == "TCAP_synthpop") got$measures$TCAP_synthpop[j] else all_got[[meas]][j]
+    }, numeric(1))
+    want_j <- vapply(c(measures, "TCAP_synthpop"), function(meas) w[[meas]], numeric(1))
+    expect_numbers(c(got_j, got$Nexclusions[[j]]), c(want_j, w$Nexclusions), label = paste(label, "measures"))
+    one <- if (length(want) == 1) got$check_1way else got$check_1way[[j]]
+    if (is.data.frame(w$check_1way)) {
+      expect_identical(one$Level, w$check_1way$Level, label = paste(label, "1-way level"))
+      expect_numbers(one[-1], w$check_1way[-1], label = paste(label, "1-way"))
+    } else {
+      expect_false(is.data.frame(one), label = paste(label, "no 1-way check"))
+    }
+    two <- if (length(want) == 1) got$check_2way else got$check_2way[[j]]
+    if (is.data.frame(w$check_2way)) {
+      a <- sort_pairs(two)
+      b <- sort_pairs(w$check_2way)
+      expect_identical(paste(a$key, a$target_key_levs), paste(b$key, b$target_key_levs),
+                       label = paste(label, "2-way pairs"))
+      expect_numbers(a[c("npairs", "key_target_total", "key_total", "PctTargetKeyLevel")],
+                     b[c("npairs", "key_target_total", "key_total", "PctTargetKeyLevel")],
+                     label = paste(label, "2-way numbers"))
+    } else {
+      expect_false(is.data.frame(two), label = paste(label, "no 2-way check"))
+    }
+  }
+}
+
+test_that("disclosure() agrees with the plain-R reference on 500 random datasets", {
+  for (seed in seq_len(500)) {
+    compare_with_reference(random_case(seed), seed)
+  }
+})
+
+test_that("disclosure() agrees with the plain-R reference on the SD2011 fixtures", {
+  keys <- c("sex", "age", "region", "placesize")
+  for (target in c("depress", "ls", "marital", "workab")) {
+    case <- list(syn = sd2011_synds5$syn[1:2], data = sd2011,
+                 args = list(keys = keys, target = target, thresh_1way = c(10, 50), thresh_2way = c(2, 60)))
+    compare_with_reference(case, target)
+  }
+  case <- list(syn = sd2011_synds$syn, data = sd2011,
+               args = list(keys = c("sex", "age", "marital"), target = "income", ngroups_target = 10,
+                           cont.na = list(income = -8), usekeysNA = c(TRUE, FALSE, TRUE), usetargetNA = FALSE,
+                           exclude_ov_denom_lim = TRUE, denom_lim = 3))
+  compare_with_reference(case, "income grouped")
+})
