@@ -30,8 +30,8 @@ test-r: install
 
 check: setup
 	rm -rf synthrisk.Rcheck $(TARBALL)
-	R CMD build --no-build-vignettes . >/dev/null
-	_R_CHECK_FORCE_SUGGESTS_=false R_LIBS=$(R_LIB) R CMD check --no-manual --ignore-vignettes $(TARBALL) 2>&1 | tee /tmp/synthrisk-check.log
+	R CMD build . >/dev/null
+	_R_CHECK_FORCE_SUGGESTS_=false R_LIBS=$(R_LIB) R CMD check --no-manual $(TARBALL) 2>&1 | tee /tmp/synthrisk-check.log
 	@! grep -qE "^Status: .*(ERROR|WARNING)" /tmp/synthrisk-check.log
 
 test: test-rust test-r check
