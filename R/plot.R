@@ -32,6 +32,11 @@ attrib_plot <- function(x) {
   m <- x$m %||% 1
   subtitle <- paste0("Keys: ", paste(x$keys, collapse = ", "),
                      if (m > 1) paste0("; means over ", m, " syntheses") else "")
+  draw_attrib_plot(df, points, subtitle)
+}
+
+# Kept apart from attrib_plot() so that the plot's environment holds only its data.
+draw_attrib_plot <- function(df, points, subtitle) {
   # The arrow stops at the edge of the synthetic point instead of under it.
   gap <- 1.3
   df$arrow_end <- ifelse(abs(df$orig - df$syn) > 2 * gap, df$syn + sign(df$orig - df$syn) * gap, df$syn)
