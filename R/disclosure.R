@@ -87,11 +87,9 @@ disclosure.synds <- function(object, data, keys, target, print.flag = TRUE, deno
                              to.print = "short", compare.synorig = TRUE, n_threads = NULL, ...) {
   call <- match.call()
   rlang::check_dots_empty()
-  inputs <- synthesis_list(object, call = rlang::current_env())
-  disclosure_impl(inputs$syn, data, keys, target, inputs$cont.na, print.flag, denom_lim,
-                  exclude_ov_denom_lim, not.targetlev, usetargetNA, usekeysNA, exclude.keys,
-                  exclude.keylevs, exclude.targetlevs, ngroups_target, ngroups_keys, thresh_1way,
-                  thresh_2way, digits, to.print, compare.synorig, n_threads, call, rlang::current_env())
+  env <- rlang::current_env()
+  inputs <- synthesis_list(object, call = env)
+  disclosure_impl(inputs$syn, data, keys, target, inputs$cont.na, mget(disclosure_arg_names, envir = env), call, env)
 }
 
 #' @rdname disclosure
@@ -105,10 +103,8 @@ disclosure.data.frame <- function(object, data, keys, target, cont.na = NULL, pr
                                   compare.synorig = TRUE, n_threads = NULL, ...) {
   call <- match.call()
   rlang::check_dots_empty()
-  disclosure_impl(list(object), data, keys, target, cont.na, print.flag, denom_lim,
-                  exclude_ov_denom_lim, not.targetlev, usetargetNA, usekeysNA, exclude.keys,
-                  exclude.keylevs, exclude.targetlevs, ngroups_target, ngroups_keys, thresh_1way,
-                  thresh_2way, digits, to.print, compare.synorig, n_threads, call, rlang::current_env())
+  env <- rlang::current_env()
+  disclosure_impl(list(object), data, keys, target, cont.na, mget(disclosure_arg_names, envir = env), call, env)
 }
 
 #' @rdname disclosure
@@ -121,11 +117,9 @@ disclosure.list <- function(object, data, keys, target, cont.na = NULL, print.fl
                             digits = 2, to.print = "short", compare.synorig = TRUE, n_threads = NULL, ...) {
   call <- match.call()
   rlang::check_dots_empty()
-  inputs <- synthesis_list(object, call = rlang::current_env())
-  disclosure_impl(inputs$syn, data, keys, target, cont.na, print.flag, denom_lim,
-                  exclude_ov_denom_lim, not.targetlev, usetargetNA, usekeysNA, exclude.keys,
-                  exclude.keylevs, exclude.targetlevs, ngroups_target, ngroups_keys, thresh_1way,
-                  thresh_2way, digits, to.print, compare.synorig, n_threads, call, rlang::current_env())
+  env <- rlang::current_env()
+  inputs <- synthesis_list(object, call = env)
+  disclosure_impl(inputs$syn, data, keys, target, cont.na, mget(disclosure_arg_names, envir = env), call, env)
 }
 
 #' @rdname disclosure
@@ -134,10 +128,12 @@ disclosure.default <- function(object, data, ...) {
   synthesis_list(object, call = rlang::current_env())
 }
 
-disclosure_impl <- function(syn, data, keys, target, cont.na, print.flag, denom_lim, exclude_ov_denom_lim,
-                            not.targetlev, usetargetNA, usekeysNA, exclude.keys, exclude.keylevs,
-                            exclude.targetlevs, ngroups_target, ngroups_keys, thresh_1way, thresh_2way,
-                            digits, to.print, compare.synorig, n_threads, call, env) {
+disclosure_arg_names <- c("print.flag", "denom_lim", "exclude_ov_denom_lim", "not.targetlev", "usetargetNA",
+                          "usekeysNA", "exclude.keys", "exclude.keylevs", "exclude.targetlevs", "ngroups_target",
+                          "ngroups_keys", "thresh_1way", "thresh_2way", "digits", "to.print", "compare.synorig",
+                          "n_threads")
+
+disclosure_impl <- function(syn, data, keys, target, cont.na, a, call, env) {
   check_data_frame(data, "data", env)
   check_syntheses(syn, env)
   if (missing(target) || is.null(target) || length(target) != 1) {
@@ -146,37 +142,37 @@ disclosure_impl <- function(syn, data, keys, target, cont.na, print.flag, denom_
   target <- resolve_columns(target, data, "target", env)
   user_keys <- check_keys(keys, data, env)
   check_targets_vs_keys(target, user_keys, "target", env)
-  usekeysNA <- check_flags_along(usekeysNA, user_keys, "usekeysNA", env)
-  ngroups_keys <- check_ngroups(ngroups_keys, length(user_keys), "ngroups_keys", env)
-  ngroups_target <- check_ngroups(ngroups_target, 1L, "ngroups_target", env)
+  a$usekeysNA <- check_flags_along(a$usekeysNA, user_keys, "usekeysNA", env)
+  a$ngroups_keys <- check_ngroups(a$ngroups_keys, length(user_keys), "ngroups_keys", env)
+  a$ngroups_target <- check_ngroups(a$ngroups_target, 1L, "ngroups_target", env)
   # Keys in the column order of `data`; their per-key options follow them.
   key_order <- order(match(user_keys, names(data)))
   keys <- user_keys[key_order]
-  usekeysNA <- usekeysNA[key_order]
-  ngroups_keys <- ngroups_keys[key_order]
+  a$usekeysNA <- a$usekeysNA[key_order]
+  a$ngroups_keys <- a$ngroups_keys[key_order]
   check_in_syntheses(c(keys, target), syn, env)
-  check_flag(usetargetNA, "usetargetNA", env)
-  check_flag(exclude_ov_denom_lim, "exclude_ov_denom_lim", env)
-  check_flag(compare.synorig, "compare.synorig", env)
-  check_flag(print.flag, "print.flag", env)
-  denom_lim <- check_denom_lim(denom_lim, env)
-  thresh_1way <- check_thresholds(thresh_1way, "thresh_1way", env)
-  thresh_2way <- check_thresholds(thresh_2way, "thresh_2way", env)
-  check_digits(digits, env)
-  to.print <- check_to_print(to.print, env)
-  n_threads <- if (is.null(n_threads)) synthrisk_threads() else check_n_threads(n_threads, call = env)
+  check_flag(a$usetargetNA, "usetargetNA", env)
+  check_flag(a$exclude_ov_denom_lim, "exclude_ov_denom_lim", env)
+  check_flag(a$compare.synorig, "compare.synorig", env)
+  check_flag(a$print.flag, "print.flag", env)
+  a$denom_lim <- check_denom_lim(a$denom_lim, env)
+  a$thresh_1way <- check_thresholds(a$thresh_1way, "thresh_1way", env)
+  a$thresh_2way <- check_thresholds(a$thresh_2way, "thresh_2way", env)
+  check_digits(a$digits, env)
+  a$to.print <- check_to_print(a$to.print, env)
+  a$n_threads <- if (is.null(a$n_threads)) synthrisk_threads() else check_n_threads(a$n_threads, call = env)
 
   vars <- c(keys, target)
-  ngroups <- stats::setNames(as.list(c(ngroups_keys, ngroups_target)), vars)
-  enc <- encode_variables(vars, data, syn, cont.na, ngroups, strict = !compare.synorig,
-                          n_threads = n_threads, call = env)
-  report_adjustments(enc$adjusted, print.flag)
-  opts <- list(list(target = target, not.targetlev = not.targetlev, usetargetNA = usetargetNA,
-                    exclude.keys = exclude.keys, exclude.keylevs = exclude.keylevs,
-                    exclude.targetlevs = exclude.targetlevs))
-  raw <- run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads, env)
-  build_disclosure(raw[[1]], target, keys, enc$labels, length(syn), thresh_1way, thresh_2way, digits,
-                   to.print, call)
+  ngroups <- stats::setNames(as.list(c(a$ngroups_keys, a$ngroups_target)), vars)
+  enc <- encode_variables(vars, data, syn, cont.na, ngroups, strict = !a$compare.synorig,
+                          n_threads = a$n_threads, call = env)
+  report_adjustments(enc$adjusted, a$print.flag)
+  opts <- list(list(target = target, not.targetlev = a$not.targetlev, usetargetNA = a$usetargetNA,
+                    exclude.keys = a$exclude.keys, exclude.keylevs = a$exclude.keylevs,
+                    exclude.targetlevs = a$exclude.targetlevs))
+  raw <- run_core(enc, keys, a$usekeysNA, opts, a$denom_lim, a$exclude_ov_denom_lim, a$thresh_2way, a$n_threads, env)
+  build_disclosure(raw[[1]], target, keys, enc$labels, length(syn), a$thresh_1way, a$thresh_2way, a$digits,
+                   a$to.print, call)
 }
 
 report_adjustments <- function(adjusted, print.flag) {

@@ -1,0 +1,127 @@
+# make bench: the benchmarks of synthrisk, written to bench/RESULTS.md and
+# bench/time_vs_rows.png. Every figure is measured in this run on this machine.
+#   1. SD2011: multi.disclosure on the m = 5 synthesis, 4 keys, 5 targets.
+#   2. Adult: multi.disclosure, keys age, sex, occupation, race, 9 targets, m = 1.
+#   3. Scale: generated data of 1e4 to 1e7 rows, 5 keys, 10 targets (bench/generate.R),
+#      m = 1 and m = 5 at 1e6, each size in a fresh R process under /usr/bin/time -v.
+#   4. The floor: data.table computing only the four count tables, same process.
+# Set SYNTHRISK_BENCH_MAX_ROWS (e.g. 1e6) for a quicker run.
+suppressPackageStartupMessages(library(synthrisk))
+runs <- 5L
+max_rows <- as.numeric(Sys.getenv("SYNTHRISK_BENCH_MAX_ROWS", "1e7"))
+out_dir <- "bench/out"
+dir.create(out_dir, showWarnings = FALSE, recursive = TRUE)
+
+median_time <- function(f, runs) {
+  f()  # warm-up
+  stats::median(vapply(seq_len(runs), function(i) system.time(f())[["elapsed"]], numeric(1)))
+}
+
+cat("SD2011 workload\n")
+sd_keys <- c("sex", "age", "region", "placesize")
+sd_s <- median_time(function() {
+  multi.disclosure(sd2011_synds5, sd2011, keys = sd_keys, plot = FALSE, print.flag = FALSE)
+}, 20)
+
+cat("Adult workload\n")
+adult_orig <- readRDS("bench/data/adult_orig.rds")
+adult_syn <- readRDS("bench/data/adult_syn.rds")
+adult_keys <- c("age", "sex", "occupation", "race")
+adult_s <- median_time(function() {
+  multi.disclosure(adult_syn, adult_orig, keys = adult_keys, plot = FALSE, print.flag = FALSE)
+}, 20)
+adult_targets <- length(setdiff(names(adult_orig), adult_keys))
+
+run_size <- function(rows, m, threads) {
+  out <- file.path(out_dir, sprintf("scale_%g_m%d.rds", rows, m))
+  time_log <- file.path(out_dir, sprintf("scale_%g_m%d.time", rows, m))
+  cat(sprintf("Scale: %g rows, m = %d, threads %s\n", rows, m, threads))
+  status <- system2("/usr/bin/time", c("-v", "-o", time_log, "Rscript", "bench/scale_one.R",
+                                       format(rows, scientific = FALSE), m, runs, out, threads))
+  if (status != 0) stop("benchmark of ", rows, " rows failed")
+  res <- readRDS(out)
+  max_rss <- grep("Maximum resident set size", readLines(time_log), value = TRUE)
+  res$process_max_rss_mb <- as.numeric(gsub("[^0-9]", "", max_rss)) / 1024
+  res
+}
+
+sizes <- c(1e4, 1e5, 1e6, 1e7)
+sizes <- sizes[sizes <= max_rows]
+scale <- lapply(sizes, function(n) run_size(n, 1L, if (n == max(sizes)) "2,1" else "2"))
+m5 <- if (1e6 <= max_rows) run_size(1e6, 5L, "2") else NULL
+
+row_of <- function(r) {
+  data.frame(rows = format(r$rows, big.mark = ",", scientific = FALSE), m = r$m,
+             synthrisk_s = r$synthrisk_s_2t, floor_s = r$floor_s, ratio = r$synthrisk_s_2t / r$floor_s,
+             peak_above_session_mb = r$peak_above_session_mb, session_mb = r$session_rss_mb,
+             process_max_rss_mb = r$process_max_rss_mb)
+}
+table <- do.call(rbind, lapply(c(scale, if (!is.null(m5)) list(m5)), row_of))
+
+big <- scale[[length(scale)]]
+mid <- scale[[which(sizes == 1e6)[1]]]
+speedup <- big$synthrisk_s_1t / big$synthrisk_s_2t
+growth <- if (!is.null(mid) && big$rows == 1e7) big$synthrisk_s_2t / mid$synthrisk_s_2t else NA
+ratio_1e6 <- if (!is.null(mid)) mid$synthrisk_s_2t / mid$floor_s else NA
+ratio_1e7 <- if (big$rows == 1e7) big$synthrisk_s_2t / big$floor_s else NA
+targets <- data.frame(
+  target = c("1e7 rows, m = 1: wall time <= 10 s", "1e7 rows: peak memory above session <= 2.5 GB",
+             "synthrisk / data.table floor <= 1.0 at 1e6", "synthrisk / data.table floor <= 1.0 at 1e7",
+             "t(1e7) / t(1e6) <= 12", "SD2011 workload <= 50 ms", "Adult workload <= 150 ms",
+             "2 threads >= 1.6x faster than 1 thread at the largest size"),
+  measured = c(sprintf("%.2f s", if (big$rows == 1e7) big$synthrisk_s_2t else NA),
+               sprintf("%.0f MB", if (big$rows == 1e7) big$peak_above_session_mb else NA),
+               sprintf("%.3f", ratio_1e6), sprintf("%.3f", ratio_1e7), sprintf("%.2f", growth),
+               sprintf("%.1f ms", 1000 * sd_s), sprintf("%.1f ms", 1000 * adult_s), sprintf("%.2fx", speedup)),
+  met = c(big$rows == 1e7 && big$synthrisk_s_2t <= 10, big$rows == 1e7 && big$peak_above_session_mb <= 2560,
+          isTRUE(ratio_1e6 <= 1), isTRUE(ratio_1e7 <= 1), isTRUE(growth <= 12), sd_s <= 0.05, adult_s <= 0.15,
+          speedup >= 1.6)
+)
+
+# Log-log plot of time against rows, synthrisk and the floor.
+plot_data <- rbind(
+  data.frame(rows = sizes, seconds = vapply(scale, `[[`, numeric(1), "synthrisk_s_2t"), what = "synthrisk (2 threads)"),
+  data.frame(rows = sizes, seconds = vapply(scale, `[[`, numeric(1), "floor_s"), what = "data.table floor (4 count tables)")
+)
+p <- ggplot2::ggplot(plot_data, ggplot2::aes(rows, seconds, colour = what)) +
+  ggplot2::geom_line() + ggplot2::geom_point(size = 2) +
+  ggplot2::scale_x_log10(labels = function(x) format(x, big.mark = ",", scientific = FALSE)) +
+  ggplot2::scale_y_log10() +
+  ggplot2::labs(x = "rows (original = synthetic)", y = "seconds (median of 5)", colour = NULL,
+                title = "multi.disclosure: 5 keys, 10 targets, m = 1",
+                subtitle = paste("2 cores;", Sys.Date())) +
+  ggplot2::theme_minimal(base_size = 12) + ggplot2::theme(legend.position = "bottom")
+ggplot2::ggsave("bench/time_vs_rows.png", p, width = 7, height = 4.5, dpi = 110, bg = "white")
+
+fmt <- function(df) {
+  num <- vapply(df, is.numeric, logical(1))
+  df[num] <- lapply(df[num], function(x) formatC(x, digits = 3, format = "g"))
+  header <- paste("|", paste(names(df), collapse = " | "), "|")
+  sep <- paste("|", paste(rep("---", ncol(df)), collapse = " | "), "|")
+  rows <- apply(df, 1, function(r) paste("|", paste(r, collapse = " | "), "|"))
+  c(header, sep, rows)
+}
+cpu <- grep("model name", readLines("/proc/cpuinfo"), value = TRUE)[1]
+lines <- c(
+  "# synthrisk benchmarks", "",
+  sprintf("Measured by `make bench` on %s: %d cores (%s), R %s, synthrisk %s, data.table %s.",
+          Sys.Date(), parallel::detectCores(), trimws(sub(".*:", "", cpu)), getRversion(),
+          utils::packageVersion("synthrisk"), utils::packageVersion("data.table")),
+  "Times are medians; each scale size ran in a fresh R process under `/usr/bin/time -v`.", "",
+  "## Targets", "", fmt(targets), "",
+  "## Workloads", "",
+  sprintf("- SD2011: `multi.disclosure` on 5,000 records, m = 5, 4 keys, 5 targets: **%.1f ms** (median of 20).",
+          1000 * sd_s),
+  sprintf("- Adult: `multi.disclosure` on 48,842 records, m = 1, keys age, sex, occupation, race, %d targets: **%.1f ms** (median of 20).",
+          adult_targets, 1000 * adult_s), "",
+  "## Scale (5 keys, 10 targets; the floor is data.table's four count tables from integer codes)", "",
+  fmt(table), "",
+  sprintf("At %s rows: 1 thread %.2f s, 2 threads %.2f s (%.2fx).", format(big$rows, big.mark = ",", scientific = FALSE),
+          big$synthrisk_s_1t, big$synthrisk_s_2t, speedup), "",
+  "`peak_above_session_mb`: the process's peak resident memory during one synthrisk call minus its resident",
+  "memory just before (the data held by the session). `process_max_rss_mb`: `/usr/bin/time -v` for the whole",
+  "process, data generation and the data.table floor included.", "",
+  "![time against rows](time_vs_rows.png)"
+)
+writeLines(lines, "bench/RESULTS.md")
+cat(lines, sep = "\n")
