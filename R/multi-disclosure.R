@@ -10,6 +10,8 @@
 #' @param not.targetslev Levels to exclude, per target: a vector with one label per
 #'   target (`""` for none) or a list of label vectors.
 #' @param usetargetsNA `TRUE`/`FALSE`, one per target or one for all.
+#' @param ngroups_keys Numbers of groups for numeric keys: one per key or one for all
+#'   (0 = no grouping).
 #' @param ngroups_targets Numbers of groups for numeric targets, one per target or one
 #'   for all, or a vector named by target (e.g. `c(income = 20)`; others not grouped).
 #' @param exclude.keys,exclude.keylevs,exclude.targetlevs Lists over targets of the
