@@ -1,9 +1,6 @@
 # From the core's raw counts of one target to the components of a `disclosure` object
 # (SPEC section 8).
 
-ident_names <- c("UiO", "UiS", "UiOiS", "repU")
-attrib_names <- c("Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DCAPd", "DiSDiO", "max_denom", "mean_denom")
-cap_names <- c("baseCAPd", "CAPd", "CAPs", "DCAP", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb")
 exclusion_rows <- c("original", "synthetic", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DiSDiO")
 exclusion_cols <- c("excluded target", "missing target", "missing in  keys", "set to exclude",
                     "over denom_lim", "remaining")

@@ -1,11 +1,5 @@
 # Tidy tables of the measures: one row per target x synthesis x measure.
 
-measure_group <- c(UiO = "identity", UiS = "identity", UiOiS = "identity", repU = "identity",
-                   Dorig = "attribute", Dsyn = "attribute", iS = "attribute", DiS = "attribute",
-                   DiSCO = "attribute", DCAPd = "attribute", DiSDiO = "attribute", max_denom = "attribute",
-                   mean_denom = "attribute", baseCAPd = "CAP", CAPd = "CAP", CAPs = "CAP", DCAPs = "CAP",
-                   DCAPb = "CAP", TCAP = "CAP", TCAPs = "CAP", TCAPb = "CAP")
-
 #' Disclosure measures as a tidy data frame
 #'
 #' One row per target, synthesis and measure, for people who build their own reports

@@ -1,0 +1,56 @@
+# The measures, written once (SPEC section 6): name, the component of a `disclosure`
+# object that holds it, its group, its unit and a one-line definition. Results, print,
+# tidy(), the help page and the plots all read this table.
+
+measure_registry <- data.frame(
+  measure = c("UiO", "UiS", "UiOiS", "repU",
+              "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DCAPd", "DiSDiO", "max_denom", "mean_denom",
+              "baseCAPd", "CAPd", "CAPs", "DCAP", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb"),
+  component = c(rep("ident", 4), rep("attrib", 9), rep("allCAPs", 10)),
+  group = c(rep("identity", 4), rep("attribute", 9), rep("CAP", 10)),
+  unit = c(rep("%", 11), "count", "count", rep("%", 10)),
+  definition = c(
+    "unique in the original: records whose key combination (q) occurs once in the original",
+    "unique in the synthetic data: records whose q occurs once in the synthesis (over Ns)",
+    "unique in the original and q present in the synthetic data",
+    "replicated uniques: unique in the original and unique in the synthetic data",
+    "disclosive in the original: records whose q has one target level in the original",
+    "disclosive in the synthetic data: records whose q has one target level there (over Ns)",
+    "original records whose q occurs in the synthetic data",
+    "original records whose q has one target level in the synthetic data",
+    "disclosive in the synthetic data and correct in the original",
+    "expected correct attributions: sum of ps[t,q] over original records",
+    "disclosive in the synthetic data and in the original, and correct",
+    "largest cell of the DiSCO table (records)",
+    "mean of the non-zero cells of the DiSCO table (records)",
+    "baseline: the chance of guessing the target from its original distribution",
+    "CAP of the original data predicting itself",
+    "CAP of the synthetic data predicting itself (over Ns)",
+    "equals DCAPd; kept for scripts written for synthpop 1.9-3",
+    "expected correct attributions over the original records (C / Nd)",
+    "expected correct attributions over the synthetic records (C / Ns)",
+    "expected correct attributions over synthetic records whose q occurs in the original (C / Nb)",
+    "of the original records whose q is predicted with certainty, the share predicted correctly (DiSCO / DiS)",
+    "records predicted with certainty and correct over Ns (K / Ns)",
+    "records predicted with certainty and correct over Nb (K / Nb)"
+  ),
+  stringsAsFactors = FALSE
+)
+
+measure_names <- function(component) {
+  measure_registry$measure[measure_registry$component == component]
+}
+
+ident_names <- measure_names("ident")
+attrib_names <- measure_names("attrib")
+cap_names <- measure_names("allCAPs")
+
+# Group and unit of each distinct measure (DCAPd is listed under attrib and allCAPs).
+measure_group <- local({
+  first <- !duplicated(measure_registry$measure)
+  stats::setNames(measure_registry$group[first], measure_registry$measure[first])
+})
+measure_unit <- local({
+  first <- !duplicated(measure_registry$measure)
+  stats::setNames(measure_registry$unit[first], measure_registry$measure[first])
+})
