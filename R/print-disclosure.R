@@ -1,57 +1,60 @@
+# Printing a `disclosure` (ours or one made by synthpop 1.9-3): format() builds the
+# lines with cli (styled in a terminal, plain otherwise), print() writes them to
+# standard output, so knitted reports, sink() and logs keep every heading and warning.
+
 print_choices <- c("short", "ident", "attrib", "allCAPs", "check_1way", "check_2way", "exclusions", "all")
 
-check_to_print <- function(to.print, call) {
-  if (!is.character(to.print) || length(to.print) == 0 || anyNA(to.print)) {
-    cli::cli_abort("{.arg to.print} must be one or more of {.val {print_choices}}.", call = call)
-  }
-  bad <- setdiff(to.print, print_choices)
-  if (length(bad) > 0) {
-    cli::cli_abort(c("{.arg to.print} must be one or more of {.val {print_choices}}.",
-                     x = "It has {.val {bad}}."), call = call)
-  }
-  to.print
-}
-
-#' Print disclosure measures
+#' Print or format disclosure measures
+#'
+#' `print()` writes everything to standard output (headings and check warnings
+#' included), so knitted reports with `message = FALSE`, `sink()` and logs keep
+#' them; `format()` returns the same lines as a character vector. Works on objects
+#' made by synthpop 1.9-3 too.
 #'
 #' @param x A `disclosure` object.
-#' @param to.print What to show: any of `"short"` (identity and attribute measures
-#'   with the check messages), `"ident"`, `"attrib"`, `"allCAPs"`, `"check_1way"`,
-#'   `"check_2way"`, `"exclusions"`, `"all"`.
-#' @param digits Digits for the measures.
+#' @param to.print What to show, any of `"short"` (the UiO/repU and Dorig/DiSCO
+#'   table with the check warnings), `"ident"`, `"attrib"`, `"allCAPs"`,
+#'   `"check_1way"`, `"check_2way"`, `"exclusions"`, `"all"`. `NULL` (default):
+#'   the object's own `to.print`, as synthpop does.
+#' @param digits Digits for the measures; `NULL`: the object's `digits`.
 #' @param ... Unused.
-#' @return `x`, invisibly.
+#' @return `print()`: `x`, invisibly. `format()`: a character vector of lines.
 #' @export
-print.disclosure <- function(x, to.print = x$to.print, digits = x$digits, ...) {
-  to.print <- check_to_print(to.print, rlang::current_env())
-  if ("all" %in% to.print) to.print <- print_choices[print_choices != "all"]
-  m <- nrow(x$ident)
-  cli::cli_h1("Disclosure risk for {.val {x$target}}")
-  cli::cli_text("Keys: {.val {x$keys}}; {x$Norig} original record{?s}; {m} synthes{?is/es}.")
-  show <- function(title, tab) {
-    cli::cli_h2(title)
-    tab <- round_frame(tab, digits)
-    if (m > 1) rownames(tab) <- paste0("syn", seq_len(m))
-    print(tab)
-    if (m > 1) {
-      cli::cli_text("Mean over the {m} syntheses:")
-      print(round_frame(as.data.frame(lapply(tab, mean)), digits), row.names = FALSE)
-    }
-  }
-  if (any(c("short", "ident") %in% to.print)) show("Identity disclosure (%)", x$ident)
-  if (any(c("short", "attrib") %in% to.print)) show("Attribute disclosure (%)", x$attrib)
-  if ("allCAPs" %in% to.print) show("CAP measures (%)", x$allCAPs)
-  if ("short" %in% to.print) print_check_messages(x)
-  if ("check_1way" %in% to.print) print_check_tables(x$check_1way, "1-way check", m, digits)
-  if ("check_2way" %in% to.print) print_check_tables(x$check_2way, "2-way check", m, digits)
-  if ("exclusions" %in% to.print) {
-    cli::cli_h2("Records excluded")
-    for (j in seq_len(m)) {
-      if (m > 1) cli::cli_text("Synthesis {j}:")
-      print(x$Nexclusions[[j]])
-    }
-  }
+#' @examples
+#' d <- disclosure(sd2011_synds, sd2011, keys = c("sex", "age", "region", "placesize"),
+#'                 target = "workab", print.flag = FALSE)
+#' d
+#' print(d, to.print = c("allCAPs", "check_1way"), digits = 1)
+#' lines <- format(d, to.print = "ident")
+print.disclosure <- function(x, to.print = NULL, digits = NULL, ...) {
+  cat(format.disclosure(x, to.print = to.print, digits = digits, ...), sep = "\n")
   invisible(x)
+}
+
+#' @rdname print.disclosure
+#' @export
+format.disclosure <- function(x, to.print = NULL, digits = NULL, ...) {
+  to.print <- check_choices(to.print %||% x$to.print %||% "short", print_choices, "to.print", rlang::current_env())
+  digits <- digits %||% x$digits %||% 2
+  check_digits(digits, rlang::current_env())
+  show_call <- "all" %in% to.print
+  if (show_call) to.print <- print_choices[print_choices != "all"]
+  cli::cli_format_method(disclosure_cli(x, to.print, digits, show_call))
+}
+
+# Rows "Synthesis 1..m"; with m > 1 a row of their means.
+measure_table <- function(tab, digits) {
+  tab <- as.data.frame(tab)
+  m <- nrow(tab)
+  rownames(tab) <- paste("Synthesis", seq_len(m))
+  num <- vapply(tab, is.numeric, logical(1))
+  if (m > 1) {
+    means <- tab[1, , drop = FALSE]
+    means[num] <- lapply(tab[num], mean)
+    rownames(means) <- paste("Mean of", m)
+    tab <- rbind(tab, means)
+  }
+  round_frame(tab, digits)
 }
 
 round_frame <- function(tab, digits) {
@@ -60,20 +63,133 @@ round_frame <- function(tab, digits) {
   tab
 }
 
-print_check_messages <- function(x) {
-  if (nzchar(x$check1[1])) {
-    cli::cli_alert_warning("{x$check1} (1-way check: most disclosive records have this level; see {.code to.print = \"check_1way\"}).")
+cli_table <- function(tab, ...) {
+  cli::cli_verbatim(utils::capture.output(print(tab, ...)))
+}
+
+disclosure_cli <- function(x, to.print, digits, show_call = FALSE) {
+  m <- nrow(x$ident) %||% 1L
+  cli::cli_h1("Disclosure risk for {.val {x$target}}")
+  cli::cli_text("Keys: {.val {x$keys}}; {x$Norig} record{?s} in the original data; {m} synthes{?is/es}.")
+  if ("short" %in% to.print) {
+    cli::cli_h2("Identity (UiO/repU) and attribute (Dorig/DiSCO) disclosure, % of records")
+    orig <- c(x$ident$UiO[1], x$attrib$Dorig[1])
+    short <- rbind(orig, cbind(x$ident$repU, x$attrib$DiSCO))
+    dimnames(short) <- list(c("Original", paste("Synthesis", seq_len(m))),
+                            c("Identity (UiO/repU)", "Attrib (Dorig/DiSCO)"))
+    if (m > 1) short <- rbind(short, "Mean of syntheses" = colMeans(short[-1, , drop = FALSE]))
+    cli_table(round(short, digits))
   }
-  if (nzchar(x$check2[1])) {
-    cli::cli_alert_warning("{x$check2} (2-way check; see {.code to.print = \"check_2way\"}).")
+  if ("ident" %in% to.print) {
+    cli::cli_h2("Identity disclosure measures, % of records")
+    cli_table(measure_table(x$ident, digits))
+  }
+  if ("attrib" %in% to.print) {
+    cli::cli_h2("Attribute disclosure measures for {.val {x$target}}, % of records")
+    cli_table(measure_table(x$attrib, digits))
+    cli::cli_text("{.field max_denom} and {.field mean_denom} are counts of records (largest and mean DiSCO cell).")
+  }
+  if ("allCAPs" %in% to.print) {
+    cli::cli_h2("CAP measures for {.val {x$target}}, %")
+    cli_table(measure_table(x$allCAPs, digits))
+  }
+  if ("check_1way" %in% to.print) check_1way_cli(x, digits)
+  if ("check_2way" %in% to.print) check_2way_cli(x, digits)
+  if ("exclusions" %in% to.print) exclusions_cli(x)
+  prep <- preparation_lines(x)
+  prep <- prep[!prep %in% (note_of(x, "adjusted") %||% character(0))]
+  if (length(prep) > 0) {
+    cli::cli_h2("Data preparation")
+    for (line in prep) cli::cli_bullets(c("*" = escape_braces(line)))
+  }
+  notes <- x$notes %||% character(0)
+  if (!"allCAPs" %in% to.print) notes <- notes[names(notes) != "TCAP"]
+  if (length(notes) > 0) {
+    cli::cli_h2("Notes")
+    for (line in notes) cli::cli_bullets(c(i = escape_braces(line)))
+  }
+  check_warnings_cli(x, to.print)
+  if (show_call) {
+    if (!is.null(x$call)) {
+      cli::cli_h2("Call")
+      cli::cli_verbatim(paste(deparse(x$call, width.cutoff = 70), collapse = "\n"))
+    }
   }
 }
 
-print_check_tables <- function(check, title, m, digits) {
-  cli::cli_h2(title)
-  tabs <- if (is.data.frame(check)) list(check) else check
+escape_braces <- function(x) gsub("}", "}}", gsub("{", "{{", x, fixed = TRUE), fixed = TRUE)
+
+has_check <- function(check) length(check) > 0 && any(!is.na(check) & nzchar(check))
+
+check_warnings_cli <- function(x, to.print) {
+  if (has_check(x$check1) && !"check_1way" %in% to.print) {
+    cli::cli_bullets(c("!" = paste0(escape_braces(paste(x$check1[nzchar(x$check1)], collapse = "; ")),
+                                    ": one target level makes up most disclosive records (1-way check).",
+                                    " Decide from the original data whether background knowledge explains it;",
+                                    " see {.code print(x, to.print = \"check_1way\")}, and exclude it with",
+                                    " {.arg not.targetlev} if so.")))
+  }
+  if (has_check(x$check2) && !"check_2way" %in% to.print) {
+    msgs <- unique(x$check2[nzchar(x$check2)])
+    cli::cli_bullets(c("!" = paste0(escape_braces(paste(msgs, collapse = "; ")),
+                                    ": key levels that almost always have one target level (2-way check);",
+                                    " see {.code print(x, to.print = \"check_2way\")} and consider",
+                                    " {.arg exclude.keys}/{.arg exclude.keylevs}/{.arg exclude.targetlevs}",
+                                    " or {.code exclude_ov_denom_lim = TRUE}.")))
+  }
+}
+
+# check_1way / check_2way: one table (m = 1), "" or list("") when nothing is flagged,
+# or a list with one element per synthesis.
+check_tables <- function(check) {
+  if (is.data.frame(check)) return(list(check))
+  if (is.list(check)) return(check)
+  list(check)
+}
+
+check_1way_cli <- function(x, digits) {
+  cli::cli_h2("1-way check: target level with most disclosive records")
+  tabs <- check_tables(x$check_1way)
+  flagged <- vapply(tabs, is.data.frame, logical(1))
+  if (!any(flagged)) {
+    cli::cli_text("No 1-way check is flagged at the thresholds used ({.arg thresh_1way}).")
+    return(invisible())
+  }
   for (j in seq_along(tabs)) {
-    if (m > 1) cli::cli_text("Synthesis {j}:")
-    if (is.data.frame(tabs[[j]])) print(round_frame(tabs[[j]], digits)) else cli::cli_text("Nothing to check.")
+    if (length(tabs) > 1) cli::cli_h3("Synthesis {j}")
+    if (is.data.frame(tabs[[j]])) cli_table(round_frame(tabs[[j]], digits)) else cli::cli_text("Nothing flagged.")
+  }
+}
+
+check_2way_cli <- function(x, digits) {
+  cli::cli_h2("2-way check: target-key level pairs contributing most to disclosure")
+  tabs <- check_tables(x$check_2way)
+  flagged <- vapply(tabs, is.data.frame, logical(1))
+  if (!any(flagged)) {
+    cli::cli_text("No 2-way check is flagged at the thresholds used ({.arg thresh_2way}).")
+    return(invisible())
+  }
+  for (j in seq_along(tabs)) {
+    if (length(tabs) > 1) cli::cli_h3("Synthesis {j}")
+    if (is.data.frame(tabs[[j]])) {
+      cli::cli_text("{nrow(tabs[[j]])} pair{?s} need{?s/} checks.")
+      cli_table(round_frame(tabs[[j]], digits), row.names = FALSE)
+    } else {
+      cli::cli_text("Nothing flagged.")
+    }
+  }
+}
+
+exclusions_cli <- function(x) {
+  cli::cli_h2("Records excluded from the measures (counts of records)")
+  nex <- x$Nexclusions
+  if (is.matrix(nex)) nex <- list(nex)
+  for (j in seq_along(nex)) {
+    if (length(nex) > 1) cli::cli_h3("Synthesis {j}")
+    if (sum(nex[[j]][, -6, drop = FALSE]) == 0) {
+      cli::cli_text("No records excluded.")
+    } else {
+      cli_table(nex[[j]])
+    }
   }
 }

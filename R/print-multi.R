@@ -1,65 +1,127 @@
+# Printing a `multi.disclosure` (ours or one made by synthpop 1.9-3), to standard output.
+
 multi_print_choices <- c("ident", "attrib", "checks", "all")
 
-#' Print a multi-target disclosure summary
+#' Print or format a multi-target disclosure summary
+#'
+#' Everything goes to standard output (see [print.disclosure()]). Arguments are in
+#' synthpop 1.9-3's order; `NULL` takes the object's stored value.
 #'
 #' @param x A `multi.disclosure` object (from synthrisk or synthpop).
-#' @param digits Digits for the measures.
-#' @param plot Whether to draw `attrib.plot`.
-#' @param to.print Any of `"ident"` (identity measure per target), `"attrib"` (the
-#'   attribute table), `"checks"` (the 1-way and 2-way check tables of the flagged
-#'   targets) or `"all"`.
+#' @param digits Digits for the measures; `NULL`: the object's `digits`.
+#' @param plot Whether to draw `attrib.plot`; `NULL`: the object's `plot`.
+#' @param to.print Any of `"ident"` (identity measures), `"attrib"` (the attribute
+#'   table), `"checks"` (the 1-way and 2-way check tables of the flagged targets) or
+#'   `"all"`.
 #' @param ... Unused.
-#' @return `x`, invisibly.
+#' @return `print()`: `x`, invisibly. `format()`: a character vector of lines.
 #' @export
-print.multi.disclosure <- function(x, digits = x$digits %||% 2, plot = x$plot %||% FALSE,
-                                   to.print = c("ident", "attrib"), ...) {
-  if (!is.character(to.print) || !all(to.print %in% multi_print_choices)) {
-    cli::cli_abort("{.arg to.print} must be some of {.val {multi_print_choices}}, not {.val {show_values(to.print)}}.")
+#' @examples
+#' md <- multi.disclosure(sd2011_synds, sd2011, keys = c("sex", "age", "region", "placesize"),
+#'                        targets = c("depress", "workab"), print.flag = FALSE, plot = FALSE)
+#' md
+#' print(md, to.print = "all", digits = 1)
+print.multi.disclosure <- function(x, digits = NULL, plot = NULL, to.print = c("ident", "attrib"), ...) {
+  cat(format.multi.disclosure(x, digits = digits, to.print = to.print, ...), sep = "\n")
+  plot <- plot %||% x$plot %||% FALSE
+  check_flag(plot, "plot", rlang::current_env())
+  if (plot) {
+    p <- tryCatch(autoplot.multi.disclosure(x), error = function(e) NULL)
+    if (!is.null(p)) print(p)
   }
+  invisible(x)
+}
+
+#' @rdname print.multi.disclosure
+#' @export
+format.multi.disclosure <- function(x, digits = NULL, to.print = c("ident", "attrib"), ...) {
+  env <- rlang::current_env()
+  to.print <- check_choices(to.print, multi_print_choices, "to.print", env)
+  digits <- digits %||% x$digits %||% 2
+  check_digits(digits, env)
   if ("all" %in% to.print) to.print <- multi_print_choices[-4]
+  cli::cli_format_method(multi_disclosure_cli(x, to.print, digits))
+}
+
+multi_targets <- function(x) {
+  names(x$output.list) %||% table_targets(x)
+}
+
+multi_disclosure_cli <- function(x, to.print, digits) {
   m <- x$m %||% 1
   tab <- x$attrib.table
-  cols <- attrib_meas_columns[[x$attrib.meas %||% "DiSCO"]]
-  ident_col <- ident_meas_columns[[x$ident.meas %||% "repU"]]
+  attrib.meas <- x$attrib.meas %||% "DiSCO"
+  cols <- attrib_meas_columns[[attrib.meas]] %||% c("original", attrib.meas)
+  ident.meas <- x$ident.meas %||% "repU"
+  ident_col <- ident_meas_columns[[ident.meas]] %||% ident.meas
   cli::cli_h1("Disclosure risk for {nrow(tab)} target{?s}")
-  cli::cli_text("Keys: {.val {x$keys}}; {x$Norig} original record{?s}; {m} synthes{?is/es}.")
-  if (m > 1) cli::cli_text("Measures of the syntheses are means over the {m} syntheses.")
+  cli::cli_text("Keys: {.val {x$keys}}; {x$Norig} record{?s} in the original data; {m} synthes{?is/es}",
+                if (m > 1) " (measures of the synthetic data are means over them)." else ".")
   if ("ident" %in% to.print) {
-    cli::cli_h2("Identity disclosure (%): UiO in the original, {ident_col} in the synthetic data")
-    targets <- names(x$output.list) %||% table_targets(x)
+    cli::cli_h2("Identity disclosure, % of records: UiO in the original, {ident_col} in the synthetic data")
     ident <- data.frame(UiO = x$ident.orig, x$ident.syn)
     names(ident)[2] <- ident_col
     if (nrow(unique(ident)) == 1) {
-      print(round_frame(ident[1, , drop = FALSE], digits), row.names = FALSE)
-      cli::cli_text("(the same for all targets)")
+      cli::cli_text("For original (UiO): {round(ident$UiO[1], digits)} %; for synthetic ({ident_col}):",
+                    " {round(ident[[2]][1], digits)} % (the same for all targets).")
     } else {
-      rownames(ident) <- targets
-      print(round_frame(ident, digits))
+      rownames(ident) <- multi_targets(x)
+      cli_table(round_frame(ident, digits))
     }
   }
   if ("attrib" %in% to.print) {
-    cli::cli_h2("Attribute disclosure (%): {cols[1]} in the original, {cols[2]} in the synthetic data")
+    cli::cli_h2("Attribute disclosure, % of records: {cols[1]} in the original, {cols[2]} in the synthetic data")
+    cli::cli_text("Targets ordered by the synthetic measure.")
     shown <- tab
     names(shown)[1:2] <- c(cols[1], cols[2])
-    print(round_frame(shown, digits))
-    if (any(nzchar(tab$check1)) || any(nzchar(tab$check2))) {
-      cli::cli_alert_info(paste(
-        "Targets marked with checks have disclosive records that background knowledge may explain:",
-        "a 1-way check when one target level makes up most disclosive records,",
-        "a 2-way check when a key level almost always has one target level.",
-        "See {.code print(x, to.print = \"checks\")}."))
-    }
+    cli_table(round_frame(shown, digits))
   }
   if ("checks" %in% to.print) {
-    flagged <- Filter(function(d) nzchar(d$check1[1]) || nzchar(d$check2[1]), x$output.list %||% list())
-    cli::cli_h2("Checks")
-    if (length(flagged) == 0) cli::cli_text("No target needs checks.")
+    flagged <- Filter(function(d) has_check(d$check1) || has_check(d$check2), x$output.list %||% list())
+    cli::cli_h2("Checks for disclosure that background knowledge may explain")
+    if (is.null(x$output.list)) {
+      cli::cli_text("This object has no per-target results ({.field output.list}).")
+    } else if (length(flagged) == 0) {
+      cli::cli_text("No target needs checks.")
+    }
     for (d in flagged) {
       cli::cli_h3("Target {.val {d$target}}")
-      if (nzchar(d$check1[1])) print_check_tables(d$check_1way, "1-way check", nrow(d$ident), digits)
-      if (nzchar(d$check2[1])) print_check_tables(d$check_2way, "2-way check", nrow(d$ident), digits)
+      if (has_check(d$check1)) check_1way_cli(d, digits)
+      if (has_check(d$check2)) check_2way_cli(d, digits)
     }
   }
-  if (isTRUE(plot) && inherits(x$attrib.plot, "ggplot")) print(x$attrib.plot)
-  invisible(x)
+  prep <- x$notes %||% character(0)
+  prep_lines <- multi_preparation_lines(x)
+  prep_lines <- prep_lines[!prep_lines %in% (note_of(x, "adjusted") %||% character(0))]
+  if (length(prep_lines) > 0) {
+    cli::cli_h2("Data preparation")
+    for (line in prep_lines) cli::cli_bullets(c("*" = escape_braces(line)))
+  }
+  notes <- c(prep, synthpop_object_notes(x))
+  if (length(notes) > 0) {
+    cli::cli_h2("Notes")
+    for (line in notes) cli::cli_bullets(c(i = escape_braces(line)))
+  }
+  if (!"checks" %in% to.print && (any(nzchar(tab$check1)) || any(nzchar(tab$check2)))) {
+    with_checks <- rownames(tab)[nzchar(tab$check1) | nzchar(tab$check2)]
+    cli::cli_bullets(c("!" = paste0(
+      "Check {.val {sub('^[0-9]+ ', '', with_checks)}}: some disclosive records may be explained by background",
+      " knowledge (1-way: one target level makes up most disclosive records; 2-way: a key level almost always",
+      " has one target level). See {.code print(x, to.print = \"checks\")}.")))
+  }
+}
+
+# An object made by synthpop 1.9-3 shows NA where it read a column that does not exist.
+synthpop_object_notes <- function(x) {
+  if (!is.null(x$notes)) return(character(0))
+  out <- character(0)
+  if (all(is.na(x$ident.syn))) {
+    out <- c(out, paste0("The synthetic identity measure is NA: synthpop 1.9-3 computes nothing for ident.meas = \"",
+                         x$ident.meas, "\"; synthrisk's multi.disclosure() reports it."))
+  }
+  if (all(is.na(x$attrib.table$attrib.orig))) {
+    out <- c(out, paste("The original measure is NA: synthpop 1.9-3 reads a column that does not exist for",
+                        "attrib.meas = \"DiSDiO\"; synthrisk reports Dorig."))
+  }
+  out
 }

@@ -1,8 +1,51 @@
 # Argument checks. Each names the argument and the offending value.
 
+# A value as R code, for error messages: strings quoted, numbers and logicals not,
+# NULL as NULL, long vectors cut after six elements.
+describe_value <- function(x) {
+  if (is.null(x)) return("NULL")
+  if (is.function(x) || is.environment(x) || is.list(x) && !is.data.frame(x) && length(x) > 6) {
+    return(cli::format_inline("{.obj_type_friendly {x}}"))
+  }
+  if (is.data.frame(x) || is.matrix(x) || is.list(x)) return(cli::format_inline("{.obj_type_friendly {x}}"))
+  n <- length(x)
+  if (n == 0) return(paste0(typeof(x), "(0)"))
+  shown <- x[seq_len(min(n, 6))]
+  parts <- if (is.character(shown)) {
+    ifelse(is.na(shown), "NA", encodeString(shown, quote = "\""))
+  } else if (is.factor(shown)) {
+    ifelse(is.na(shown), "NA", encodeString(as.character(shown), quote = "\""))
+  } else if (is.numeric(shown) || is.logical(shown) || is.complex(shown)) {
+    vapply(shown, function(v) format(v, digits = 15), character(1))
+  } else {
+    return(cli::format_inline("{.obj_type_friendly {x}}"))
+  }
+  if (n > 6) parts <- c(parts, "...")
+  if (n == 1) parts else paste0("c(", paste(parts, collapse = ", "), ")")
+}
+
+# Labels shown in messages (levels, names): at most six, then "...".
 show_values <- function(x) {
   x <- as.character(x)
   if (length(x) > 6) c(x[1:6], "...") else x
+}
+
+# One of `choices`, with "did you mean" (rlang::arg_match0).
+check_choice <- function(x, choices, arg, call) {
+  if (!is.character(x) || length(x) != 1 || is.na(x)) {
+    cli::cli_abort("{.arg {arg}} must be one of {.or {.val {choices}}}, not {.code {describe_value(x)}}.", call = call)
+  }
+  rlang::arg_match0(x, choices, arg_nm = arg, error_call = call)
+}
+
+# Several of `choices`, each checked as check_choice() does.
+check_choices <- function(x, choices, arg, call) {
+  if (!is.character(x) || length(x) == 0 || anyNA(x)) {
+    cli::cli_abort("{.arg {arg}} must be one or more of {.or {.val {choices}}}, not {.code {describe_value(x)}}.",
+                   call = call)
+  }
+  for (v in x) rlang::arg_match0(v, choices, arg_nm = arg, error_call = call)
+  x
 }
 
 check_data_frame <- function(x, arg, call) {
@@ -17,55 +60,61 @@ check_data_frame <- function(x, arg, call) {
 
 check_flag <- function(x, arg, call) {
   if (!is.logical(x) || length(x) != 1 || is.na(x)) {
-    cli::cli_abort("{.arg {arg}} must be {.code TRUE} or {.code FALSE}, not {.val {show_values(x)}}.", call = call)
+    cli::cli_abort("{.arg {arg}} must be {.code TRUE} or {.code FALSE}, not {.code {describe_value(x)}}.", call = call)
   }
   x
 }
 
+# "of length 1" or "of length 1 or 4 (one per key)".
+length_phrase <- function(n, what) {
+  if (n == 1) "of length 1" else paste0("of length 1 or ", n, " (one per ", what, ")")
+}
+
 # A logical per element of `along` (length 1 is recycled).
-check_flags_along <- function(x, along, arg, call) {
+check_flags_along <- function(x, along, arg, call, what = "key") {
   n <- length(along)
   if (!is.logical(x) || anyNA(x) || !(length(x) %in% c(1L, n))) {
-    cli::cli_abort(c("{.arg {arg}} must be {.code TRUE}/{.code FALSE}, of length 1 or {n} (one per key).",
-                     x = "It is {.val {show_values(x)}} (length {length(x)})."), call = call)
+    cli::cli_abort(c("{.arg {arg}} must be {.code TRUE}/{.code FALSE}, {length_phrase(n, what)}.",
+                     x = "It is {.code {describe_value(x)}} (length {length(x)})."), call = call)
   }
   rep_len(x, n)
 }
 
 # Numbers of groups: 0 (no grouping) or a whole number >= 2, one per element of `along`.
-check_ngroups <- function(x, n, arg, call) {
+check_ngroups <- function(x, n, arg, call, what = "key") {
   if (is.null(x)) {
     return(rep(0L, n))
   }
   if (!is.numeric(x) || anyNA(x) || !(length(x) %in% c(1L, n))) {
-    cli::cli_abort(c("{.arg {arg}} must be numbers of groups, of length 1 or {n}.",
-                     x = "It is {.val {show_values(x)}} (length {length(x)})."), call = call)
+    cli::cli_abort(c("{.arg {arg}} must be numbers of groups, {length_phrase(n, what)}.",
+                     x = "It is {.code {describe_value(x)}} (length {length(x)})."), call = call)
   }
-  bad <- x != round(x) | x < 0 | x == 1
+  bad <- !is.finite(x) | x != round(x) | x < 0 | x == 1
   if (any(bad)) {
     cli::cli_abort(c("{.arg {arg}} must be 0 (no grouping) or a whole number of at least 2.",
-                     x = "It has {.val {show_values(x[bad])}}."), call = call)
+                     x = "It has {.code {describe_value(x[bad])}}."), call = call)
   }
   rep_len(as.integer(x), n)
 }
 
 check_denom_lim <- function(x, call) {
-  if (!is.numeric(x) || length(x) != 1 || is.na(x) || x < 1 || x != round(x)) {
-    cli::cli_abort("{.arg denom_lim} must be a positive whole number, not {.val {show_values(x)}}.", call = call)
+  if (!is.numeric(x) || length(x) != 1 || is.na(x) || !is.finite(x) || x < 1 || x != round(x) ||
+        x > .Machine$integer.max) {
+    cli::cli_abort("{.arg denom_lim} must be a positive whole number, not {.code {describe_value(x)}}.", call = call)
   }
   as.integer(x)
 }
 
 check_thresholds <- function(x, arg, call) {
   if (!is.numeric(x) || length(x) != 2 || anyNA(x)) {
-    cli::cli_abort("{.arg {arg}} must be two numbers, not {.val {show_values(x)}}.", call = call)
+    cli::cli_abort("{.arg {arg}} must be two numbers, not {.code {describe_value(x)}}.", call = call)
   }
   as.numeric(x)
 }
 
 check_digits <- function(x, call) {
-  if (!is.numeric(x) || length(x) != 1 || is.na(x) || x < 0) {
-    cli::cli_abort("{.arg digits} must be a non-negative number, not {.val {show_values(x)}}.", call = call)
+  if (!is.numeric(x) || length(x) != 1 || is.na(x) || x < 0 || x > 22) {
+    cli::cli_abort("{.arg digits} must be a number from 0 to 22, not {.code {describe_value(x)}}.", call = call)
   }
   x
 }
@@ -76,20 +125,53 @@ resolve_columns <- function(x, data, arg, call) {
   if (is.numeric(x)) {
     bad <- is.na(x) | x < 1 | x > ncol(data) | x != round(x)
     if (any(bad)) {
-      cli::cli_abort(c("{.arg {arg}} has column numbers not in {.arg data}: {.val {show_values(x[bad])}}.",
+      cli::cli_abort(c("{.arg {arg}} has column numbers not in {.arg data}: {.code {describe_value(x[bad])}}.",
                        i = "{.arg data} has {ncol(data)} column{?s}."), call = call)
     }
     return(names(data)[x])
   }
   if (!is.character(x) || anyNA(x)) {
-    cli::cli_abort("{.arg {arg}} must be variable names or column numbers, not {.obj_type_friendly {x}}.",
+    cli::cli_abort("{.arg {arg}} must be variable names or column numbers, not {.code {describe_value(x)}}.",
                    call = call)
   }
   bad <- setdiff(x, names(data))
   if (length(bad) > 0) {
-    cli::cli_abort("{.arg {arg}} names variables not in {.arg data}: {.val {show_values(bad)}}.", call = call)
+    cli::cli_abort(c("{.arg {arg}} names variables not in {.arg data}: {.val {show_values(bad)}}.",
+                     did_you_mean(bad, names(data))), call = call)
   }
   x
+}
+
+# "Did you mean" bullets for unknown names: the closest candidate of each, if close.
+did_you_mean <- function(bad, candidates) {
+  out <- character(0)
+  for (b in bad) {
+    if (length(candidates) == 0) break
+    d <- utils::adist(b, candidates, ignore.case = TRUE)[1, ]
+    best <- which.min(d)
+    if (d[best] <= max(2, nchar(b) %/% 3)) {
+      out <- c(out, i = cli::format_inline("Did you mean {.val {candidates[best]}} for {.val {b}}?"))
+    }
+  }
+  out
+}
+
+# The names of a per-target vector or list must all be targets.
+check_target_names <- function(x, targets, arg, call) {
+  nm <- names(x)
+  if (is.null(nm)) return(invisible(FALSE))
+  if (any(is.na(nm) | !nzchar(nm))) {
+    cli::cli_abort("{.arg {arg}} must name every element (by target) or none.", call = call)
+  }
+  bad <- setdiff(nm, targets)
+  if (length(bad) > 0) {
+    cli::cli_abort(c("{.arg {arg}} names {.val {show_values(bad)}}, not among the targets.",
+                     did_you_mean(bad, targets),
+                     i = "The targets are {.val {show_values(targets)}}."), call = call)
+  }
+  dup <- unique(nm[duplicated(nm)])
+  if (length(dup) > 0) cli::cli_abort("{.arg {arg}} names {.val {dup}} more than once.", call = call)
+  invisible(TRUE)
 }
 
 check_keys <- function(keys, data, call) {

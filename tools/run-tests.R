@@ -1,6 +1,7 @@
 # Runs the testthat suite against the installed package and writes the totals line
 # that .ci/run prints ("N passed, N failed").
 library(testthat)
+options(testthat.progress.max_fails = Inf)
 Sys.setenv(NOT_CRAN = "true")
 library(synthrisk)
 res <- as.data.frame(testthat::test_dir("tests/testthat", package = "synthrisk", load_package = "installed",

@@ -79,5 +79,5 @@ test_that("compare.synorig = FALSE refuses a factor on one side only", {
   syn <- sd2011_synds$syn
   syn$sex <- as.character(syn$sex)
   expect_arg_error(disclosure(syn, sd2011, keys = keys4, target = "depress", compare.synorig = FALSE), "sex")
-  expect_message(disclosure(syn, sd2011, keys = keys4, target = "depress"), "sex")
+  expect_output(disclosure(syn, sd2011, keys = keys4, target = "depress"), "sex")
 })

@@ -1,0 +1,130 @@
+# What was done to the data before counting, and where a number deliberately differs
+# from synthpop 1.9-3 (SPEC section 9): one line each, stored in the result and
+# printed, so that nothing changes silently.
+
+quote_names <- function(x) paste0("'", x, "'", collapse = ", ")
+
+# Lines on the grouping of numeric variables: how many groups and their labels.
+grouping_lines <- function(grouping) {
+  vapply(grouping, function(g) {
+    if (isTRUE(g$grouped)) {
+      labels <- g$labels
+      shown <- if (length(labels) > 12) c(labels[1:12], "...") else labels
+      sprintf("Grouped '%s' into %d levels (%s breaks, %d asked): %s.", g$variable, as.integer(g$n_levels),
+              g$style, as.integer(g$ngroups), paste(shown, collapse = ", "))
+    } else {
+      sprintf("Did not group '%s' (%d groups asked): %s.", g$variable, as.integer(g$ngroups),
+              if (is.null(g$reason) || is.na(g$reason)) "left ungrouped" else g$reason)
+    }
+  }, character(1), USE.NAMES = FALSE)
+}
+
+exclusion_steps <- c("excluded target" = "target level in not.targetlev",
+                     "missing target" = "missing target (usetargetNA = FALSE)",
+                     "missing in  keys" = "missing key (usekeysNA = FALSE)",
+                     "set to exclude" = "exclude.keys/keylevs/targetlevs",
+                     "over denom_lim" = "cell over denom_lim")
+
+# Records of the original data removed by each exclusion step. The original table's
+# exclusions do not depend on the synthesis, so the first synthesis speaks for all.
+exclusion_line <- function(nexcl, n_orig) {
+  if (length(nexcl) == 0 || !is.matrix(nexcl[[1]])) return(character(0))
+  row <- nexcl[[1]][1, ]
+  removed <- row[1:5]
+  if (sum(removed) == 0) return(character(0))
+  parts <- paste0(format(removed[removed > 0], big.mark = ","), " for ",
+                  exclusion_steps[names(removed)[removed > 0]])
+  sprintf("Excluded %s of %s original records: %s; %s remain (see to.print = \"exclusions\").",
+          format(sum(removed), big.mark = ","), format(n_orig, big.mark = ","), paste(parts, collapse = ", "),
+          format(row[6], big.mark = ","))
+}
+
+adjusted_line <- function(adjusted, m) {
+  if (length(adjusted) == 0) return(character(0))
+  paste0("Made ", quote_names(adjusted), " factor", if (length(adjusted) > 1) "s", " in the original and synthetic ",
+         "data to compare them (as synthpop's synorig.compare)",
+         if (m > 1) "; every synthesis was adjusted, where synthpop 1.9-3 keeps only the first." else ".")
+}
+
+one_sided_targets <- function(enc, targets) {
+  flags <- enc$one_sided %||% logical(0)
+  targets[targets %in% names(flags)[flags] & vapply(targets, function(v) {
+    is.null(enc$info[[v]]) || !is.null(enc$info[[v]]$numeric_levels)
+  }, logical(1))]
+}
+
+# Notes of one target's result: differences from synthpop 1.9-3 that affect its numbers.
+disclosure_notes <- function(x, enc, m) {
+  notes <- character(0)
+  one_sided <- one_sided_targets(enc, x$target)
+  if (length(one_sided) > 0) {
+    notes[["one_sided"]] <- sprintf(paste(
+      "'%s' is an ungrouped numeric target with values on one side only: synthpop 1.9-3 misaligns its",
+      "tables here and reports other numbers; synthrisk matches levels by value."), x$target)
+  }
+  tcap <- x$measures$TCAP_synthpop
+  if (!is.null(tcap)) {
+    notes[["TCAP"]] <- sprintf(paste(
+      "TCAP is the 2026 vignette's (DiSCO / DiS); synthpop 1.9-3's TCAP (DiSCO over the records whose key",
+      "occurs in the synthetic data) would be %s (measures$TCAP_synthpop)."),
+      paste(format(round(tcap, x$digits), nsmall = 0), collapse = ", "))
+  }
+  adjusted <- adjusted_line(intersect(enc$adjusted, c(x$keys, x$target)), m)
+  if (length(adjusted) > 0) notes[["adjusted"]] <- adjusted
+  notes
+}
+
+multi_notes <- function(x, enc, given_exclusions) {
+  notes <- character(0)
+  if (x$m > 1 && x$ident.meas == "repU") {
+    notes[["ident_mean"]] <- paste("repU is the mean over the", x$m, "syntheses; synthpop 1.9-3 reports the first",
+                                   "synthesis only.")
+  }
+  if (x$ident.meas == "UiSiO") {
+    notes[["UiSiO"]] <- "ident.meas = \"UiSiO\" reports UiOiS; synthpop 1.9-3 reads a column that does not exist and gives NA."
+  }
+  if (x$ident.meas == "baseCAPd") {
+    notes[["baseCAPd"]] <- paste("ident.meas = \"baseCAPd\" reports each target's baseline CAP (not an identity",
+                                 "measure); synthpop 1.9-3 gives NA.")
+  }
+  if (x$attrib.meas == "DiSDiO") {
+    notes[["DiSDiO"]] <- "attrib.meas = \"DiSDiO\" compares Dorig with DiSDiO; synthpop 1.9-3 gives NA for the original measure."
+  }
+  if (x$attrib.meas == "TCAP") {
+    notes[["TCAP"]] <- "TCAP is the 2026 vignette's (DiSCO / DiS); synthpop 1.9-3's differs (measures$TCAP_synthpop)."
+  }
+  if (given_exclusions) {
+    notes[["exclude.keylevs"]] <- paste("exclude.keylevs is used as given; synthpop 1.9-3 passes exclude.targetlevs in",
+                                        "its place, so its exclusions differ.")
+  }
+  one_sided <- one_sided_targets(enc, names(x$output.list))
+  if (length(one_sided) > 0) {
+    notes[["one_sided"]] <- paste0(quote_names(one_sided), if (length(one_sided) > 1) " are" else " is",
+                                   " numeric with values on one side only: synthpop 1.9-3 misaligns such tables;",
+                                   " synthrisk matches levels by value.")
+  }
+  adjusted <- adjusted_line(enc$adjusted, x$m)
+  if (length(adjusted) > 0) notes[["adjusted"]] <- adjusted
+  notes
+}
+
+# What print.flag = TRUE writes while computing, and print() repeats.
+preparation_lines <- function(x, enc = NULL) {
+  c(grouping_lines(x$grouping %||% list()),
+    exclusion_line(x$Nexclusions, x$Norig),
+    if (!is.null(note_of(x, "adjusted"))) note_of(x, "adjusted"))
+}
+
+multi_preparation_lines <- function(x, enc = NULL) {
+  excl <- unlist(lapply(x$output.list, function(d) {
+    line <- exclusion_line(d$Nexclusions, d$Norig)
+    if (length(line) > 0) paste0(d$target, ": ", line) else character(0)
+  }), use.names = FALSE)
+  c(grouping_lines(x$grouping %||% list()), excl,
+    if (!is.null(note_of(x, "adjusted"))) note_of(x, "adjusted"))
+}
+
+note_of <- function(x, name) {
+  notes <- x$notes %||% character(0)
+  if (name %in% names(notes)) notes[[name]] else NULL
+}
