@@ -121,21 +121,23 @@ escape_braces <- function(x) gsub("}", "}}", gsub("{", "{{", x, fixed = TRUE), f
 
 has_check <- function(check) length(check) > 0 && any(!is.na(check) & nzchar(check))
 
+# The check messages verbatim (synthpop's wording, double spaces kept), then advice.
 check_warnings_cli <- function(x, to.print) {
   if (has_check(x$check1) && !"check_1way" %in% to.print) {
-    cli::cli_bullets(c("!" = paste0(escape_braces(paste(x$check1[nzchar(x$check1)], collapse = "; ")),
-                                    ": one target level makes up most disclosive records (1-way check).",
-                                    " Decide from the original data whether background knowledge explains it;",
-                                    " see {.code print(x, to.print = \"check_1way\")}, and exclude it with",
-                                    " {.arg not.targetlev} if so.")))
+    msg <- paste(x$check1[nzchar(x$check1)], collapse = "; ")
+    cli::cli_alert_warning("{msg}")
+    cli::cli_bullets(c(" " = paste(
+      "1-way check: one target level makes up most disclosive records. Decide from the original data",
+      "whether background knowledge explains it (see {.code print(x, to.print = \"check_1way\")});",
+      "if so, exclude it with {.arg not.targetlev}.")))
   }
   if (has_check(x$check2) && !"check_2way" %in% to.print) {
-    msgs <- unique(x$check2[nzchar(x$check2)])
-    cli::cli_bullets(c("!" = paste0(escape_braces(paste(msgs, collapse = "; ")),
-                                    ": key levels that almost always have one target level (2-way check);",
-                                    " see {.code print(x, to.print = \"check_2way\")} and consider",
-                                    " {.arg exclude.keys}/{.arg exclude.keylevs}/{.arg exclude.targetlevs}",
-                                    " or {.code exclude_ov_denom_lim = TRUE}.")))
+    msg <- paste(unique(x$check2[nzchar(x$check2)]), collapse = "; ")
+    cli::cli_alert_warning("{msg}")
+    cli::cli_bullets(c(" " = paste(
+      "2-way check: key levels that almost always have one target level (see",
+      "{.code print(x, to.print = \"check_2way\")}); consider {.arg exclude.keys}, {.arg exclude.keylevs},",
+      "{.arg exclude.targetlevs} or {.code exclude_ov_denom_lim = TRUE}.")))
   }
 }
 

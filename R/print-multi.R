@@ -104,8 +104,9 @@ multi_disclosure_cli <- function(x, to.print, digits) {
   }
   if (!"checks" %in% to.print && (any(nzchar(tab$check1)) || any(nzchar(tab$check2)))) {
     with_checks <- rownames(tab)[nzchar(tab$check1) | nzchar(tab$check2)]
-    cli::cli_bullets(c("!" = paste0(
-      "Check {.val {sub('^[0-9]+ ', '', with_checks)}}: some disclosive records may be explained by background",
+    cli::cli_alert_warning("Targets that need checks: {.val {sub('^[0-9]+ ', '', with_checks)}}.")
+    cli::cli_bullets(c(" " = paste0(
+      "Some of their disclosive records may be explained by background",
       " knowledge (1-way: one target level makes up most disclosive records; 2-way: a key level almost always",
       " has one target level). See {.code print(x, to.print = \"checks\")}.")))
   }
