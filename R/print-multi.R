@@ -103,8 +103,8 @@ multi_disclosure_cli <- function(x, to.print, digits) {
     for (line in notes) cli::cli_bullets(c(i = escape_braces(line)))
   }
   if (!"checks" %in% to.print && (any(nzchar(tab$check1)) || any(nzchar(tab$check2)))) {
-    with_checks <- rownames(tab)[nzchar(tab$check1) | nzchar(tab$check2)]
-    cli::cli_alert_warning("Targets that need checks: {.val {sub('^[0-9]+ ', '', with_checks)}}.")
+    with_checks <- table_targets(x)[nzchar(tab$check1) | nzchar(tab$check2)]
+    cli::cli_alert_warning("Targets that need checks: {.val {with_checks}}.")
     cli::cli_bullets(c(" " = paste0(
       "Some of their disclosive records may be explained by background",
       " knowledge (1-way: one target level makes up most disclosive records; 2-way: a key level almost always",

@@ -81,3 +81,32 @@ test_that("compare.synorig = FALSE refuses a factor on one side only", {
   expect_arg_error(disclosure(syn, sd2011, keys = keys4, target = "depress", compare.synorig = FALSE), "sex")
   expect_output(disclosure(syn, sd2011, keys = keys4, target = "depress"), "sex")
 })
+
+test_that("strict arguments: unknown names, choices with suggestions, values shown as R code", {
+  local_reproducible_output(width = 100)
+  md <- function(...) multi.disclosure(sd2011_synds, sd2011, keys = keys4, print.flag = FALSE, plot = FALSE, ...)
+  expect_snapshot(md(ngroups_targets = c(incme = 20)), error = TRUE)
+  expect_snapshot(md(usetargetsNA = c(depres = FALSE)), error = TRUE)
+  expect_snapshot(md(targets = c("depress", "marital"), exclude.keys = list(marital = "age", workab = "sex"),
+                     exclude.keylevs = list(marital = "19", workab = "MALE"),
+                     exclude.targetlevs = list(marital = "SINGLE", workab = "NO")), error = TRUE)
+  expect_snapshot(md(attrib.meas = "DiSC"), error = TRUE)
+  expect_snapshot(md(ident.meas = "rep"), error = TRUE)
+  expect_snapshot(md(ident.meas = c("repU", "UiSiO")), error = TRUE)
+  expect_snapshot(call_d(keys = keys4, target = "depress", denom_lim = NULL), error = TRUE)
+  expect_snapshot(call_d(keys = keys4, target = "depress", denom_lim = Inf), error = TRUE)
+  expect_snapshot(call_d(keys = keys4, target = "depress", thresh_2way = NULL), error = TRUE)
+  expect_snapshot(call_d(keys = keys4, target = "depress", usetargetNA = 1), error = TRUE)
+  expect_snapshot(call_d(keys = keys4, target = "depress", usekeysNA = c(TRUE, NA)), error = TRUE)
+  expect_snapshot(call_d(keys = "sex", target = "depress", usekeysNA = c(TRUE, FALSE)), error = TRUE)
+  expect_snapshot(call_d(keys = keys4, target = "depress", to.print = c("short", "alCAPs")), error = TRUE)
+  expect_snapshot(call_d(keys = keys4, target = "depres"), error = TRUE)
+  expect_snapshot(call_d(keys = keys4, target = "depress", cont.na = list(income = -8)), error = TRUE)
+  expect_snapshot(call_d(keys = keys4, target = "depress", denom_limit = 3), error = TRUE)
+})
+
+test_that("a denom_lim of Inf or NULL is an error without a coercion warning", {
+  expect_no_warning(expect_error(call_d(keys = keys4, target = "depress", denom_lim = Inf), "denom_lim.*Inf"))
+  expect_error(call_d(keys = keys4, target = "depress", denom_lim = NULL), "denom_lim.*NULL")
+  expect_error(call_d(keys = keys4, target = "depress", thresh_2way = NULL), "thresh_2way.*NULL")
+})
