@@ -17,7 +17,9 @@
 #' `sd2011_synds5` five. synthpop is not needed to use them here.
 #'
 #' @format Lists of class `synds`; `syn` is a data frame (m = 1) or a list of five
-#'   data frames, each like [sd2011]; `m` and `cont.na` as made by `syn()`.
+#'   data frames, each like [sd2011]; `m` as made by `syn()`, and `cont.na` a list
+#'   with one element per variable (`NA` for none, `-8` for `income`), as `syn()`
+#'   stores it.
 #' @source Made with synthpop 1.9-3 from [sd2011].
 "sd2011_synds"
 

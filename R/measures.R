@@ -19,7 +19,7 @@ measure_registry <- data.frame(
     "original records whose q occurs in the synthetic data",
     "original records whose q has one target level in the synthetic data",
     "disclosive in the synthetic data and correct in the original",
-    "expected correct attributions: sum of ps[t,q] over original records",
+    "expected correct attributions: the sum over original records of ps, the synthetic share of their target level in their q",
     "disclosive in the synthetic data and in the original, and correct",
     "largest cell of the DiSCO table (records)",
     "mean of the non-zero cells of the DiSCO table (records)",

@@ -65,7 +65,8 @@ multi.disclosure.default <- function(object, data, ...) {
 }
 
 #' @rdname multi.disclosure
-#' @export
+#' @rawNamespace export(disclosure.summary)
+#' @rawNamespace S3method(disclosure, summary)
 disclosure.summary <- function(object, data, ...) {
   multi.disclosure(object, data, ...)
 }

@@ -1,27 +1,55 @@
 #' synthrisk: fast disclosure risk measures for synthetic data
 #'
-#' A drop-in replacement for synthpop's `disclosure()` and `multi.disclosure()`:
-#' the same arguments, defaults and numbers, counted by a Rust core on integer codes
-#' and sparse tables. See `vignette("synthrisk")` and [disclosure()].
+#' A drop-in replacement for synthpop's [disclosure()] and [multi.disclosure()]:
+#' the same arguments (in the same order), defaults and numbers, counted by a Rust
+#' core on integer codes and sparse tables. Results print to standard output, so
+#' knitted reports keep every heading and check warning. See
+#' `vignette("synthrisk")`.
 #'
-#' Options:
+#' @section The measures:
+#' For each synthesis, with `q` the combination of key levels of a record,
+#' `d[t,q]`/`s[t,q]` the original/synthetic records with target level `t` and key
+#' `q`, `ps = s[t,q]/s[.,q]`, `pd = d[t,q]/d[.,q]`, `Nd`/`Ns` the numbers of
+#' original/synthetic records, `C = sum ps*d`, `K` the DiSCO records and `Nb` the
+#' synthetic records whose `q` occurs in the original. All are percentages except
+#' `max_denom` and `mean_denom` (records).
+#'
+#' `r measure_docs()`
+#'
+#' @section Options:
 #' * `synthrisk.n_threads`: threads used by the Rust core (default: all cores, or 2
 #'   when `_R_CHECK_LIMIT_CORES_` is set).
 #'
 #' @section Where synthrisk differs from synthpop 1.9-3:
+#' Each difference is also stated in the result (`notes`) and its printout.
 #' * Levels are matched by label, never by pasted strings or table row order
 #'   (synthpop misaligns target levels ordered differently in original and synthetic
-#'   data, and splits key labels containing `" | "`).
+#'   data, numeric targets whose values occur on one side only, and splits key
+#'   labels containing `" | "`).
 #' * Only observed key combinations count: unused factor levels do not inflate UiOiS.
-#' * `TCAP` follows the 2026 vignette (disclosive and correct over disclosive, see
-#'   [disclosure()]); synthpop 1.9-3 divided by the records whose key occurs in the
-#'   synthetic data. `TCAPs`, `TCAPb`, `DCAPd`, `DCAPs` and `DCAPb` are new; `DCAP`
-#'   equals `DCAPd`.
+#' * `TCAP` follows the 2026 vignette (DiSCO over DiS); synthpop 1.9-3 divided by
+#'   the records whose key occurs in the synthetic data (kept as
+#'   `measures$TCAP_synthpop`). `TCAPs`, `TCAPb`, `DCAPd`, `DCAPs` and `DCAPb` are
+#'   new; `DCAP` equals `DCAPd`.
 #' * With several syntheses, every synthesis is adjusted to the original, not only the
 #'   first; tibbles and data.tables give exactly the data-frame result.
 #' * `multi.disclosure()` uses `exclude.keylevs` where synthpop passed
-#'   `exclude.targetlevs`, and reports the mean `repU` over syntheses.
+#'   `exclude.targetlevs`, reports the mean identity measure over syntheses, and its
+#'   `"DiSDiO"`, `"UiSiO"` and `"baseCAPd"` options give numbers, not `NA`.
+#' * `NaN` is a level of its own, and doubles that print the same are one level, as
+#'   `factor()` makes them.
 #'
 #' @keywords internal
 #' @useDynLib synthrisk, .registration = TRUE
 "_PACKAGE"
+
+# The measure list of the package help page, from the registry (R/measures.R).
+measure_docs <- function() {
+  reg <- measure_registry[!duplicated(measure_registry$measure), ]
+  groups <- split(reg, factor(reg$group, levels = unique(reg$group)))
+  paste(vapply(names(groups), function(g) {
+    rows <- groups[[g]]
+    paste0("**", tools::toTitleCase(g), "** (`", unique(rows$component)[1], "`):\n",
+           paste0("* `", rows$measure, "`: ", rows$definition, ".", collapse = "\n"))
+  }, character(1)), collapse = "\n\n")
+}
