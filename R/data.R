@@ -8,19 +8,25 @@
 #'   for "no income", `NA` missing), `ls` (life satisfaction), `marital`, `workab`
 #'   (worked abroad).
 #' @source Social Diagnosis 2011, via the synthpop package's `SD2011`.
+#' @examples
+#' summary(sd2011$income)
 "sd2011"
 
 #' SD2011 example: synthetic data
 #'
-#' `synds` objects made by synthpop's `syn()` from [sd2011] (seed 8564,
-#' `cont.na = list(income = -8)`): `sd2011_synds` holds one synthesis,
-#' `sd2011_synds5` five. synthpop is not needed to use them here.
+#' `synds` objects made by synthpop's `syn()` from [sd2011]: `sd2011_synds` holds
+#' one synthesis, made with `cont.na = list(income = -8)` (seed 8564);
+#' `sd2011_synds5` holds five, made without `cont.na`, so `-8` is an ordinary
+#' income there. synthpop is not needed to use them here.
 #'
 #' @format Lists of class `synds`; `syn` is a data frame (m = 1) or a list of five
-#'   data frames, each like [sd2011]; `m` as made by `syn()`, and `cont.na` a list
-#'   with one element per variable (`NA` for none, `-8` for `income`), as `syn()`
-#'   stores it.
+#'   data frames, each like [sd2011]; `m` as made by `syn()`; `cont.na` is a list
+#'   with one element per variable, `NA` where a variable has no special codes (in
+#'   `sd2011_synds`, `income` has `-8`; in `sd2011_synds5`, every element is `NA`).
 #' @source Made with synthpop 1.9-3 from [sd2011].
+#' @examples
+#' sd2011_synds$cont.na$income
+#' sd2011_synds5$m
 "sd2011_synds"
 
 #' @rdname sd2011_synds
