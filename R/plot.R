@@ -86,9 +86,8 @@ attrib_plot <- function(x) {
   # synthpop's objects hold NA for measures it could not compute (e.g. DiSDiO).
   points <- points[is.finite(points$value), , drop = FALSE]
   arrows <- arrow_segments(target, tab$attrib.orig, tab$attrib.syn)
-  note <- c(if (m > 1) paste0("means over ", m, " syntheses"),
-            if (!any(is.finite(tab$attrib.orig))) paste("no original", cols[1], "in this object"))
-  subtitle <- keys_subtitle(x$keys, if (length(note)) paste0("; ", paste(note, collapse = "; ")) else "")
+  subtitle <- keys_subtitle(x$keys, if (m > 1) paste0("; means over ", m, " syntheses") else "")
+  if (!any(is.finite(tab$attrib.orig))) subtitle <- paste0(subtitle, "\nNo original ", cols[1], " in this object")
   draw_attrib_plot(points, arrows, legend_labels, subtitle)
 }
 

@@ -363,7 +363,7 @@ test_that("the plots work on every object synthpop 1.9-3 made, leaving out what 
   }
   disdio <- autoplot(objects$md_s1_repU_DiSDiO)
   expect_length(layer_data_of(disdio, "GeomSegment")[[1]]$x, 0)
-  expect_match(disdio$labels$subtitle, "no original Dorig in this\\s+object")
+  expect_match(disdio$labels$subtitle, "\nNo original Dorig in this object", fixed = TRUE)
   dcap <- autoplot(objects$d_s5_depress)
   expect_true("CAPd -> DCAPd" %in% levels(dcap$data$label)) # synthpop's DCAP
 })
