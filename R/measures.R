@@ -1,5 +1,6 @@
 # The measures, written once (SPEC section 6): name, the component of a `disclosure`
-# object that holds it, its group, its unit and a one-line definition. Results, print,
+# object that holds it, its group, its unit, the data it describes (the original alone,
+# or the synthetic data, alone or against the original) and a one-line definition. Results, print,
 # tidy(), the help page and the plots all read this table.
 
 measure_registry <- data.frame(
@@ -9,6 +10,9 @@ measure_registry <- data.frame(
   component = c(rep("ident", 4), rep("attrib", 9), rep("allCAPs", 10)),
   group = c(rep("identity", 4), rep("attribute", 9), rep("CAP", 10)),
   unit = c(rep("%", 11), "count", "count", rep("%", 10)),
+  data = c("original", rep("synthetic", 3),
+           "original", rep("synthetic", 8),
+           "original", "original", rep("synthetic", 8)),
   definition = c(
     "unique in the original: records whose key combination (q) occurs once in the original",
     "unique in the synthetic data: records whose q occurs once in the synthesis (over Ns)",

@@ -1,11 +1,68 @@
-# ggplot2 pictures of the measures.
+# ggplot2 pictures of the measures. Each picture is a function of the object alone, so
+# it can be drawn for objects made by synthpop (which keep no plot) and rebuilt at any time.
 
-check_labels <- function(check1, check2) {
-  ifelse(nzchar(check1) & nzchar(check2), " (1- & 2-way checks)",
-         ifelse(nzchar(check1), " (1-way check)", ifelse(nzchar(check2), " (2-way checks)", "")))
+# Original and synthetic differ by colour (Okabe-Ito blue and vermillion, told apart by
+# colour-blind readers) and by shape: the original is a large ring, the synthetic a
+# smaller dot drawn on top, so both stay visible when the two measures are equal.
+point_styles <- data.frame(
+  data = c("original", "synthetic", "each synthesis"),
+  colour = c("#0072B2", "#D55E00", "#D55E00"),
+  shape = c(1, 16, 124),
+  size = c(3.6, 2.2, 3.4),
+  stringsAsFactors = FALSE
+)
+
+# The x axis runs from 0 to 100 % with room beyond both ends for a whole point.
+percent_axis <- function(title) {
+  list(ggplot2::scale_x_continuous(breaks = seq(0, 100, 20), expand = ggplot2::expansion(add = 5)),
+       ggplot2::coord_cartesian(xlim = c(0, 100)),
+       ggplot2::labs(x = title))
 }
 
-# Targets of a multi.disclosure in the order of its attrib.table.
+# Colour, shape and size share one legend whose keys are drawn as the points are.
+point_scales <- function(legend_labels, styles) {
+  values <- function(column) stats::setNames(styles[[column]], legend_labels)
+  list(ggplot2::scale_colour_manual(values = values("colour"), breaks = legend_labels, name = NULL),
+       ggplot2::scale_shape_manual(values = values("shape"), breaks = legend_labels, name = NULL),
+       ggplot2::scale_size_manual(values = values("size"), breaks = legend_labels, name = NULL))
+}
+
+plot_theme <- function(legend_position) {
+  list(ggplot2::theme_minimal(base_size = 11),
+       # A bottom legend ends at the panel's right edge, never past the figure's.
+       ggplot2::theme(legend.position = legend_position, legend.justification = "right",
+                      plot.title.position = "plot",
+                      plot.title = ggplot2::element_text(face = "bold"),
+                      plot.subtitle = ggplot2::element_text(colour = "grey25"),
+                      axis.text.y = ggplot2::element_text(colour = "grey10"),
+                      panel.grid.minor = ggplot2::element_blank(),
+                      legend.margin = ggplot2::margin(0, 0, 0, 0),
+                      legend.box.spacing = grid::unit(4, "pt")))
+}
+
+# Long subtitles go on several lines rather than past the edge of a small figure.
+wrap_subtitle <- function(text, width = 64) {
+  paste(strwrap(text, width = width), collapse = "\n")
+}
+
+keys_subtitle <- function(keys, syntheses_note) {
+  wrap_subtitle(paste0("Keys: ", paste(keys, collapse = ", "), syntheses_note))
+}
+
+check_labels <- function(check1, check2) {
+  ifelse(nzchar(check1) & nzchar(check2), "(1- & 2-way checks)",
+         ifelse(nzchar(check1), "(1-way check)", ifelse(nzchar(check2), "(2-way checks)", "")))
+}
+
+# A target's label with its check flag, the flag on a second line when the name is long.
+target_labels <- function(targets, check1, check2) {
+  flags <- check_labels(check1, check2)
+  sep <- ifelse(nchar(targets) + nchar(flags) > 30, "\n", " ")
+  ifelse(nzchar(flags), paste0(targets, sep, flags), targets)
+}
+
+# Targets of a multi.disclosure in the order of its attrib.table (synthpop's objects
+# have only the row names "<rank> <target>[ <flags>]").
 table_targets <- function(x) {
   known <- attr(x$attrib.table, "targets")
   if (!is.null(known)) return(known)
@@ -14,95 +71,178 @@ table_targets <- function(x) {
   sub(" (1way|2way|1&2way) checks$", "", rn)
 }
 
-attrib_plot_data <- function(x) {
+# The attribute plot of a multi.disclosure: per target, the original measure (ring),
+# the synthetic one (dot, the mean over syntheses) and an arrow from one to the other.
+attrib_plot <- function(x) {
   tab <- x$attrib.table
-  targets <- table_targets(x)
-  labels <- paste0(targets, check_labels(tab$check1, tab$check2))
   cols <- attrib_meas_columns[[x$attrib.meas %||% "DiSCO"]]
-  data.frame(target = factor(labels, levels = labels), orig = tab$attrib.orig, syn = tab$attrib.syn,
-             orig_label = paste("original:", cols[1]), syn_label = paste("synthetic:", cols[2]),
-             stringsAsFactors = FALSE)
+  m <- x$m %||% 1
+  labels <- target_labels(table_targets(x), tab$check1, tab$check2)
+  legend_labels <- c(paste0("original (", cols[1], ")"),
+                     paste0("synthetic (", cols[2], if (m > 1) ", mean" else "", ")"))
+  target <- factor(labels, levels = labels)
+  points <- data.frame(target = c(target, target), value = c(tab$attrib.orig, tab$attrib.syn),
+                       data = factor(rep(legend_labels, each = nrow(tab)), levels = legend_labels))
+  # synthpop's objects hold NA for measures it could not compute (e.g. DiSDiO).
+  points <- points[is.finite(points$value), , drop = FALSE]
+  arrows <- arrow_segments(target, tab$attrib.orig, tab$attrib.syn)
+  subtitle <- keys_subtitle(x$keys, if (m > 1) paste0("; means over ", m, " syntheses") else "")
+  if (!any(is.finite(tab$attrib.orig))) subtitle <- paste0(subtitle, "\nNo original ", cols[1], " in this object")
+  draw_attrib_plot(points, arrows, legend_labels, subtitle)
 }
 
-attrib_plot <- function(x) {
-  df <- attrib_plot_data(x)
-  points <- rbind(data.frame(target = df$target, value = df$orig, measure = df$orig_label),
-                  data.frame(target = df$target, value = df$syn, measure = df$syn_label))
-  points$measure <- factor(points$measure, levels = c(df$orig_label[1], df$syn_label[1]))
-  m <- x$m %||% 1
-  subtitle <- paste0("Keys: ", paste(x$keys, collapse = ", "),
-                     if (m > 1) paste0("; means over ", m, " syntheses") else "")
-  draw_attrib_plot(df, points, subtitle)
+# Arrows from the edge of the ring to the edge of the dot (gaps in x units, sized for
+# figures 4 to 8 inches wide); none where the two points nearly touch.
+arrow_segments <- function(target, orig, syn, start_gap = 2.4, end_gap = 1.9, shortest = 3) {
+  direction <- sign(syn - orig)
+  from <- orig + direction * start_gap
+  to <- syn - direction * end_gap
+  keep <- is.finite(orig) & is.finite(syn) & abs(to - from) >= shortest & direction * (to - from) > 0
+  data.frame(target = target[keep], from = from[keep], to = to[keep])
 }
 
 # Kept apart from attrib_plot() so that the plot's environment holds only its data.
-draw_attrib_plot <- function(df, points, subtitle) {
-  # The arrow stops at the edge of the synthetic point instead of under it.
-  gap <- 1.3
-  df$arrow_end <- ifelse(abs(df$orig - df$syn) > 2 * gap, df$syn + sign(df$orig - df$syn) * gap, df$syn)
-  ggplot2::ggplot(df) +
-    ggplot2::geom_segment(ggplot2::aes(x = .data$orig, xend = .data$arrow_end, y = .data$target, yend = .data$target),
-                          colour = "grey45", linewidth = 0.5,
-                          arrow = grid::arrow(length = grid::unit(0.18, "cm"), type = "closed")) +
-    ggplot2::geom_point(data = points, ggplot2::aes(x = .data$value, y = .data$target, colour = .data$measure),
-                        size = 2.6) +
-    ggplot2::scale_x_continuous(limits = c(0, 100), breaks = seq(0, 100, 20), expand = ggplot2::expansion(0.01)) +
-    ggplot2::scale_colour_manual(values = c("#1b6ca8", "#d1495b")) +
-    ggplot2::labs(x = "Attribute disclosure (%)", y = NULL, colour = NULL,
-                  title = "Attribute disclosure: original to synthetic", subtitle = subtitle) +
-    ggplot2::theme_minimal(base_size = 12) +
-    ggplot2::theme(legend.position = "bottom", panel.grid.minor = ggplot2::element_blank())
+draw_attrib_plot <- function(points, arrows, legend_labels, subtitle) {
+  # geom_blank() first: the rows take the order of the targets, not of the first layer.
+  ggplot2::ggplot(points, ggplot2::aes(x = .data$value, y = .data$target)) +
+    ggplot2::geom_blank() +
+    ggplot2::geom_segment(data = arrows, ggplot2::aes(x = .data$from, xend = .data$to, y = .data$target,
+                                                      yend = .data$target),
+                          colour = "grey50", linewidth = 0.5,
+                          arrow = grid::arrow(length = grid::unit(0.14, "cm"), type = "closed")) +
+    ggplot2::geom_point(ggplot2::aes(colour = .data$data, shape = .data$data, size = .data$data), stroke = 1) +
+    point_scales(legend_labels, point_styles[1:2, ]) +
+    percent_axis("Attribute disclosure (%)") +
+    ggplot2::labs(y = NULL, title = "Attribute disclosure by target", subtitle = subtitle) +
+    plot_theme("bottom")
+}
+
+# The pairs autoplot() shows for one target: the original measure and the synthetic
+# measure that multi.disclosure() can summarise (its ident.meas and attrib.meas).
+disclosure_plot_pairs <- function() {
+  pairs <- rbind(data.frame(original = "UiO", synthetic = unname(ident_meas_columns), component = "ident"),
+                 data.frame(original = vapply(attrib_meas_columns, `[`, "", 1),
+                            synthetic = vapply(attrib_meas_columns, `[`, "", 2), component = "attrib"))
+  # The group is the one the registry gives the synthetic measure (DCAPd: CAP).
+  cap <- pairs$synthetic %in% measure_registry$measure[measure_registry$component == "allCAPs"]
+  pairs$component[cap] <- "allCAPs"
+  info <- measure_registry[match(paste(pairs$component, pairs$synthetic),
+                                 paste(measure_registry$component, measure_registry$measure)), ]
+  pairs$group <- info$group
+  rownames(pairs) <- NULL
+  pairs
+}
+
+# A measure's values (one per synthesis) from whichever component holds it; synthpop
+# 1.9-3 names DCAPd "DCAP". NULL when the object does not have it.
+measure_values <- function(x, measure) {
+  for (component in c("ident", "attrib", "allCAPs")) {
+    if (measure %in% names(x[[component]])) return(x[[component]][[measure]])
+  }
+  if (measure == "DCAPd") return(measure_values(x, "DCAP"))
+  NULL
+}
+
+# Per pair: the original measure, the synthetic measure of each synthesis and their mean.
+disclosure_plot_data <- function(x) {
+  pairs <- disclosure_plot_pairs()
+  rows <- lapply(seq_len(nrow(pairs)), function(i) {
+    orig <- measure_values(x, pairs$original[i])
+    syn <- measure_values(x, pairs$synthetic[i])
+    if (is.null(orig) || is.null(syn)) return(NULL)
+    data.frame(group = pairs$group[i], label = paste(pairs$original[i], "->", pairs$synthetic[i]),
+               synthesis = seq_along(syn), orig = mean(orig), syn = syn, stringsAsFactors = FALSE)
+  })
+  out <- do.call(rbind, rows)
+  out$label <- factor(out$label, levels = rev(unique(out$label)))
+  out$group <- factor(out$group, levels = unique(out$group))
+  out
 }
 
 #' Plot disclosure measures with ggplot2
 #'
-#' For a `multi.disclosure`, the attribute measure of each target in the original
-#' and in the synthetic data, an arrow from one to the other, targets ordered by the
-#' synthetic measure and flagged when checks are needed (the synthpop vignette's
-#' Figure 1). For a `disclosure`, the identity and attribute measures, one point per
-#' synthesis and their mean.
+#' For a `multi.disclosure`, one row per target (ordered as `attrib.table`, flagged
+#' when checks are needed): the attribute measure in the original data, the mean of
+#' the synthetic measure over syntheses and an arrow from one to the other (the synthpop
+#' vignette's Figure 1; the measures are those of `attrib.meas`). For a `disclosure`,
+#' the same picture for each pair of original and synthetic measures that
+#' `multi.disclosure()` can summarise (`UiO` to `repU` and `UiOiS`; `Dorig` to `DiSCO`,
+#' `DiSDiO` and `TCAP`; `CAPd` to `DCAPd`), with a tick for each synthesis; all
+#' measures are in [tidy.disclosure()].
 #'
-#' @param object,x A `disclosure` or `multi.disclosure` object.
+#' The original is a blue ring, the synthetic a smaller vermillion dot (Okabe-Ito
+#' colours, told apart by colour-blind readers and in grey print), so a dot inside a
+#' ring shows two equal measures. The x axis runs from 0 to 100 % with room for whole
+#' points at both ends, and the plots fit figures from 5 x 3 inches up. They are built
+#' from the object alone, so they work for objects made by synthpop 1.9-3 too
+#' (measures synthpop left `NA`, such as the original `DiSDiO`, are not drawn).
+#'
+#' @param object,x A `disclosure` or `multi.disclosure` object (from synthrisk or
+#'   synthpop).
 #' @param ... Unused.
 #' @return A ggplot (`autoplot()`); `plot()` draws it and returns `x` invisibly.
+#' @seealso [tidy.disclosure()] for the numbers behind the plots.
 #' @name autoplot.disclosure
 #' @examples
-#' d <- disclosure(sd2011_synds5, sd2011, keys = c("sex", "age", "region", "placesize"),
-#'                 target = "depress")
+#' keys <- c("sex", "age", "region", "placesize")
+#' d <- disclosure(sd2011_synds5, sd2011, keys = keys, target = "depress", print.flag = FALSE)
 #' autoplot(d)
+#'
+#' md <- multi.disclosure(sd2011_synds5, sd2011, keys = keys, ngroups_targets = c(income = 20),
+#'                        print.flag = FALSE, plot = FALSE)
+#' autoplot(md)
+#' plot(md)
 NULL
 
 #' @rdname autoplot.disclosure
 #' @export
 autoplot.multi.disclosure <- function(object, ...) {
+  rlang::check_dots_empty()
   attrib_plot(object)
 }
 
 #' @rdname autoplot.disclosure
 #' @export
 autoplot.disclosure <- function(object, ...) {
-  tidy <- as.data.frame(object)
-  keep <- c("UiO", "UiS", "UiOiS", "repU", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DiSDiO", "DCAPd", "TCAP")
-  tidy <- tidy[tidy$measure %in% keep, ]
-  tidy$measure <- factor(tidy$measure, levels = rev(keep))
-  tidy$group <- factor(tidy$group, levels = c("identity", "attribute", "CAP"))
-  means <- stats::aggregate(value ~ measure + group, data = tidy, FUN = mean)
-  m <- length(unique(tidy$synthesis))
-  p <- ggplot2::ggplot(tidy, ggplot2::aes(x = .data$value, y = .data$measure))
-  if (m > 1) {
-    p <- p + ggplot2::geom_point(ggplot2::aes(colour = "each synthesis"), alpha = 0.6, size = 1.8) +
-      ggplot2::geom_point(data = means, ggplot2::aes(colour = "mean"), shape = 18, size = 3.5)
-  } else {
-    p <- p + ggplot2::geom_point(ggplot2::aes(colour = "synthesis"), size = 2.5)
-  }
-  p + ggplot2::facet_grid(rows = ggplot2::vars(.data$group), scales = "free_y", space = "free_y") +
-    ggplot2::scale_x_continuous(limits = c(0, 100), breaks = seq(0, 100, 20)) +
-    ggplot2::scale_colour_manual(values = c("each synthesis" = "grey50", mean = "#d1495b", synthesis = "#d1495b")) +
-    ggplot2::labs(x = "%", y = NULL, colour = NULL, title = paste0("Disclosure measures for ", object$target),
-                  subtitle = paste0("Keys: ", paste(object$keys, collapse = ", "),
-                                    if (m > 1) paste0("; ", m, " syntheses") else "")) +
-    ggplot2::theme_minimal(base_size = 12) +
-    ggplot2::theme(legend.position = "bottom")
+  rlang::check_dots_empty()
+  values <- disclosure_plot_data(object)
+  m <- max(values$synthesis)
+  legend_labels <- c("original", if (m > 1) c("synthetic: mean", "synthetic: each") else "synthetic")
+  means <- stats::aggregate(syn ~ label + group + orig, data = values, FUN = mean)
+  means <- means[order(means$label), , drop = FALSE]
+  levels <- legend_labels[1:2]
+  points <- data.frame(label = c(means$label, means$label), group = c(means$group, means$group),
+                       value = c(means$orig, means$syn),
+                       kind = factor(rep(levels, each = nrow(means)), levels = legend_labels))
+  # Ticks of the single syntheses go under the points.
+  each <- if (m > 1) data.frame(label = values$label, group = values$group, value = values$syn,
+                                kind = factor("synthetic: each", levels = legend_labels))
+  points <- points[is.finite(points$value), , drop = FALSE]
+  arrows <- arrow_segments(means$label, means$orig, means$syn)
+  arrows$group <- means$group[match(arrows$target, means$label)]
+  subtitle <- keys_subtitle(object$keys, if (m > 1) paste0("; means over ", m, " syntheses") else "")
+  draw_disclosure_plot(points, each, arrows, legend_labels, object$target, subtitle)
+}
+
+draw_disclosure_plot <- function(points, each, arrows, legend_labels, target, subtitle) {
+  point <- ggplot2::aes(x = .data$value, y = .data$label, colour = .data$kind, shape = .data$kind,
+                        size = .data$kind)
+  ticks <- if (!is.null(each)) ggplot2::geom_point(data = each, stroke = 1)
+  ggplot2::ggplot(points, point) +
+    ggplot2::geom_blank() +
+    ggplot2::geom_segment(data = arrows, ggplot2::aes(x = .data$from, xend = .data$to, y = .data$target,
+                                                      yend = .data$target),
+                          colour = "grey50", linewidth = 0.5, inherit.aes = FALSE,
+                          arrow = grid::arrow(length = grid::unit(0.14, "cm"), type = "closed")) +
+    ticks +
+    ggplot2::geom_point(stroke = 1) +
+    ggplot2::facet_grid(rows = ggplot2::vars(.data$group), scales = "free_y", space = "free_y") +
+    point_scales(legend_labels, point_styles[seq_along(legend_labels), ]) +
+    percent_axis("Measure (%)") +
+    ggplot2::labs(y = NULL, title = paste0("Disclosure measures for ", target), subtitle = subtitle) +
+    plot_theme("bottom") +
+    ggplot2::theme(strip.text.y = ggplot2::element_text(angle = 0, hjust = 0, face = "bold"),
+                   panel.spacing.y = grid::unit(6, "pt"))
 }
 
 #' @rdname autoplot.disclosure

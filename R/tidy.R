@@ -1,39 +1,141 @@
-# Tidy tables of the measures: one row per target x synthesis x measure.
+# The measures as data frames: tidy() one row per target x synthesis x measure, glance()
+# one row per target, as.data.frame() the columns of tidy() before `unit` was added.
 
-#' Disclosure measures as a tidy data frame
-#'
-#' One row per target, synthesis and measure, for people who build their own reports
-#' and plots. Works on objects made by synthpop too (with the measures they have).
-#'
-#' @param x A `disclosure` or `multi.disclosure` object.
-#' @param row.names,optional Unused, for the generic.
-#' @param ... Unused.
-#' @return A data frame with columns `target`, `synthesis`, `group` (`"identity"`,
-#'   `"attribute"`, `"CAP"`), `measure` and `value` (percent, but `max_denom` and
-#'   `mean_denom` are counts).
-#' @export
-#' @examples
-#' d <- disclosure(sd2011_synds5, sd2011, keys = c("sex", "age", "region", "placesize"),
-#'                 target = "depress")
-#' head(as.data.frame(d))
-as.data.frame.disclosure <- function(x, row.names = NULL, optional = FALSE, ...) {
-  frames <- list(x$ident, x$attrib, x$allCAPs)
-  wide <- do.call(cbind, frames)
+# One row per synthesis and measure of a `disclosure` object, in the order of ident,
+# attrib and allCAPs; a measure held twice (DCAPd) appears once. Measures the object
+# does not have (synthpop's objects have fewer) are absent.
+measure_rows <- function(x) {
+  wide <- do.call(cbind, Filter(Negate(is.null), list(x$ident, x$attrib, x$allCAPs)))
   wide <- wide[, !duplicated(names(wide)) & names(wide) %in% names(measure_group), drop = FALSE]
   m <- nrow(wide)
-  data.frame(target = x$target, synthesis = rep(seq_len(m), times = ncol(wide)),
-             group = rep(unname(measure_group[names(wide)]), each = m),
-             measure = rep(names(wide), each = m), value = unlist(wide, use.names = FALSE),
-             stringsAsFactors = FALSE)
+  measure <- rep(names(wide), each = m)
+  data.frame(target = rep(x$target, length(measure)), synthesis = rep(seq_len(m), times = ncol(wide)),
+             group = unname(measure_group[measure]), measure = measure, value = unlist(wide, use.names = FALSE),
+             unit = unname(measure_unit[measure]), stringsAsFactors = FALSE)
 }
 
-#' @rdname as.data.frame.disclosure
-#' @export
-as.data.frame.multi.disclosure <- function(x, row.names = NULL, optional = FALSE, ...) {
+# The disclosure objects of a multi.disclosure, one per target.
+target_results <- function(x) {
   if (is.null(x$output.list)) {
-    cli::cli_abort("{.arg x} has no per-target results ({.field output.list}).")
+    cli::cli_abort("{.arg x} has no per-target results ({.field output.list}).", call = rlang::caller_env())
   }
-  out <- do.call(rbind, lapply(x$output.list, as.data.frame.disclosure))
+  x$output.list
+}
+
+bind_rows_of <- function(results, f) {
+  out <- do.call(rbind, lapply(results, f))
   rownames(out) <- NULL
   out
 }
+
+# The headline numbers of glance(), means over the syntheses.
+glance_measures <- c("UiO", "repU", "Dorig", "DiSCO", "DCAPd", "TCAP")
+
+glance_row <- function(x) {
+  long <- measure_rows(x)
+  # synthpop 1.9-3 names DCAPd "DCAP" (the same quantity, SPEC section 6).
+  if (!("DCAPd" %in% long$measure)) long$measure[long$measure == "DCAP"] <- "DCAPd"
+  present <- intersect(glance_measures, long$measure)
+  means <- lapply(present, function(measure) mean(long$value[long$measure == measure]))
+  names(means) <- present
+  check1 <- flag_message(x$check1)
+  check2 <- flag_message(x$check2)
+  data.frame(target = x$target, Norig = x$Norig, m = x$m %||% nrow(x$ident), keys = paste(x$keys, collapse = ", "),
+             means, check_1way = nzchar(check1), check_2way = nzchar(check2), check1 = check1, check2 = check2,
+             stringsAsFactors = FALSE)
+}
+
+# A check message as one string, "" when nothing is flagged.
+flag_message <- function(message) {
+  message <- unlist(message)
+  message <- unique(message[!is.na(message) & nzchar(message)])
+  paste(message, collapse = "; ")
+}
+
+#' Disclosure measures as data frames
+#'
+#' `tidy()` gives one row per target, synthesis and measure, with the measure's group
+#' and unit; `glance()` one row per target with the headline numbers; `as.data.frame()`
+#' the columns of `tidy()` without `unit` (kept for scripts written before `tidy()`).
+#' They work on objects made by synthpop 1.9-3 too: measures those objects do not
+#' have are absent.
+#'
+#' @param x A `disclosure` or `multi.disclosure` object (from synthrisk or synthpop).
+#' @param row.names,optional Unused, for the generic.
+#' @param ... Unused.
+#' @return Data frames.
+#'
+#'   `tidy()`: `target`, `synthesis` (1 to m), `group` (`"identity"`, `"attribute"`,
+#'   `"CAP"`), `measure` (the column names of `ident`, `attrib` and `allCAPs`; `DCAPd`,
+#'   held in both `attrib` and `allCAPs`, once), `value` and `unit` (`"%"`, or
+#'   `"count"` for `max_denom` and `mean_denom`). See [synthrisk-package] for the
+#'   definitions.
+#'
+#'   `glance()`: `target`, `Norig` (original records), `m` (syntheses), `keys`
+#'   (comma-separated), the means over syntheses of `UiO`, `repU`, `Dorig`, `DiSCO`,
+#'   `DCAPd` (synthpop's `DCAP`, the same quantity) and `TCAP` (%), `check_1way` and
+#'   `check_2way` (`TRUE` when the target needs that check) and the check messages
+#'   `check1` and `check2` (`""` when none).
+#'
+#'   `as.data.frame()`: `target`, `synthesis`, `group`, `measure`, `value`.
+#' @seealso [autoplot.disclosure()] for pictures of the same numbers.
+#' @name tidy.disclosure
+#' @examples
+#' keys <- c("sex", "age", "region", "placesize")
+#' d <- disclosure(sd2011_synds5, sd2011, keys = keys, target = "depress", print.flag = FALSE)
+#' head(tidy(d))
+#' glance(d)
+#'
+#' md <- multi.disclosure(sd2011_synds, sd2011, keys = keys, print.flag = FALSE, plot = FALSE)
+#' glance(md)
+#' subset(tidy(md), measure == "DiSCO")
+#' head(as.data.frame(md))
+NULL
+
+#' @rdname tidy.disclosure
+#' @export
+tidy.disclosure <- function(x, ...) {
+  rlang::check_dots_empty()
+  measure_rows(x)
+}
+
+#' @rdname tidy.disclosure
+#' @export
+tidy.multi.disclosure <- function(x, ...) {
+  rlang::check_dots_empty()
+  bind_rows_of(target_results(x), measure_rows)
+}
+
+#' @rdname tidy.disclosure
+#' @export
+glance.disclosure <- function(x, ...) {
+  rlang::check_dots_empty()
+  glance_row(x)
+}
+
+#' @rdname tidy.disclosure
+#' @export
+glance.multi.disclosure <- function(x, ...) {
+  rlang::check_dots_empty()
+  bind_rows_of(target_results(x), glance_row)
+}
+
+#' @rdname tidy.disclosure
+#' @export
+as.data.frame.disclosure <- function(x, row.names = NULL, optional = FALSE, ...) {
+  measure_rows(x)[c("target", "synthesis", "group", "measure", "value")]
+}
+
+#' @rdname tidy.disclosure
+#' @export
+as.data.frame.multi.disclosure <- function(x, row.names = NULL, optional = FALSE, ...) {
+  tidy.multi.disclosure(x)[c("target", "synthesis", "group", "measure", "value")]
+}
+
+#' @importFrom generics tidy
+#' @export
+generics::tidy
+
+#' @importFrom generics glance
+#' @export
+generics::glance

@@ -1,57 +1,417 @@
-# The plots: what ggplot2 builds, and vdiffr snapshots of the pictures.
+# The plots: what ggplot2 builds, that nothing is cut at 5 x 3 and 7 x 4 inches, that the
+# legend keys are drawn as the points, and vdiffr snapshots of the pictures.
 
 keys4 <- c("sex", "age", "region", "placesize")
+okabe_ito <- c(original = "#0072B2", synthetic = "#D55E00")
+figure_sizes <- list(c(5, 3), c(7, 4))
 
-test_that("attrib.plot has one row per target in table order, arrows from original to synthetic", {
-  md <- multi.disclosure(sd2011_synds5, sd2011, keys = keys4, ngroups_targets = c(income = 20), plot = FALSE)
-  expect_s3_class(md$attrib.plot, "ggplot")
-  built <- ggplot2::ggplot_build(md$attrib.plot)
-  seg <- built$data[[1]]
-  pts <- built$data[[2]]
+sd2011_multi <- function() {
+  multi.disclosure(sd2011_synds5, sd2011, keys = keys4, ngroups_targets = c(income = 20), print.flag = FALSE,
+                   plot = FALSE)
+}
+
+synthpop_objects <- function() readRDS(test_path("fixtures", "sd2011_synthpop_objects.rds"))
+
+# A multi.disclosure whose table puts points at 0 and 100, equal pairs, long flagged
+# names and many keys: the hard cases for the layout.
+hard_multi <- function() {
+  md <- sd2011_multi()
   tab <- md$attrib.table
-  # rows bottom to top follow the table: increasing synthetic measure
-  expect_identical(as.numeric(seg$y), as.numeric(seq_len(nrow(tab))))
-  expect_equal(seg$x, tab$attrib.orig)
-  expect_identical(sign(seg$xend - seg$x), sign(tab$attrib.syn - tab$attrib.orig))
-  expect_true(all(abs(seg$xend - tab$attrib.syn) <= 1.3 + 1e-9))
-  labels <- levels(md$attrib.plot$data$target)
-  expect_identical(labels, c("income", "depress", "ls", "marital (2-way checks)", "workab (1- & 2-way checks)"))
-  expect_setequal(pts$x, c(tab$attrib.orig, tab$attrib.syn))
-  expect_length(unique(pts$colour), 2)
-  expect_identical(built$layout$panel_params[[1]]$x$limits, c(0, 100))
-  expect_match(md$attrib.plot$labels$subtitle, "means over 5 syntheses")
-})
+  tab$attrib.orig <- c(0, 50, 100, 100, 30)
+  tab$attrib.syn <- c(0, 50, 99.5, 100, 60)
+  tab$check1 <- c("", "x", "x", "", "")
+  tab$check2 <- c("", "3 pairs need checks", "2 pairs need checks", "1 pairs need checks", "")
+  attr(tab, "targets") <- c("none", "household_income_per_month_net", "worked_abroad_last_year", "ls", "depress")
+  md$attrib.table <- tab
+  md$keys <- c("sex", "age_group_in_years", "region_of_residence", "placesize", "education_level", "marital_status")
+  md$m <- 25
+  md
+}
 
-test_that("autoplot and plot work for both classes", {
-  d <- disclosure(sd2011_synds5, sd2011, keys = keys4, target = "depress")
-  p <- autoplot(d)
-  expect_s3_class(p, "ggplot")
-  built <- ggplot2::ggplot_build(p)
-  # one point per synthesis for each of the 12 measures, then their means
-  expect_identical(nrow(built$data[[1]]), 12L * 5L)
-  expect_identical(nrow(built$data[[2]]), 12L)
-  md <- multi.disclosure(sd2011_synds, sd2011, keys = keys4, plot = FALSE)
-  expect_equal(ggplot2::ggplot_build(autoplot(md))$data, ggplot2::ggplot_build(md$attrib.plot)$data)
+# The layer of a built plot drawn by a geom of the given class, and its data.
+layer_data_of <- function(plot, geom) {
+  built <- ggplot2::ggplot_build(plot)
+  which_layer <- which(vapply(plot$layers, function(l) inherits(l$geom, geom), logical(1)))
+  lapply(which_layer, function(i) built$data[[i]])
+}
+
+# Layout checks: does a ggplot fit a figure of width x height inches?
+
+# The pixels of an 8- or 24-bit BMP as a matrix of "#RRGGBB", top row first.
+read_bmp <- function(path) {
+  bytes <- readBin(path, "raw", file.size(path))
+  int_at <- function(offset, size) readBin(bytes[offset + seq_len(size)], "integer", size = size, endian = "little")
+  data_offset <- int_at(10, 4)
+  width <- int_at(18, 4)
+  height <- int_at(22, 4)
+  bits <- int_at(28, 2)
+  stopifnot(bits %in% c(8, 24), height > 0)
+  row_bytes <- 4 * ceiling(width * bits / 32)
+  pixels <- matrix("", height, width)
+  hex <- function(b, g, r) sprintf("#%02X%02X%02X", as.integer(r), as.integer(g), as.integer(b))
+  palette <- if (bits == 8) {
+    p <- matrix(as.integer(bytes[54 + seq_len(4 * 256)]), nrow = 4)
+    hex(p[1, ], p[2, ], p[3, ])
+  }
+  for (row in seq_len(height)) {
+    start <- data_offset + (row - 1) * row_bytes
+    if (bits == 8) {
+      line <- palette[as.integer(bytes[start + seq_len(width)]) + 1]
+    } else {
+      v <- matrix(as.integer(bytes[start + seq_len(3 * width)]), nrow = 3)
+      line <- hex(v[1, ], v[2, ], v[3, ])
+    }
+    pixels[height - row + 1, ] <- line
+  }
+  pixels
+}
+
+# Whether anything is drawn on the outermost pixels of the figure: ink there is cut off.
+ink_on_border <- function(plot, width, height, res = 100) {
+  path <- tempfile(fileext = ".bmp")
+  on.exit(unlink(path))
+  grDevices::bmp(path, width = width, height = height, units = "in", res = res, type = "cairo", bg = "white")
+  print(plot)
+  grDevices::dev.off()
+  px <- read_bmp(path)
+  border <- c(px[1, ], px[nrow(px), ], px[, 1], px[, ncol(px)])
+  sum(border != "#FFFFFF")
+}
+
+# The size a grob needs; for ggplot's titles (whose width is "1null") that of their text.
+natural_size <- function(grob, measure, convert) {
+  if (inherits(grob, "titleGrob")) {
+    texts <- Filter(function(child) inherits(child, "text"), grob$children)
+    return(max(vapply(texts, function(t) convert(measure(t), "in", valueOnly = TRUE), numeric(1)),
+               convert(measure(grob), "in", valueOnly = TRUE)))
+  }
+  convert(measure(grob), "in", valueOnly = TRUE)
+}
+
+legend_hjust <- function(theme) {
+  just <- ggplot2::calc_element("legend.justification", theme)
+  if (is.numeric(just)) return(just[1])
+  c(left = 0, center = 0.5, right = 1)[[just[1]]]
+}
+
+# Lengths of the cells of a gtable (widths or heights) in inches on the open device:
+# null units share what the fixed ones leave.
+resolve_lengths <- function(lengths, total, convert) {
+  fixed <- convert(lengths, "in", valueOnly = TRUE)
+  is_null <- grid::unitType(lengths) == "null"
+  out <- fixed
+  out[is_null] <- (total - sum(fixed[!is_null])) * as.numeric(lengths[is_null]) / sum(as.numeric(lengths[is_null]))
+  out
+}
+
+# What does not fit in a figure of width x height inches: a character vector of
+# problems (empty when all fits). Every titled, labelled or legend grob must fit in its
+# cells (the bottom legend, right-justified, within the figure); every panel keeps at
+# least min_panel inches; the panels' row labels do not overlap; the largest point
+# is whole at both ends of the x axis.
+layout_problems <- function(plot, width, height, min_panel = 1, point_size = 3.6, point_stroke = 1) {
+  grDevices::pdf(NULL, width = width, height = height)
+  on.exit(grDevices::dev.off())
+  gt <- ggplot2::ggplotGrob(plot)
+  theme <- ggplot2::theme_get() + plot$theme
+  widths <- resolve_lengths(gt$widths, width, grid::convertWidth)
+  heights <- resolve_lengths(gt$heights, height, grid::convertHeight)
+  problems <- character()
+  if (any(widths < -1e-9) || sum(widths) > width + 1e-9) problems <- c(problems, "columns wider than the figure")
+  if (any(heights < -1e-9) || sum(heights) > height + 1e-9) problems <- c(problems, "rows taller than the figure")
+  lay <- gt$layout
+  right <- cumsum(widths)
+  bottom <- cumsum(heights)
+  for (i in seq_len(nrow(lay))) {
+    name <- lay$name[i]
+    grob <- gt$grobs[[i]]
+    span_w <- sum(widths[lay$l[i]:lay$r[i]])
+    span_h <- sum(heights[lay$t[i]:lay$b[i]])
+    if (grepl("^panel", name)) {
+      if (span_w < min_panel || span_h < min_panel / 3) problems <- c(problems, paste(name, "too small"))
+      next
+    }
+    if (inherits(grob, "zeroGrob") || name == "background") next
+    need_w <- natural_size(grob, grid::grobWidth, grid::convertWidth)
+    need_h <- natural_size(grob, grid::grobHeight, grid::convertHeight)
+    across <- grepl("^(axis-[lr]|ylab|strip-[lr])", name) # fills its column: only its width counts
+    along <- grepl("^(axis-[tb]|xlab|strip-[tb])", name) # fills its row: only its height counts
+    if (grepl("^guide-box", name)) {
+      hjust <- legend_hjust(theme)
+      left <- c(0, right)[lay$l[i]] + hjust * (span_w - need_w)
+      if (left < -1e-9 || left + need_w > width + 1e-9) problems <- c(problems, paste(name, "reaches past the figure"))
+    } else if (!along && need_w > span_w + 1e-9) {
+      problems <- c(problems, sprintf("%s needs %.2f in, has %.2f in", name, need_w, span_w))
+    }
+    if (!across && need_h > span_h + 1e-9) {
+      problems <- c(problems, sprintf("%s needs %.2f in high, has %.2f in", name, need_h, span_h))
+    }
+  }
+  built <- ggplot2::ggplot_build(plot)
+  axis_text <- ggplot2::calc_element("axis.text.y.left", theme)
+  panels <- which(grepl("^panel", lay$name))
+  for (k in seq_along(built$layout$panel_params)) {
+    params <- built$layout$panel_params[[k]]
+    labels <- params$y$get_labels()
+    line_h <- vapply(labels, function(l) grid::convertHeight(grid::grobHeight(
+      grid::textGrob(l, gp = grid::gpar(fontsize = axis_text$size, lineheight = axis_text$lineheight))),
+      "in", valueOnly = TRUE), numeric(1))
+    panel_h <- sum(heights[lay$t[panels[k]]:lay$b[panels[k]]])
+    if (sum(line_h) > panel_h) problems <- c(problems, sprintf("row labels of panel %d overlap", k))
+    panel_w <- sum(widths[lay$l[panels[k]]:lay$r[panels[k]]])
+    x_range <- params$x$continuous_range
+    # A point's radius (R draws a circle of radius 0.375 x font size) plus half its line.
+    radius_in <- (0.375 * (point_size * ggplot2::.pt + point_stroke * ggplot2::.stroke / 2) +
+                    point_stroke * ggplot2::.stroke / 4) / 72
+    radius_x <- radius_in / panel_w * diff(x_range)
+    if (x_range[1] > 0 - radius_x || x_range[2] < 100 + radius_x) {
+      problems <- c(problems, sprintf("points at 0 or 100 %% cut by panel %d (x from %.1f to %.1f)", k, x_range[1],
+                                      x_range[2]))
+    }
+  }
+  problems
+}
+
+# The point grobs of each legend key, in the order of the legend's entries.
+legend_keys <- function(plot) {
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off())
-  expect_invisible(plot(d))
-  expect_invisible(plot(md))
+  gt <- ggplot2::ggplotGrob(plot)
+  boxes <- gt$grobs[grepl("^guide-box", gt$layout$name)]
+  guides <- unlist(lapply(boxes, function(b) b$grobs[b$layout$name == "guides"]), recursive = FALSE)
+  expect_length(guides, 1) # colour, shape and size share one legend
+  g <- guides[[1]]
+  key <- grepl("^key-[0-9]+-[0-9]+-[0-9]+$", g$layout$name)
+  entry <- sub("^key-[0-9]+-([0-9]+)-[0-9]+$", "\\1", g$layout$name[key])
+  split(g$grobs[key], factor(entry, levels = unique(entry[order(as.integer(entry))])))
+}
+
+expect_keys_match_points <- function(plot, points, labels) {
+  keys <- legend_keys(plot)
+  expect_length(keys, length(labels))
+  for (j in seq_along(labels)) {
+    drawn <- points[points$group_label == labels[j], ]
+    for (k in keys[[j]]) {
+      expect_equal(k$pch, unique(drawn$shape))
+      expect_identical(substr(k$gp$col, 1, 7), unique(drawn$colour))
+    }
+    # The key's largest point is the point itself (its size and line, in points).
+    fontsize <- unique(drawn$size * ggplot2::.pt + drawn$stroke * ggplot2::.stroke / 2)
+    expect_equal(max(vapply(keys[[j]], function(k) k$gp$fontsize, numeric(1))), fontsize)
+  }
+}
+
+test_that("the attribute plot has one row per target in table order: ring, dot and an arrow between", {
+  md <- sd2011_multi()
+  p <- autoplot(md)
+  tab <- md$attrib.table
+  expect_identical(levels(p$data$target),
+                   c("income", "depress", "ls", "marital (2-way checks)", "workab (1- & 2-way checks)"))
+  pts <- layer_data_of(p, "GeomPoint")[[1]]
+  orig <- pts[pts$colour == okabe_ito[["original"]], ]
+  syn <- pts[pts$colour == okabe_ito[["synthetic"]], ]
+  expect_equal(orig$x[order(orig$y)], tab$attrib.orig)
+  expect_equal(syn$x[order(syn$y)], tab$attrib.syn)
+  expect_identical(unique(orig$shape), 1) # ring
+  expect_identical(unique(syn$shape), 16) # dot
+  expect_true(all(orig$size > syn$size))
+  seg <- layer_data_of(p, "GeomSegment")[[1]]
+  expect_identical(as.numeric(seg$y), as.numeric(seq_len(nrow(tab))))
+  direction <- sign(tab$attrib.syn - tab$attrib.orig)
+  expect_identical(sign(seg$xend - seg$x), direction)
+  # The arrow starts beyond the ring and stops before the dot, under the points.
+  expect_true(all(direction * (seg$x - tab$attrib.orig) >= 2)) # ring radius in x units at 5 in
+  expect_true(all(direction * (tab$attrib.syn - seg$xend) >= 1.5))
+  layers <- vapply(p$layers, function(l) class(l$geom)[1], "")
+  expect_gt(max(which(layers == "GeomPoint")), max(which(layers == "GeomSegment")))
+  expect_match(p$labels$x, "(%)", fixed = TRUE)
+  expect_match(p$labels$subtitle, "means over 5 syntheses")
+  expect_match(p$labels$subtitle, "Keys: sex, age, region, placesize", fixed = TRUE)
+  expect_equal(ggplot2::ggplot_build(p)$data, ggplot2::ggplot_build(md$attrib.plot)$data)
 })
 
-test_that("as.data.frame gives one row per target, synthesis and measure", {
-  md <- multi.disclosure(sd2011_synds5, sd2011, keys = keys4, targets = c("depress", "ls"), plot = FALSE)
-  tidy <- as.data.frame(md)
-  expect_identical(names(tidy), c("target", "synthesis", "group", "measure", "value"))
-  expect_identical(nrow(tidy), 2L * 5L * 21L)
-  ls5 <- tidy[tidy$target == "ls" & tidy$measure == "DiSCO", ]
-  expect_identical(ls5$value, md$output.list$ls$attrib$DiSCO)
-  expect_false(anyDuplicated(tidy[c("target", "synthesis", "measure")]) > 0)
+test_that("an original equal to the synthetic measure stays visible around it", {
+  md <- hard_multi()
+  p <- autoplot(md)
+  pts <- layer_data_of(p, "GeomPoint")[[1]]
+  expect_identical(nrow(pts), 10L)
+  expect_setequal(pts$x, c(md$attrib.table$attrib.orig, md$attrib.table$attrib.syn))
+  seg <- layer_data_of(p, "GeomSegment")[[1]]
+  expect_identical(as.numeric(seg$y), 5) # only depress: 30 -> 60; no arrow on the points
+  # Radii in points: R draws a circle of 0.375 x its font size; the line adds half its width.
+  ring <- pts[pts$shape == 1, ][1, ]
+  dot <- pts[pts$shape == 16, ][1, ]
+  line_half <- function(p) p$stroke * ggplot2::.stroke / 2 * 72 / 96 / 2
+  radius <- function(p) 0.375 * (p$size * ggplot2::.pt + p$stroke * ggplot2::.stroke / 2)
+  expect_lt(radius(dot) + line_half(dot), radius(ring) - line_half(ring))
 })
 
-test_that("plots match their snapshots", {
+test_that("the attribute plot keeps its legend keys, labels and points whole at 5 x 3 and 7 x 4 inches", {
+  for (md in list(sd2011_multi(), hard_multi(), synthpop_objects()$md_s1_repU_DiSDiO)) {
+    p <- autoplot(md)
+    for (size in figure_sizes) {
+      label <- sprintf("%s at %g x %g in", paste(md$keys, collapse = ","), size[1], size[2])
+      expect_identical(layout_problems(p, size[1], size[2]), character(), label = label)
+      expect_identical(ink_on_border(p, size[1], size[2]), 0L, label = label)
+      png_file <- tempfile(fileext = ".png")
+      expect_no_warning(ggplot2::ggsave(png_file, p, width = size[1], height = size[2], dpi = 100))
+      expect_gt(file.size(png_file), 0)
+      unlink(png_file)
+    }
+  }
+})
+
+test_that("the layout checks find a cut title, subtitle, legend, point or squeezed panel", {
+  p <- autoplot(sd2011_multi())
+  long_title <- p + ggplot2::labs(title = "A title that is much too long for a small figure five inches wide")
+  expect_match(layout_problems(long_title, 5, 3), "^title needs")
+  expect_gt(ink_on_border(long_title, 5, 3), 0)
+  panel_subtitle <- p + ggplot2::theme(plot.title.position = "panel")
+  expect_match(layout_problems(panel_subtitle, 5, 3), "^subtitle needs")
+  no_room <- suppressMessages(p + ggplot2::scale_x_continuous(expand = ggplot2::expansion(0)))
+  expect_match(layout_problems(no_room, 5, 3), "points at 0 or 100 % cut")
+  wide_legend <- suppressMessages(p + ggplot2::scale_colour_manual(values = unname(okabe_ito), name = NULL,
+                                                   labels = c("an original measure with a long name",
+                                                              "a synthetic measure with a long name"))) +
+    ggplot2::theme(legend.justification = "center")
+  expect_match(layout_problems(wide_legend, 5, 3), "guide-box reaches past", all = FALSE)
+  big_labels <- p + ggplot2::theme(axis.text.y = ggplot2::element_text(size = 30))
+  expect_match(layout_problems(big_labels, 5, 3), "wider than the figure|too small", all = FALSE)
+  expect_gt(ink_on_border(big_labels, 5, 3), 0)
+  md <- sd2011_multi()
+  tab <- md$attrib.table[rep(1:5, 8), ]
+  attr(tab, "targets") <- sprintf("target%02d", 1:40)
+  md$attrib.table <- tab
+  expect_identical(layout_problems(autoplot(md), 7, 4), "row labels of panel 1 overlap")
+})
+
+test_that("legend keys are drawn as the points: same shape, colour and size", {
+  md <- sd2011_multi()
+  p <- autoplot(md)
+  pts <- layer_data_of(p, "GeomPoint")[[1]]
+  labels <- c("original (Dorig)", "synthetic (DiSCO, mean)")
+  pts$group_label <- labels[match(pts$colour, okabe_ito)]
+  expect_keys_match_points(p, pts, labels)
+
+  d <- disclosure(sd2011_synds5, sd2011, keys = keys4, target = "workab", print.flag = FALSE)
+  p <- autoplot(d)
+  layers <- layer_data_of(p, "GeomPoint")
+  ticks <- layers[[1]]
+  ticks$group_label <- "synthetic: each"
+  pts <- layers[[2]]
+  pts$group_label <- c("original", "synthetic: mean")[match(pts$colour, okabe_ito)]
+  expect_keys_match_points(p, rbind(pts, ticks), c("original", "synthetic: mean", "synthetic: each"))
+})
+
+test_that("autoplot of a disclosure shows each original -> synthetic pair, means and each synthesis", {
+  d <- disclosure(sd2011_synds5, sd2011, keys = keys4, target = "workab", print.flag = FALSE)
+  p <- autoplot(d)
+  layers <- layer_data_of(p, "GeomPoint")
+  ticks <- layers[[1]]
+  pts <- layers[[2]]
+  pairs <- list(c("UiO", "repU"), c("UiO", "UiOiS"), c("Dorig", "DiSCO"), c("Dorig", "DiSDiO"),
+                c("CAPd", "DCAPd"), c("Dorig", "TCAP"))
+  column <- function(name) {
+    for (component in c("ident", "attrib", "allCAPs")) if (name %in% names(d[[component]])) return(d[[component]][[name]])
+  }
+  labels <- vapply(pairs, paste, "", collapse = " -> ")
+  expect_identical(levels(p$data$label), rev(labels))
+  built <- ggplot2::ggplot_build(p)
+  panel_group <- as.character(built$layout$layout$group[match(pts$PANEL, built$layout$layout$PANEL)])
+  row_label <- function(layer) {
+    vapply(seq_len(nrow(layer)), function(i) {
+      params <- built$layout$panel_params[[as.integer(layer$PANEL[i])]]
+      params$y$get_labels()[layer$y[i]]
+    }, "")
+  }
+  pts$label <- row_label(pts)
+  ticks$label <- row_label(ticks)
+  for (k in seq_along(pairs)) {
+    here <- pts[pts$label == labels[k], ]
+    expect_equal(here$x[here$colour == okabe_ito[["original"]]], mean(column(pairs[[k]][1])))
+    expect_equal(here$x[here$colour == okabe_ito[["synthetic"]]], mean(column(pairs[[k]][2])))
+    expect_equal(sort(ticks$x[ticks$label == labels[k]]), sort(column(pairs[[k]][2])))
+  }
+  expect_identical(unique(panel_group[pts$label %in% labels[1:2]]), "identity")
+  expect_identical(unique(panel_group[pts$label %in% labels[3:4]]), "attribute")
+  expect_identical(unique(panel_group[pts$label %in% labels[5:6]]), "CAP")
+  expect_match(p$labels$x, "(%)", fixed = TRUE)
+
+  d1 <- disclosure(sd2011_synds, sd2011, keys = keys4, target = "depress", print.flag = FALSE)
+  p1 <- autoplot(d1)
+  expect_length(layer_data_of(p1, "GeomPoint"), 1) # one synthesis: no ticks
+  for (p in list(p, p1)) {
+    for (size in figure_sizes) {
+      expect_identical(layout_problems(p, size[1], size[2]), character())
+      expect_identical(ink_on_border(p, size[1], size[2]), 0L)
+    }
+  }
+})
+
+test_that("the plots work on every object synthpop 1.9-3 made, leaving out what it left NA", {
+  objects <- synthpop_objects()
+  for (name in names(objects)) {
+    x <- objects[[name]]
+    p <- expect_no_warning(autoplot(x))
+    expect_s3_class(p, "ggplot")
+    points <- layer_data_of(p, "GeomPoint")
+    expect_no_warning(ggplot2::ggplot_build(p))
+    if (inherits(x, "multi.disclosure")) {
+      values <- c(x$attrib.table$attrib.orig, x$attrib.table$attrib.syn)
+      expect_setequal(points[[1]]$x, values[is.finite(values)])
+    }
+  }
+  disdio <- autoplot(objects$md_s1_repU_DiSDiO)
+  expect_length(layer_data_of(disdio, "GeomSegment")[[1]]$x, 0)
+  expect_match(disdio$labels$subtitle, "\nNo original Dorig in this object", fixed = TRUE)
+  dcap <- autoplot(objects$d_s5_depress)
+  expect_true("CAPd -> DCAPd" %in% levels(dcap$data$label)) # synthpop's DCAP
+})
+
+test_that("a plot is a function of the object alone and keeps no copy of it", {
+  md <- sd2011_multi()
+  p <- autoplot(md)
+  captured <- mget(ls(p$plot_env, all.names = TRUE), envir = p$plot_env)
+  expect_false(any(vapply(captured, function(v) inherits(v, c("multi.disclosure", "disclosure")), logical(1))))
+  md$output.list <- NULL
+  md$attrib.plot <- NULL
+  expect_equal(ggplot2::ggplot_build(autoplot(md))$data, ggplot2::ggplot_build(p)$data)
+})
+
+test_that("plot() draws and returns its argument invisibly; unknown arguments are errors", {
+  d <- disclosure(sd2011_synds, sd2011, keys = keys4, target = "depress", print.flag = FALSE)
+  md <- multi.disclosure(sd2011_synds, sd2011, keys = keys4, print.flag = FALSE, plot = FALSE)
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_identical(expect_invisible(plot(d)), d)
+  expect_identical(expect_invisible(plot(md)), md)
+  expect_error(autoplot(d, colour = "red"), "colour")
+  expect_error(autoplot(md, colour = "red"), "colour")
+})
+
+# vdiffr draws at 10 x 8 inches; the plot is drawn in a viewport of the figure's size
+# that cuts what reaches past it, as a device of that size would, framed in grey.
+at_size <- function(plot, width, height) {
+  function() {
+    grid::grid.newpage()
+    grid::pushViewport(grid::viewport(x = 0, y = 1, just = c("left", "top"), width = grid::unit(width, "in"),
+                                      height = grid::unit(height, "in"), clip = "on"))
+    print(plot, newpage = FALSE)
+    grid::grid.rect(gp = grid::gpar(fill = NA, col = "grey70"))
+    grid::popViewport()
+  }
+}
+
+test_that("plots match their snapshots at 5 x 3 and 7 x 4 inches", {
   skip_if_not_installed("vdiffr")
-  md <- multi.disclosure(sd2011_synds5, sd2011, keys = keys4, ngroups_targets = c(income = 20), plot = FALSE)
-  vdiffr::expect_doppelganger("attrib plot sd2011 m5", md$attrib.plot)
-  d <- disclosure(sd2011_synds5, sd2011, keys = keys4, target = "workab")
-  vdiffr::expect_doppelganger("autoplot disclosure workab m5", autoplot(d))
+  attrib <- autoplot(sd2011_multi())
+  d <- disclosure(sd2011_synds5, sd2011, keys = keys4, target = "workab", print.flag = FALSE)
+  plots <- list(`attrib plot sd2011 m5` = attrib, `autoplot disclosure workab m5` = autoplot(d),
+                `attrib plot hard cases` = autoplot(hard_multi()),
+                `attrib plot synthpop DiSDiO` = autoplot(synthpop_objects()$md_s1_repU_DiSDiO))
+  for (name in names(plots)) {
+    for (size in figure_sizes) {
+      vdiffr::expect_doppelganger(sprintf("%s %gx%g", name, size[1], size[2]), at_size(plots[[name]], size[1], size[2]))
+    }
+  }
 })
