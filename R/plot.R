@@ -120,7 +120,7 @@ draw_attrib_plot <- function(points, arrows, legend_labels, subtitle) {
 # The pairs autoplot() shows for one target: the original measure and the synthetic
 # measure that multi.disclosure() can summarise (its ident.meas and attrib.meas).
 disclosure_plot_pairs <- function() {
-  pairs <- rbind(data.frame(original = "UiO", synthetic = unname(ident_meas_columns), component = "ident"),
+  pairs <- rbind(data.frame(original = "UiO", synthetic = unname(ident_meas_columns[c("repU", "UiSiO")]), component = "ident"),
                  data.frame(original = vapply(attrib_meas_columns, `[`, "", 1),
                             synthetic = vapply(attrib_meas_columns, `[`, "", 2), component = "attrib"))
   # The group is the one the registry gives the synthetic measure (DCAPd: CAP).
