@@ -75,7 +75,8 @@ ref_side <- function(x, pooled_time) {
   }
   if (inherits(x, "POSIXct") || inherits(x, "difftime")) {
     lab <- pooled_time(x)
-    return(list(labels = lab, levels = unique(lab[order(as.double(x))])))
+    lev <- unique(lab[order(as.double(x))])
+    return(list(labels = lab, levels = lev[!is.na(lev)]))
   }
   lab <- if (is.character(x)) enc2utf8(x) else enc2utf8(as.character(x))
   ord <- if (is.character(x)) order(lab) else order(as.double(unclass(x)))
@@ -271,4 +272,78 @@ ref_labels <- function(x) {
   out <- as.character(x)
   out[is.na(x) & !is.nan(x)] <- "Missing"
   out
+}
+
+# ---- Comparing a result with the reference ------------------------------------------
+
+ref_measures <- c("UiO", "UiS", "UiOiS", "repU", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DCAPd", "DiSDiO",
+                  "max_denom", "mean_denom", "baseCAPd", "CAPd", "CAPs", "DCAP", "DCAPs", "DCAPb", "TCAP",
+                  "TCAPs", "TCAPb", "TCAP_synthpop")
+
+# Numbers equal to 1e-9, with NA, NaN, Inf and -Inf in the same places.
+same_numbers <- function(a, b) {
+  a <- as.double(unlist(a, use.names = FALSE))
+  b <- as.double(unlist(b, use.names = FALSE))
+  if (length(a) != length(b)) return(FALSE)
+  finite <- is.finite(a) & is.finite(b)
+  all(is.nan(a) == is.nan(b)) && all(is.na(a) == is.na(b)) &&
+    all(a[!finite & !is.na(a)] == b[!finite & !is.na(b)]) && all(abs(a[finite] - b[finite]) < 1e-9)
+}
+
+# The measures of synthesis j of a disclosure object, by name.
+got_measures <- function(got, j) {
+  row <- c(as.list(got$ident[j, ]), as.list(got$attrib[j, ]), as.list(got$allCAPs[j, ]),
+           list(TCAP_synthpop = got$measures$TCAP_synthpop[j]))
+  vapply(ref_measures, function(x) as.double(row[[x]]), numeric(1))
+}
+
+pairs_in_order <- function(x) {
+  x <- as.data.frame(x, stringsAsFactors = FALSE)
+  x <- x[order(x$key, x$target_key_levs, x$npairs, x$key_total, x$key_target_total), ]
+  rownames(x) <- NULL
+  x
+}
+
+# What differs between a disclosure object and the reference (character(0) if nothing).
+reference_mismatches <- function(got, want) {
+  out <- character(0)
+  m <- length(want)
+  for (j in seq_len(m)) {
+    w <- want[[j]]
+    g <- got_measures(got, j)
+    wv <- vapply(ref_measures, function(x) as.double(w[[x]]), numeric(1))
+    bad <- ref_measures[!vapply(seq_along(g), function(i) same_numbers(g[i], wv[i]), logical(1))]
+    if (length(bad)) {
+      out <- c(out, sprintf("synthesis %d: %s", j, paste(sprintf("%s %s (reference %s)", bad, format(g[bad]),
+                                                                   format(wv[bad])), collapse = ", ")))
+    }
+    if (!same_numbers(got$Nexclusions[[j]], w$Nexclusions)) out <- c(out, sprintf("synthesis %d: Nexclusions", j))
+    one <- if (m == 1) got$check_1way else got$check_1way[[j]]
+    if (is.data.frame(w$check_1way)) {
+      if (!is.data.frame(one) || !identical(one$Level, w$check_1way$Level) || !same_numbers(one[-1], w$check_1way[-1])) {
+        out <- c(out, sprintf("synthesis %d: check_1way", j))
+      }
+    } else if (is.data.frame(one)) {
+      out <- c(out, sprintf("synthesis %d: check_1way where the reference has none", j))
+    }
+    two <- if (m == 1) got$check_2way else got$check_2way[[j]]
+    if (is.data.frame(w$check_2way)) {
+      a <- if (is.data.frame(two)) pairs_in_order(two) else NULL
+      b <- pairs_in_order(w$check_2way)
+      cols <- c("npairs", "key_target_total", "key_total", "PctTargetKeyLevel")
+      if (is.null(a) || !identical(paste(a$key, a$target_key_levs), paste(b$key, b$target_key_levs)) ||
+          !same_numbers(a[cols], b[cols])) {
+        out <- c(out, sprintf("synthesis %d: check_2way", j))
+      }
+    } else if (is.data.frame(two)) {
+      out <- c(out, sprintf("synthesis %d: check_2way where the reference has none", j))
+    }
+  }
+  out
+}
+
+# An expectation: `got` agrees with `want` on every number and check.
+expect_reference <- function(got, want, label = "") {
+  problems <- reference_mismatches(got, want)
+  expect(length(problems) == 0, paste0(label, ": ", paste(problems, collapse = "; ")))
 }
