@@ -5,14 +5,6 @@
 # Labels of the non-finite values, in the order their levels follow the intervals.
 nonfinite_labels <- c("-Inf", "Inf", "NaN")
 
-nonfinite_label <- function(x) {
-  out <- rep(NA_character_, length(x))
-  out[is.nan(x)] <- "NaN"
-  out[!is.na(x) & x == Inf] <- "Inf"
-  out[!is.na(x) & x == -Inf] <- "-Inf"
-  out
-}
-
 # Breaks of `style` ("quantile" or "equal") for `n` groups, as classInt makes them; with
 # n at least the number of distinct values classInt makes one class per value.
 group_breaks <- function(values, n, style, var, call) {
@@ -42,8 +34,7 @@ grouping_record <- function(var, n, grouped, style = NA_character_, breaks = num
 # Returns `cols` (factors with the same levels, or NULL when the variable is left
 # ungrouped) and `record` (see grouping_record()).
 group_numeric <- function(var, cols, n, codes, call) {
-  is_code <- function(x) x %in% codes
-  usable <- function(x) x[is.finite(x) & !is_code(x)]
+  usable <- function(x) x[is.finite(x) & is.na(match(x, codes))]
   pooled <- unlist(lapply(cols, usable), use.names = FALSE)
   distinct <- unique(pooled)
   if (length(distinct) < 2) {
@@ -54,8 +45,12 @@ group_numeric <- function(var, cols, n, codes, call) {
   # Levels after the intervals: each distinct code label, then the non-finite values
   # that occur and are not codes.
   code_labels <- unique(as.character(codes))
-  observed_nonfinite <- unique(unlist(lapply(cols, function(x) nonfinite_label(x[!is_code(x)])), use.names = FALSE))
-  special_labels <- c(code_labels, nonfinite_labels[nonfinite_labels %in% observed_nonfinite])
+  code_level <- match(as.character(codes), code_labels)
+  nonfinite_values <- c(-Inf, Inf, NaN)
+  seen <- vapply(nonfinite_values, function(v) {
+    !(v %in% codes) && any(vapply(cols, function(x) v %in% x, logical(1)))
+  }, logical(1))
+  special_labels <- c(code_labels, nonfinite_labels[seen])
 
   style <- "quantile"
   brks <- group_breaks(pooled, n, style, var, call)
@@ -64,16 +59,23 @@ group_numeric <- function(var, cols, n, codes, call) {
     brks <- group_breaks(pooled, n, style, var, call)
   }
   interval_levels <- levels(cut(pooled[1], brks, right = FALSE, include.lowest = TRUE, dig.lab = 8))
-  all_levels <- c(interval_levels, special_labels)
+  n_intervals <- length(interval_levels)
+  # Level of each non-finite value that is not a code (NA for those that are).
+  nonfinite_level <- n_intervals + length(code_labels) + cumsum(seen)
+  nonfinite_level[!seen] <- NA
   grouped <- lapply(cols, function(x) {
     out <- as.integer(cut(x, brks, right = FALSE, include.lowest = TRUE, dig.lab = 8))
-    special <- ifelse(is_code(x), as.character(x), nonfinite_label(x))
-    at <- !is.na(special)
-    out[at] <- length(interval_levels) + match(special[at], special_labels)
-    factor_from_codes(out, all_levels)
+    code_at <- match(x, codes)
+    is_code <- !is.na(code_at)
+    out[is_code] <- n_intervals + code_level[code_at[is_code]]
+    nonfinite_at <- match(x, nonfinite_values)
+    other_special <- !is_code & !is.na(nonfinite_at)
+    out[other_special] <- nonfinite_level[nonfinite_at[other_special]]
+    factor_from_codes(out, c(interval_levels, special_labels))
   })
   list(cols = grouped,
-       record = grouping_record(var, n, TRUE, style = style, breaks = brks, labels = all_levels))
+       record = grouping_record(var, n, TRUE, style = style, breaks = brks,
+                                labels = c(interval_levels, special_labels)))
 }
 
 factor_from_codes <- function(codes, levels) {

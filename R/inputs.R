@@ -117,63 +117,71 @@ comparable_columns <- function(var, data, syn, strict, call) {
   list(cols = label_factors(cols, kinds), adjusted = any(kinds != "factor"))
 }
 
-# A factor of `labels` (NA is missing) whose levels follow `order_key`.
-factor_in_order <- function(labels, order_key) {
-  lev <- unique(labels[order(order_key)])
-  factor(labels, levels = lev[!is.na(lev)])
+# A factor of the labels of `x`, its levels in the order of `key_of` of the values.
+# Labels and order are worked out on the distinct values only, so a long column costs
+# one match(), not one label per row. `labels_of` gives NA for a missing value.
+label_factor <- function(x, labels_of, key_of) {
+  values <- unique(x)
+  value_labels <- labels_of(values)
+  lev <- unique(value_labels[order(key_of(values))])
+  lev <- lev[!is.na(lev)]
+  codes <- match(value_labels, lev)[match(x, values)]
+  structure(codes, levels = lev, class = "factor")
 }
 
 # Each column as a factor of its labels, in UTF-8 so that latin1 and UTF-8 spellings
-# of a word are one label (factor levels are made UTF-8 in union_levels()). Numbers are labelled as factor() labels them (15 significant
-# digits, NaN its own level); dates and times of all sides are formatted together so
-# that one instant has one label whatever the side.
+# of a word are one label (factor levels are made UTF-8 in union_levels()). Numbers are
+# labelled as factor() labels them (15 significant digits, NaN its own level); dates
+# and times of all sides are labelled on their pooled values, so that one instant has
+# one label whatever the side.
 label_factors <- function(cols, kinds) {
-  times <- pooled_time_labels(cols, kinds)
+  time_labels <- pooled_time_labels(cols, kinds)
   lapply(seq_along(cols), function(i) {
     x <- cols[[i]]
     switch(kinds[i],
       factor = x,
-      numeric = factor_in_order(as.character(x), x),
-      character = factor_in_order(enc2utf8(x), enc2utf8(x)),
-      logical = factor_in_order(as.character(x), x),
-      Date = factor_in_order(as.character(x), as.double(unclass(x))),
+      numeric = ,
+      logical = label_factor(x, as.character, identity),
+      character = label_factor(x, enc2utf8, enc2utf8),
+      Date = label_factor(x, as.character, as.double),
       POSIXct = ,
-      difftime = factor_in_order(times$labels[[i]], times$values[[i]]),
-      factor_in_order(enc2utf8(as.character(x)), enc2utf8(as.character(x)))
+      difftime = label_factor(time_labels$values[[i]], time_labels$labels_of[[kinds[i]]], identity),
+      label_factor(x, function(v) enc2utf8(as.character(v)), function(v) enc2utf8(as.character(v)))
     )
   })
 }
 
-# Labels of the POSIXct and difftime sides (by position in `cols`), formatted on the
-# pooled values: POSIXct in the time zone of its first side, with the precision
-# format() picks for all values together; difftime in the units of its first side, as
-# "<number> <units>". `values` are the numbers that order the labels.
+# The POSIXct and difftime sides as numbers (`values`, by position in `cols`) and, per
+# kind, a function labelling those numbers, built on the pooled distinct values:
+# POSIXct in the time zone of its first side, with the precision format() picks for all
+# values together; difftime in the units of its first side, as "<number> <units>".
 pooled_time_labels <- function(cols, kinds) {
-  labels <- vector("list", length(cols))
   values <- vector("list", length(cols))
+  labels_of <- list()
   for (kind in c("POSIXct", "difftime")) {
     sides <- which(kinds == kind)
     if (length(sides) == 0) next
     if (kind == "POSIXct") {
       tz <- attr(cols[[sides[1]]], "tzone") %||% ""
-      nums <- lapply(cols[sides], function(x) as.double(unclass(x)))
-      pooled <- format(.POSIXct(unlist(nums), tz = tz[1]))
+      values[sides] <- lapply(cols[sides], function(x) as.double(unclass(x)))
+      pooled <- unique(unlist(values[sides], use.names = FALSE))
+      pooled_labels <- format(.POSIXct(pooled, tz = tz[1]))
     } else {
       unit <- units(cols[[sides[1]]])
-      nums <- lapply(cols[sides], function(x) {
+      values[sides] <- lapply(cols[sides], function(x) {
         units(x) <- unit
         as.double(unclass(x))
       })
-      pooled <- unlist(nums)
-      pooled <- ifelse(is.na(pooled) & !is.nan(pooled), NA_character_, paste(as.character(pooled), unit))
+      pooled <- unique(unlist(values[sides], use.names = FALSE))
+      pooled_labels <- ifelse(is.na(pooled) & !is.nan(pooled), NA_character_, paste(as.character(pooled), unit))
     }
-    side_of_value <- rep(seq_along(sides), lengths(nums))
-    for (k in seq_along(sides)) {
-      labels[[sides[k]]] <- pooled[side_of_value == k]
-      values[[sides[k]]] <- nums[[k]]
-    }
+    labels_of[[kind]] <- local({
+      p <- pooled
+      l <- pooled_labels
+      function(v) l[match(v, p)]
+    })
   }
-  list(labels = labels, values = values)
+  list(values = values, labels_of = labels_of)
 }
 
 # Union of factor levels, in UTF-8 (factors keep their levels as given until here): the
