@@ -193,6 +193,23 @@ package_call <- function(case, args) {
 
 run_package <- function(call_args) do.call(disclosure, call_args)
 
+# The same case through multi.disclosure(), its per-target arguments as lists.
+run_multi <- function(call_args) {
+  a <- call_args
+  per_target <- c(not.targetlev = "not.targetslev", usetargetNA = "usetargetsNA", ngroups_target = "ngroups_targets",
+                  exclude.keys = "exclude.keys", exclude.keylevs = "exclude.keylevs",
+                  exclude.targetlevs = "exclude.targetlevs")
+  for (from in names(per_target)) {
+    value <- a[[from]]
+    a[[from]] <- NULL
+    if (!is.null(value)) a[[per_target[[from]]]] <- if (is.list(value) || from %in% c("usetargetNA", "ngroups_target")) value else list(value)
+  }
+  a$targets <- a$target
+  a$target <- NULL
+  a$plot <- FALSE
+  do.call(multi.disclosure, a)$output.list[[1]]
+}
+
 run_reference <- function(case, args) {
   ref_args <- args[intersect(names(args), names(formals(ref_disclosure)))]
   do.call(ref_disclosure, c(list(case$syn, case$data, cont.na = case$cont.na), ref_args))
@@ -289,6 +306,15 @@ run_property_cases <- function(seeds) {
     if (!identical(call_args, before)) problems <- c(problems, sprintf("seed %d: inputs modified", seed))
     want <- run_reference(case, args)
     found <- c(reference_mismatches(got, want), invariant_problems(got))
+    if (seed %% 10 == 3) {
+      multi <- tryCatch(run_multi(call_args), error = function(e) e)
+      if (inherits(multi, "error")) {
+        found <- c(found, paste("multi.disclosure error:", conditionMessage(multi)))
+      } else {
+        mismatches <- reference_mismatches(multi, want)
+        if (length(mismatches)) found <- c(found, paste("multi.disclosure:", mismatches))
+      }
+    }
     if (seed %% 5 == 0) {
       # Row order, thread count and relabelling do not change any number.
       permuted <- call_args
