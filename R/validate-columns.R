@@ -31,6 +31,10 @@ unusable_column_type <- function(x) {
   if (is.list(x)) return("a list column")
   if (is.complex(x)) return("a complex column")
   if (!is.atomic(x) || is.null(x)) return(sprintf("a column of type %s", typeof(x)))
+  # Without bit64 its numbers would be read as the bits of doubles.
+  if (inherits(x, "integer64") && !requireNamespace("bit64", quietly = TRUE)) {
+    return("an integer64 column, and the bit64 package that reads it is not installed")
+  }
   NULL
 }
 

@@ -152,6 +152,15 @@ test_that("levels on one side only are matched by label", {
   expect_identical(d$ident$UiOiS, 25)
 })
 
+test_that("the encoding says which variables have levels on one side only", {
+  o <- data.frame(k = c("a", "b"), j = c(1, 2), t = c("x", "y"))
+  s <- data.frame(k = c("a", "a"), j = c(2, 1), t = c("x", "z"))
+  enc <- encode_variables(c("k", "j", "t"), o, list(s), NULL, list(k = 0, j = 0, t = 0), strict = FALSE,
+                          n_threads = 1L, call = rlang::current_env())
+  expect_identical(enc$one_sided, c(k = TRUE, j = FALSE, t = TRUE))
+  expect_identical(enc$grouping, list())
+})
+
 test_that("labels with separators, \"Missing\", \"\" and latin1 spellings", {
   utf8 <- "caf\u00e9"
   lat <- iconv(utf8, "UTF-8", "latin1")
@@ -258,6 +267,13 @@ test_that("keys and target by column number", {
   expect_identical(b$keys, c("sex", "region"))
 })
 
+test_that("an integer64 column needs bit64", {
+  skip_if(requireNamespace("bit64", quietly = TRUE), "bit64 is installed")
+  o <- data.frame(k = c("a", "b"), t = c("x", "y"))
+  o$k <- structure(c(1, 2), class = "integer64")
+  expect_column_error(quiet(o, o, keys = "k", target = "t"), "\"k\".*integer64.*bit64")
+})
+
 test_that("rows beyond 2^31 - 1 are refused, not wrapped", {
   err <- expect_error(check_row_count(2^31, "The original data", rlang::current_env()), class = "rlang_error")
   expect_match(conditionMessage(err), "original data.*2,147,483,648 rows")
@@ -343,3 +359,43 @@ for (arg in names(bad_multi_arguments)) {
     }
   })
 }
+
+test_that("grouping records say how each asked-for variable was grouped (SPEC 2.1)", {
+  cols <- list(sd2011$income, sd2011_synds$syn$income)
+  enc <- encode_variables(c("sex", "income"), sd2011, list(sd2011_synds$syn), sd2011_synds$cont.na,
+                          list(sex = 0, income = 6), strict = FALSE, n_threads = 1L, call = rlang::current_env())
+  g <- enc$grouping$income
+  ref <- ref_group(cols, 6, -8)
+  usable <- unlist(lapply(cols, function(x) x[!is.na(x) & x != -8]))
+  expect_identical(names(enc$grouping), "income")
+  expect_true(g$grouped)
+  expect_identical(g$style, "quantile")
+  expect_equal(g$breaks, ref_breaks(usable, 6, "quantile"), tolerance = 1e-12)
+  expect_identical(g$labels, ref$levels)
+  expect_identical(g$labels[length(g$labels)], "-8")
+  expect_identical(g$n_levels, 7L)
+  expect_identical(enc$labels$income, c(ref$levels, "Missing"))
+  expect_identical(g$reason, NA_character_)
+
+  # Two distinct values and no codes: one class per value gives 2 levels, so equal
+  # breaks are tried (and also give one class per value).
+  o <- data.frame(k = c("a", "b", "c"), t = c(1, 5, 5))
+  two <- encode_variables(c("k", "t"), o, list(o), NULL, list(k = 0, t = 4), strict = FALSE, n_threads = 1L,
+                          call = rlang::current_env())$grouping$t
+  expect_identical(two$style, "equal")
+  expect_identical(two$breaks, c(-1, 3, 7))
+  expect_identical(two$labels, c("[-1,3)", "[3,7]"))
+
+  # Non-finite values after the codes, in the order -Inf, Inf, NaN; Inf as a code.
+  o <- data.frame(k = letters[1:8], t = c(1, 2, 3, 4, -8, Inf, NaN, -Inf))
+  nf <- encode_variables(c("k", "t"), o, list(o), list(t = c(-8, Inf)), list(k = 0, t = 2), strict = FALSE,
+                         n_threads = 1L, call = rlang::current_env())
+  expect_identical(nf$grouping$t$labels, c("[1,2.5)", "[2.5,4]", "-8", "Inf", "-Inf", "NaN"))
+  expect_identical(nf$labels$t, c(nf$grouping$t$labels, "Missing"))
+  expect_as_reference(o, o, keys = "k", target = "t", ngroups_target = 2, cont.na = list(t = c(-8, Inf)),
+                      label = "non-finite grouped")
+  # A grouping asked of a non-numeric variable is not recorded.
+  chr <- encode_variables(c("k", "t"), o, list(o), NULL, list(k = 3, t = 0), strict = FALSE, n_threads = 1L,
+                          call = rlang::current_env())
+  expect_identical(chr$grouping, list())
+})
