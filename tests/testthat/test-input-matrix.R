@@ -248,6 +248,7 @@ test_that("tibbles and data.tables give the data-frame result", {
   keys <- c("sex", "age", "region")
   want <- quiet(sd2011_synds$syn, sd2011, keys = keys, target = "income", ngroups_target = 5,
                 cont.na = list(income = -8))$measures
+  skip_if_not_installed("data.table")
   dt <- quiet(data.table::as.data.table(sd2011_synds$syn), data.table::as.data.table(sd2011), keys = keys,
               target = "income", ngroups_target = 5, cont.na = list(income = -8))
   expect_identical(dt$measures, want)

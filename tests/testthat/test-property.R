@@ -183,7 +183,7 @@ package_call <- function(case, args) {
   }
   data <- case$data
   u <- stats::runif(1)
-  if (u < 0.1) data <- data.table::as.data.table(data)
+  if (u < 0.1 && requireNamespace("data.table", quietly = TRUE)) data <- data.table::as.data.table(data)
   else if (u < 0.2 && requireNamespace("tibble", quietly = TRUE)) data <- tibble::as_tibble(data)
   same_kinds <- !any(case$kinds %in% c("num_chr", "num_factor"))
   strict <- same_kinds && stats::runif(1) < 0.2
