@@ -90,7 +90,7 @@ fn n_threads_of(n: i32) -> GlueResult<Workers> {
 }
 
 fn named_list<const N: usize>(names: [&str; N], values: [Robj; N]) -> GlueResult<Robj> {
-    List::from_names_and_values(names, values).map(Robj::from).map_err(|e| internal(e))
+    List::from_names_and_values(names, values).map(Robj::from).map_err(internal)
 }
 
 /// Borrowed columns of one variable; the `Robj`s stay alive in `keep`.

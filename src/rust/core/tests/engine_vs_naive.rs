@@ -122,11 +122,19 @@ fn code_labels(raw: &RawVar, enc: &EncodedVar) -> Vec<Label> {
         .collect()
 }
 
+/// Columns drawn from the first `card` values of a pool: few values make large cells
+/// and levels on both sides, many make levels on one side only.
+fn pool_columns<T: Clone + std::fmt::Debug + 'static>(pool: &'static [T], rows: Vec<usize>) -> impl Strategy<Value = Vec<Vec<T>>> {
+    (1..=pool.len()).prop_flat_map(move |card| {
+        rows.iter().map(|&n| proptest::collection::vec(select(&pool[..card]), n)).collect::<Vec<_>>()
+    })
+}
+
 fn var_strategy(rows: Vec<usize>) -> BoxedStrategy<RawVar> {
-    let doubles = rows.iter().map(|&n| proptest::collection::vec(select(&DOUBLES[..]), n)).collect::<Vec<_>>();
-    let integers = rows.iter().map(|&n| proptest::collection::vec(select(&INTEGERS[..]), n)).collect::<Vec<_>>();
+    let doubles = pool_columns(&DOUBLES, rows.clone());
+    let integers = pool_columns(&INTEGERS, rows.clone());
     let rows_f = rows.clone();
-    let factor = (2u32..=5)
+    let factor = (1u32..=5)
         .prop_flat_map(move |n_union| {
             let per_dataset = rows_f
                 .iter()
@@ -214,7 +222,41 @@ fn case_strategy() -> impl Strategy<Value = Case> {
                 1usize..=40,
             )
         })
-        .prop_map(|(vars, n_keys, options, range_rows, chunk_rows)| Case { vars, n_keys, options, range_rows, chunk_rows })
+        .prop_flat_map(|(vars, n_keys, options, range_rows, chunk_rows)| {
+            (Just(Case { vars, n_keys, options, range_rows, chunk_rows }), proptest::option::weighted(0.25, 2usize..=4))
+        })
+        .prop_map(|(mut case, copies)| {
+            // Sometimes every synthesis is the original repeated: cells s = copies * d,
+            // so denom_lim can keep a DiSCO cell while removing its synthetic cell
+            // (K > 0 with Nb = 0: TCAPb is Inf).
+            if let Some(copies) = copies {
+                for v in case.vars.iter_mut() {
+                    v.replicate_original(copies);
+                }
+            }
+            case
+        })
+}
+
+impl RawVar {
+    fn replicate_original(&mut self, copies: usize) {
+        fn rep<T: Copy>(cols: &mut [Vec<T>], copies: usize) {
+            let orig = cols[0].repeat(copies);
+            for c in cols.iter_mut().skip(1) {
+                *c = orig.clone();
+            }
+        }
+        match self {
+            RawVar::Factor { datasets, .. } => {
+                let orig = (datasets[0].0.clone(), datasets[0].1.repeat(copies));
+                for d in datasets.iter_mut().skip(1) {
+                    *d = orig.clone();
+                }
+            }
+            RawVar::Double(cols) => rep(cols, copies),
+            RawVar::Integer(cols) => rep(cols, copies),
+        }
+    }
 }
 
 /// Labels observed for a variable in any dataset, in a fixed order.
