@@ -15,21 +15,28 @@ rust_result <- function(result, call = rlang::caller_env()) {
 
 # Encodes the variables; then, as R's `factor()` does, doubles that `as.character()`
 # labels alike (15 significant digits, e.g. 0.1 + 0.2 and 0.3) become one level, the
-# smallest value standing for it (SPEC 2.2). R's own `as.character()` decides, so the
-# levels are exactly those of `factor()` under the session's options.
+# smallest value standing for it (SPEC 2.2). R's own `as.character()` decides, under the
+# session's options, for the levels the core found close enough to print alike
+# (`close_pairs`; labels that agree imply a relative gap below 1e-14), so the levels
+# are those of `factor()` without printing every value.
 rust_encode_variables <- function(vars, n_threads) {
   res <- .Call(wrap__rust_encode_variables, vars, n_threads)
   if (inherits(res, "synthrisk_rust_error")) return(res)
   for (i in seq_along(res$info)) {
+    close <- res$info[[i]]$close_pairs
+    res$info[[i]]$close_pairs <- NULL
+    if (length(close) == 0) next
     values <- res$info[[i]]$numeric_levels
-    if (is.null(values)) next
-    labels <- as.character(values)
-    first_of <- match(labels, labels)
-    if (any(first_of != seq_along(first_of))) {
-      info <- .Call(wrap__rust_merge_numeric_levels, res$ptr, i - 1L, first_of - 1L, is.integer(values), n_threads)
-      if (inherits(info, "synthrisk_rust_error")) return(info)
-      res$info[[i]] <- info
-    }
+    near <- sort(unique(c(close, close + 1)))
+    labels <- as.character(values[near])
+    first_of <- seq_along(values)
+    first_of[near] <- near[match(labels, labels)]
+    if (all(first_of == seq_along(values))) next
+    info <- .Call(wrap__rust_merge_numeric_levels, res$ptr, i - 1L, as.integer(first_of - 1L), is.integer(values),
+                  n_threads)
+    if (inherits(info, "synthrisk_rust_error")) return(info)
+    info$close_pairs <- NULL
+    res$info[[i]] <- info
   }
   res
 }

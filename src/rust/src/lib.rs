@@ -5,7 +5,7 @@
 
 use extendr_api::prelude::*;
 use std::os::raw::c_int;
-use synthrisk_core::encode::{encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput};
+use synthrisk_core::encode::{close_numeric_pairs, encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput};
 use synthrisk_core::engine::{run, TargetRequest};
 use synthrisk_core::error::CoreError;
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, N_STEPS, N_TABLES};
@@ -90,7 +90,7 @@ fn n_threads_of(n: i32) -> GlueResult<Workers> {
 }
 
 fn named_list<const N: usize>(names: [&str; N], values: [Robj; N]) -> GlueResult<Robj> {
-    List::from_names_and_values(names, values).map(Robj::from).map_err(|e| internal(e))
+    List::from_names_and_values(names, values).map(Robj::from).map_err(internal)
 }
 
 /// Borrowed columns of one variable; the `Robj`s stay alive in `keep`.
@@ -112,21 +112,26 @@ fn raw_columns<'a>(kind: &str, keep: &'a [Robj], remaps: &'a [Robj]) -> GlueResu
 struct Encoded(Vec<EncodedVar>);
 
 /// What R learns about one encoded variable. Levels of integer columns come back as
-/// integers, so that R labels them as it labels integers.
+/// integers, so that R labels them as it labels integers; `close_pairs` (1-based) are
+/// the adjacent double levels R must compare by label.
 fn info_robj(v: &EncodedVar, integer_kind: bool) -> GlueResult<Robj> {
-    let levels: Robj = match &v.numeric_levels {
-        Some(x) if integer_kind => Robj::from(x.iter().map(|&l| l as i32).collect::<Vec<i32>>()),
-        Some(x) => Robj::from(x.clone()),
-        None => Robj::from(()),
+    let (levels, close): (Robj, Robj) = match &v.numeric_levels {
+        Some(x) if integer_kind => (Robj::from(x.iter().map(|&l| l as i32).collect::<Vec<i32>>()), Robj::from(())),
+        Some(x) => {
+            let close: Vec<f64> = close_numeric_pairs(x).into_iter().map(|i| i as f64 + 1.0).collect();
+            (Robj::from(x.clone()), Robj::from(close))
+        }
+        None => (Robj::from(()), Robj::from(())),
     };
     named_list(
-        ["n_levels", "missing_code", "numeric_levels", "has_missing", "one_sided"],
+        ["n_levels", "missing_code", "numeric_levels", "has_missing", "one_sided", "close_pairs"],
         [
             Robj::from(v.n_levels as i32),
             Robj::from(v.missing_code as i32),
             levels,
             Robj::from(v.has_missing.clone()),
             Robj::from(v.one_sided),
+            close,
         ],
     )
 }

@@ -249,6 +249,26 @@ pub fn encode_all(workers: &Workers, vars: &[VarInput<'_>], should_stop: ShouldS
     Ok(out)
 }
 
+/// Largest relative gap between two doubles that R might print alike: equal labels
+/// mean equal values at 15 significant digits (or, for 16+ digit integers printed in
+/// fixed notation, within 1), a relative gap below 1e-14; 2e-13 leaves a margin.
+pub const CLOSE_RELATIVE_GAP: f64 = 2e-13;
+
+/// Indices `i` of sorted numeric levels such that levels `i` and `i + 1` are close
+/// enough that R might print them alike; the R side asks `as.character()` about these
+/// only, instead of printing every level.
+pub fn close_numeric_pairs(levels: &[f64]) -> Vec<usize> {
+    levels
+        .windows(2)
+        .enumerate()
+        .filter(|(_, w)| {
+            let (a, b) = (w[0], w[1]);
+            a.is_finite() && b.is_finite() && (b - a) <= CLOSE_RELATIVE_GAP * a.abs().max(b.abs())
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// Merges numeric levels that are one level for R (two doubles whose labels print the
 /// same, SPEC 2.2). `first_of[i]` is the first non-missing level with level i's
 /// label; the merged level keeps that level's (smallest) value.
@@ -382,6 +402,32 @@ mod tests {
         assert!(merge_numeric_levels(&w, &mut enc.clone(), &[1, 1, 2]).is_err());
         assert!(merge_numeric_levels(&w, &mut enc.clone(), &[0, 0, 1]).is_err());
         assert!(merge_numeric_levels(&w, &mut enc.clone(), &[0, 1]).is_err());
+    }
+
+    #[test]
+    fn close_pairs_find_every_pair_that_prints_alike_at_15_digits() {
+        let levels = [-1.0, 0.0, 5e-324, 1e-323, 0.1 + 0.2 - 1e-16, 0.3, 0.1 + 0.2, 1.0, 1e15, 1e15 + 1.0, 1e300, f64::INFINITY, f64::NAN];
+        assert_eq!(close_numeric_pairs(&levels), vec![4, 5, 8]);
+        // Every adjacent pair of random doubles equal at 15 significant digits is flagged.
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut values = Vec::new();
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = f64::from_bits((x >> 2) | 0x3000_0000_0000_0000) * if x & 1 == 0 { 1.0 } else { -1.0 };
+            if v.is_finite() {
+                values.extend([v, f64::from_bits(v.to_bits() + 1), f64::from_bits(v.to_bits() + 7)]);
+            }
+        }
+        values.sort_by(|a, b| a.total_cmp(b));
+        values.dedup();
+        let close: std::collections::HashSet<usize> = close_numeric_pairs(&values).into_iter().collect();
+        for i in 0..values.len() - 1 {
+            if format!("{:.14e}", values[i]) == format!("{:.14e}", values[i + 1]) {
+                assert!(close.contains(&i), "{} and {} print alike but are not flagged", values[i], values[i + 1]);
+            }
+        }
     }
 
     #[test]

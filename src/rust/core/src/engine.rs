@@ -83,6 +83,7 @@ fn chunks_by_cost(costs: &[usize], budget: usize) -> Vec<std::ops::Range<usize>>
     let mut start = 0;
     let mut sum = 0;
     for (i, &c) in costs.iter().enumerate() {
+        // An empty item still costs a little: every item counts at least 1.
         sum += c.max(1);
         if sum >= budget {
             out.push(start..i + 1);
