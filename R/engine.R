@@ -1,23 +1,37 @@
 # One call into the core for every target: per-target exclusions resolved from labels
 # to codes (unknown names and levels are errors), then the raw counts back.
 
+# Levels named by `not.targetlev` (SPEC 5.1): NULL or a single "" means none; in a
+# longer vector "" is a label like any other, so a real "" level can be excluded.
+target_levels_to_exclude <- function(x, t_labels, target, arg, call) {
+  if (is.null(x) || identical(x, "")) return(character(0))
+  if (is.factor(x)) x <- as.character(x)
+  if (!(is.character(x) || is.numeric(x) || is.logical(x)) || !is.null(dim(x))) {
+    cli::cli_abort("{.arg {arg}} must be labels of target levels, not {.obj_type_friendly {x}}.", call = call)
+  }
+  if (anyNA(x)) {
+    cli::cli_abort(c("{.arg {arg}} must be labels of target levels, not {.code NA}.",
+                     i = "Missing values are the level {.val Missing}; {.code usetargetNA = FALSE} excludes them."),
+                   call = call)
+  }
+  x <- enc2utf8(as.character(x))
+  bad <- setdiff(x, t_labels)
+  if (length(bad) > 0) {
+    cli::cli_abort(c("{.arg {arg}} names {.val {bad}}, not among the levels of target {.val {target}}.",
+                     i = "Its levels are {.val {show_values(t_labels)}}."), call = call)
+  }
+  x
+}
+
 # Per-target options, as a list with elements target, not.targetlev, usetargetNA,
-# exclude.keys, exclude.keylevs, exclude.targetlevs.
+# exclude.keys, exclude.keylevs, exclude.targetlevs
+# (and optionally not_arg, the name of the argument not.targetlev came from).
 target_request <- function(opt, enc, keys, denom_lim, exclude_ov_denom_lim, thresh_2way, call) {
   tv <- opt$target
   t_labels <- enc$labels[[tv]]
   info <- enc$info[[tv]]
 
-  not_lev <- opt$not.targetlev
-  if (!is.null(not_lev)) {
-    not_lev <- as.character(not_lev)
-    not_lev <- not_lev[!is.na(not_lev) & nzchar(not_lev)]
-    bad <- setdiff(not_lev, t_labels)
-    if (length(bad) > 0) {
-      cli::cli_abort(c("{.arg not.targetlev} names {.val {bad}}, not among the levels of target {.val {tv}}.",
-                       i = "Its levels are {.val {show_values(t_labels)}}."), call = call)
-    }
-  }
+  not_lev <- target_levels_to_exclude(opt$not.targetlev, t_labels, tv, opt$not_arg %||% "not.targetlev", call)
 
   ek <- opt$exclude.keys
   ekl <- opt$exclude.keylevs
@@ -32,8 +46,8 @@ target_request <- function(opt, enc, keys, denom_lim, exclude_ov_denom_lim, thre
   kt_target_level <- integer(0)
   if (n_ex[1] > 0) {
     ek <- as.character(ek)
-    ekl <- as.character(ekl)
-    etl <- as.character(etl)
+    ekl <- enc2utf8(as.character(ekl))
+    etl <- enc2utf8(as.character(etl))
     bad <- setdiff(ek, keys)
     if (length(bad) > 0) {
       cli::cli_abort(c("{.arg exclude.keys} names {.val {bad}}, not among the {.arg keys}.",

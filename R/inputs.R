@@ -35,36 +35,157 @@ check_syntheses <- function(syn, call) {
   }
 }
 
-# Codes of `cont.na` for one variable, without NA.
+# `cont.na` as a named list of numeric codes per variable, NA removed (NaN is a code
+# like any other). A stratified synds (syn.strata) holds a list-matrix with one row
+# per stratum: the codes of a variable are the union over rows (SPEC section 2.3).
+normalise_cont_na <- function(cont.na, call) {
+  if (is.null(cont.na) || length(cont.na) == 0) return(list())
+  if (!is.list(cont.na) || is.data.frame(cont.na)) {
+    cli::cli_abort(c("{.arg cont.na} must be a named list of numeric codes per variable, not {.obj_type_friendly {cont.na}}.",
+                     i = "For example {.code list(income = c(-8, -9))}."), call = call)
+  }
+  vars <- if (length(dim(cont.na)) == 2) colnames(cont.na) else names(cont.na)
+  if (is.null(vars) || anyNA(vars) || !all(nzchar(vars))) {
+    cli::cli_abort(c("{.arg cont.na} must name the variable of each entry.",
+                     i = "For example {.code list(income = c(-8, -9))}."), call = call)
+  }
+  entries <- if (length(dim(cont.na)) == 2) {
+    lapply(seq_len(ncol(cont.na)), function(k) unlist(cont.na[, k], recursive = FALSE, use.names = FALSE))
+  } else {
+    unclass(cont.na)
+  }
+  out <- list()
+  for (i in seq_along(entries)) {
+    x <- entries[[i]]
+    ok <- is.null(x) || (is.atomic(x) && all(is.na(x) & !is.nan(x))) ||
+      ((is.double(x) || is.integer(x)) && is.null(attr(x, "class")))
+    if (!ok) {
+      cli::cli_abort(c("{.arg cont.na} entry {.field {vars[i]}} must be numeric codes (or {.code NA} for none).",
+                       x = "It is {.obj_type_friendly {x}}: {.val {show_values(format(x))}}."), call = call)
+    }
+    codes <- if (is.null(x) || !is.numeric(x)) numeric(0) else as.double(x[!is.na(x) | is.nan(x)])
+    out[[vars[i]]] <- unique(c(out[[vars[i]]], codes))
+  }
+  out
+}
+
+# Codes of `cont.na` (normalised) for one variable.
 cont_na_codes <- function(cont.na, var) {
   codes <- cont.na[[var]]
-  if (is.null(codes)) return(numeric(0))
-  codes <- suppressWarnings(as.numeric(codes))
-  unique(codes[!is.na(codes)])
+  if (is.null(codes)) numeric(0) else codes
 }
 
 is_plain_numeric <- function(x) {
-  (is.double(x) || is.integer(x)) && !is.factor(x) && is.null(attr(x, "class"))
+  (is.double(x) || is.integer(x)) && is.null(attr(x, "class"))
 }
 
-# Columns of `var` in the original (first) and every synthesis, of one comparable type:
-# character and logical become factors, a variable numeric on one side and a factor on
-# the other becomes a factor everywhere, other classes become factors of their labels.
+# A column with the wrappers that do not change its values removed: I() and POSIXlt.
+plain_column <- function(x) {
+  if (inherits(x, "AsIs")) class(x) <- setdiff(class(x), "AsIs")
+  if (inherits(x, "POSIXlt")) x <- as.POSIXct(x)
+  x
+}
+
+# What kind of variable a column is, in words used by messages.
+column_kind <- function(x) {
+  if (is.factor(x)) return("factor")
+  if (is_plain_numeric(x)) return("numeric")
+  if (is.character(x)) return("character")
+  if (is.logical(x)) return("logical")
+  if (inherits(x, "Date")) return("Date")
+  if (inherits(x, "POSIXct")) return("POSIXct")
+  if (inherits(x, "difftime")) return("difftime")
+  paste0("<", class(x)[1], ">")
+}
+
+# Columns of `var` in the original (first) and every synthesis, as factors whose levels
+# are labels (SPEC section 1): unless every side is plain numeric, each side becomes a
+# factor of its labels; levels are matched by label later. With `strict` (that is,
+# compare.synorig = FALSE) sides of different kinds are an error.
 comparable_columns <- function(var, data, syn, strict, call) {
-  cols <- c(list(data[[var]]), lapply(syn, function(s) s[[var]]))
-  to_factor <- function(x) if (is.factor(x)) x else factor(as.character(x))
-  kinds <- vapply(cols, function(x) {
-    if (is.factor(x)) "factor" else if (is_plain_numeric(x)) "numeric" else "other"
-  }, character(1))
+  cols <- lapply(c(list(data[[var]]), lapply(syn, function(s) s[[var]])), plain_column)
+  kinds <- vapply(cols, column_kind, character(1))
   if (all(kinds == "numeric")) return(list(cols = cols, adjusted = FALSE))
   if (strict && length(unique(kinds)) > 1) {
-    cli::cli_abort(c("Variable {.val {var}} is a factor on one side and not on the other.",
-                     i = "Use {.code compare.synorig = TRUE} to make them comparable."), call = call)
+    j <- which(kinds != kinds[1])[1] - 1
+    cli::cli_abort(c("Variable {.val {var}} is {kinds[1]} on one side and {kinds[j + 1]} on the other.",
+                     i = paste0("It is ", kinds[1], " in {.arg data} and ", kinds[j + 1], " in ",
+                                dataset_name(j, length(syn)), "."),
+                     i = "Use {.code compare.synorig = TRUE} to compare them as factors of their labels."),
+                 call = call)
   }
-  list(cols = lapply(cols, to_factor), adjusted = any(kinds != "factor"))
+  list(cols = label_factors(cols, kinds), adjusted = any(kinds != "factor"))
 }
 
-# Union of factor levels: the syntheses' levels first, then the original's.
+# A factor of the labels of `x`, its levels in the order of `key_of` of the values.
+# Labels and order are worked out on the distinct values only, so a long column costs
+# one match(), not one label per row. `labels_of` gives NA for a missing value.
+label_factor <- function(x, labels_of, key_of) {
+  values <- unique(x)
+  value_labels <- labels_of(values)
+  lev <- unique(value_labels[order(key_of(values))])
+  lev <- lev[!is.na(lev)]
+  codes <- match(value_labels, lev)[match(x, values)]
+  structure(codes, levels = lev, class = "factor")
+}
+
+# Each column as a factor of its labels, in UTF-8 so that latin1 and UTF-8 spellings
+# of a word are one label (factor levels are made UTF-8 in union_levels()). Numbers are
+# labelled as factor() labels them (15 significant digits, NaN its own level); dates
+# and times of all sides are labelled on their pooled values, so that one instant has
+# one label whatever the side.
+label_factors <- function(cols, kinds) {
+  time_labels <- pooled_time_labels(cols, kinds)
+  lapply(seq_along(cols), function(i) {
+    x <- cols[[i]]
+    switch(kinds[i],
+      factor = x,
+      numeric = ,
+      logical = label_factor(x, as.character, identity),
+      character = label_factor(x, enc2utf8, enc2utf8),
+      Date = label_factor(x, as.character, as.double),
+      POSIXct = ,
+      difftime = label_factor(time_labels$values[[i]], time_labels$labels_of[[kinds[i]]], identity),
+      label_factor(x, function(v) enc2utf8(as.character(v)), function(v) enc2utf8(as.character(v)))
+    )
+  })
+}
+
+# The POSIXct and difftime sides as numbers (`values`, by position in `cols`) and, per
+# kind, a function labelling those numbers, built on the pooled distinct values:
+# POSIXct in the time zone of its first side, with the precision format() picks for all
+# values together; difftime in the units of its first side, as "<number> <units>".
+pooled_time_labels <- function(cols, kinds) {
+  values <- vector("list", length(cols))
+  labels_of <- list()
+  for (kind in c("POSIXct", "difftime")) {
+    sides <- which(kinds == kind)
+    if (length(sides) == 0) next
+    if (kind == "POSIXct") {
+      tz <- attr(cols[[sides[1]]], "tzone") %||% ""
+      values[sides] <- lapply(cols[sides], function(x) as.double(unclass(x)))
+      pooled <- unique(unlist(values[sides], use.names = FALSE))
+      pooled_labels <- format(.POSIXct(pooled, tz = tz[1]))
+    } else {
+      unit <- units(cols[[sides[1]]])
+      values[sides] <- lapply(cols[sides], function(x) {
+        units(x) <- unit
+        as.double(unclass(x))
+      })
+      pooled <- unique(unlist(values[sides], use.names = FALSE))
+      pooled_labels <- ifelse(is.na(pooled) & !is.nan(pooled), NA_character_, paste(as.character(pooled), unit))
+    }
+    labels_of[[kind]] <- local({
+      p <- pooled
+      l <- pooled_labels
+      function(v) l[match(v, p)]
+    })
+  }
+  list(values = values, labels_of = labels_of)
+}
+
+# Union of factor levels, in UTF-8 (factors keep their levels as given until here): the
+# syntheses' levels first, then the original's.
 union_levels <- function(cols) {
-  unique(c(unlist(lapply(cols[-1], levels)), levels(cols[[1]])))
+  unique(enc2utf8(c(unlist(lapply(cols[-1], levels)), levels(cols[[1]]))))
 }

@@ -1,15 +1,44 @@
 # Calls into the Rust core. The core returns a classed list instead of throwing, so a
-# failure becomes an ordinary R error here.
+# failure becomes an ordinary R error here, and a Ctrl-C that the core noticed between
+# two chunks of work becomes an ordinary R interrupt (catchable with
+# `tryCatch(interrupt = )`), with the session left usable.
 
 rust_result <- function(result, call = rlang::caller_env()) {
+  if (inherits(result, "synthrisk_rust_interrupt")) {
+    rlang::interrupt()
+  }
   if (inherits(result, "synthrisk_rust_error")) {
     cli::cli_abort(c("The synthrisk core could not compute the measures.", x = "{result$message}"), call = call)
   }
   result
 }
 
+# Encodes the variables; then, as R's `factor()` does, doubles that `as.character()`
+# labels alike (15 significant digits, e.g. 0.1 + 0.2 and 0.3) become one level, the
+# smallest value standing for it (SPEC 2.2). R's own `as.character()` decides, under the
+# session's options, for the levels the core found close enough to print alike
+# (`close_pairs`; labels that agree imply a relative gap below 1e-14), so the levels
+# are those of `factor()` without printing every value.
 rust_encode_variables <- function(vars, n_threads) {
-  .Call(wrap__rust_encode_variables, vars, n_threads)
+  res <- .Call(wrap__rust_encode_variables, vars, n_threads)
+  if (inherits(res, "synthrisk_rust_error")) return(res)
+  for (i in seq_along(res$info)) {
+    close <- res$info[[i]]$close_pairs
+    res$info[[i]]$close_pairs <- NULL
+    if (length(close) == 0) next
+    values <- res$info[[i]]$numeric_levels
+    near <- sort(unique(c(close, close + 1)))
+    labels <- as.character(values[near])
+    first_of <- seq_along(values)
+    first_of[near] <- near[match(labels, labels)]
+    if (all(first_of == seq_along(values))) next
+    info <- .Call(wrap__rust_merge_numeric_levels, res$ptr, i - 1L, as.integer(first_of - 1L), is.integer(values),
+                  n_threads)
+    if (inherits(info, "synthrisk_rust_error")) return(info)
+    info$close_pairs <- NULL
+    res$info[[i]] <- info
+  }
+  res
 }
 
 rust_compute <- function(encoded, keys, use_keys_na, targets, n_threads) {

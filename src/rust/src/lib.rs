@@ -1,67 +1,148 @@
 //! R glue for synthrisk-core: borrow slices on the R thread, run the core on plain data,
 //! build R objects after the join. Errors come back as a classed list that the R side
-//! turns into a cli error; nothing here panics on bad input or throws.
+//! turns into a cli error (or, for an interrupt, an R interrupt); nothing here panics on
+//! bad input or throws. A value R should never send is an "internal: ..." error.
 
 use extendr_api::prelude::*;
-use synthrisk_core::encode::{encode_factor, encode_numeric, EncodedVar, RawColumn};
-use synthrisk_core::engine::{run, with_threads, TargetRequest};
+use std::os::raw::c_int;
+use synthrisk_core::encode::{close_numeric_pairs, encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput};
+use synthrisk_core::engine::{run, TargetRequest};
 use synthrisk_core::error::CoreError;
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, N_STEPS, N_TABLES};
 use synthrisk_core::measures::MEASURE_NAMES;
+use synthrisk_core::workers::Workers;
 
 type GlueResult<T> = std::result::Result<T, CoreError>;
 
-/// An error for R: `%` is doubled because extendr 0.9 may format it.
+extern "C" {
+    /// 1 when the user asked to interrupt (src/entrypoint.c: `R_CheckUserInterrupt`
+    /// inside `R_ToplevelExec`, so R's longjmp never crosses a Rust frame).
+    fn synthrisk_user_interrupt() -> c_int;
+}
+
+/// The "should stop" callback of the core; called on the R thread between chunks.
+fn user_interrupt() -> bool {
+    // SAFETY: called only on R's main thread, outside any rayon closure; the C side
+    // catches the interrupt's longjmp itself.
+    unsafe { synthrisk_user_interrupt() != 0 }
+}
+
+/// An error (or interrupt) for R, as data: the message is passed verbatim.
 fn error_robj(e: CoreError) -> Robj {
-    let msg = e.0.replace('%', "%%");
-    let mut out: Robj = List::from_names_and_values(["message"], [Robj::from(msg)]).unwrap_or_default().into();
-    let _ = out.set_class(["synthrisk_rust_error"]);
+    let interrupted = e.is_interrupt();
+    let list = List::from_names_and_values(["message", "interrupted"], [Robj::from(e.to_string()), Robj::from(interrupted)]);
+    let mut out: Robj = match list {
+        Ok(l) => l.into(),
+        Err(_) => Robj::from(e.to_string()),
+    };
+    let classes: &[&str] =
+        if interrupted { &["synthrisk_rust_interrupt", "synthrisk_rust_error"] } else { &["synthrisk_rust_error"] };
+    // A failed set_class leaves a plain list, which the R side also reports as an error.
+    let _ = out.set_class(classes);
     out
 }
 
+fn internal(msg: impl std::fmt::Display) -> CoreError {
+    CoreError::new(format!("internal: {msg}"))
+}
+
 fn field(list: &List, name: &str) -> GlueResult<Robj> {
-    list.dollar(name).map_err(|_| CoreError::new(format!("internal: field `{name}` missing")))
+    list.dollar(name).map_err(|_| internal(format!("field `{name}` missing")))
 }
 
 fn as_list(x: Robj, what: &str) -> GlueResult<List> {
-    List::try_from(x).map_err(|_| CoreError::new(format!("internal: `{what}` must be a list")))
+    List::try_from(x).map_err(|_| internal(format!("`{what}` must be a list")))
 }
 
 fn int_scalar(x: &Robj, what: &str) -> GlueResult<i32> {
-    x.as_integer().ok_or_else(|| CoreError::new(format!("internal: `{what}` must be an integer")))
+    x.as_integer().ok_or_else(|| internal(format!("`{what}` must be one integer, not NA")))
+}
+
+/// A non-negative integer scalar as an index or code.
+fn index_scalar(x: &Robj, what: &str) -> GlueResult<usize> {
+    let v = int_scalar(x, what)?;
+    usize::try_from(v).map_err(|_| internal(format!("`{what}` is {v}, must be >= 0")))
 }
 
 fn int_slice<'a>(x: &'a Robj, what: &str) -> GlueResult<&'a [i32]> {
-    x.as_integer_slice().ok_or_else(|| CoreError::new(format!("internal: `{what}` must be an integer vector")))
+    x.as_integer_slice().ok_or_else(|| internal(format!("`{what}` must be an integer vector")))
+}
+
+fn index_vec(x: &Robj, what: &str) -> GlueResult<Vec<usize>> {
+    int_slice(x, what)?
+        .iter()
+        .map(|&v| usize::try_from(v).map_err(|_| internal(format!("`{what}` has {v}, must be >= 0"))))
+        .collect()
 }
 
 fn logical_vec(x: &Robj, what: &str) -> GlueResult<Vec<bool>> {
-    let v = x.as_logical_slice().ok_or_else(|| CoreError::new(format!("internal: `{what}` must be logical")))?;
-    Ok(v.iter().map(|b| b.is_true()).collect())
+    let v = x.as_logical_slice().ok_or_else(|| internal(format!("`{what}` must be logical")))?;
+    v.iter().map(|b| if b.is_na() { Err(internal(format!("`{what}` has NA"))) } else { Ok(b.is_true()) }).collect()
+}
+
+fn bool_scalar(x: &Robj, what: &str) -> GlueResult<bool> {
+    x.as_bool().ok_or_else(|| internal(format!("`{what}` must be TRUE or FALSE")))
+}
+
+fn n_threads_of(n: i32) -> GlueResult<Workers> {
+    let n = usize::try_from(n).ok().filter(|&n| n >= 1).ok_or_else(|| internal(format!("n_threads is {n}")))?;
+    Workers::new(n)
+}
+
+fn named_list<const N: usize>(names: [&str; N], values: [Robj; N]) -> GlueResult<Robj> {
+    List::from_names_and_values(names, values).map(Robj::from).map_err(internal)
 }
 
 /// Borrowed columns of one variable; the `Robj`s stay alive in `keep`.
-fn raw_columns<'a>(spec: &List, keep: &'a [Robj], remaps: &'a [Robj]) -> GlueResult<Vec<RawColumn<'a>>> {
-    let kind = field(spec, "kind")?;
-    let kind = kind.as_str().unwrap_or("");
+fn raw_columns<'a>(kind: &str, keep: &'a [Robj], remaps: &'a [Robj]) -> GlueResult<Vec<RawColumn<'a>>> {
+    if kind == "factor" && remaps.len() != keep.len() {
+        return Err(internal("one remap per factor column expected"));
+    }
     keep.iter()
         .enumerate()
         .map(|(i, col)| match kind {
             "factor" => Ok(RawColumn::Factor { codes: int_slice(col, "codes")?, remap: int_slice(&remaps[i], "remap")? }),
-            "double" => col
-                .as_real_slice()
-                .map(RawColumn::Double)
-                .ok_or_else(|| CoreError::new("internal: double column expected")),
+            "double" => col.as_real_slice().map(RawColumn::Double).ok_or_else(|| internal("double column expected")),
             "integer" => Ok(RawColumn::Integer(int_slice(col, "integer column")?)),
-            _ => Err(CoreError::new(format!("internal: unknown column kind `{kind}`"))),
+            _ => Err(internal(format!("unknown column kind `{kind}`"))),
         })
         .collect()
 }
 
 struct Encoded(Vec<EncodedVar>);
 
+/// What R learns about one encoded variable. Levels of integer columns come back as
+/// integers, so that R labels them as it labels integers; `close_pairs` (1-based) are
+/// the adjacent double levels R must compare by label.
+fn info_robj(v: &EncodedVar, integer_kind: bool) -> GlueResult<Robj> {
+    let (levels, close): (Robj, Robj) = match &v.numeric_levels {
+        Some(x) if integer_kind => (Robj::from(x.iter().map(|&l| l as i32).collect::<Vec<i32>>()), Robj::from(())),
+        Some(x) => {
+            let close: Vec<f64> = close_numeric_pairs(x).into_iter().map(|i| i as f64 + 1.0).collect();
+            (Robj::from(x.clone()), Robj::from(close))
+        }
+        None => (Robj::from(()), Robj::from(())),
+    };
+    named_list(
+        ["n_levels", "missing_code", "numeric_levels", "has_missing", "one_sided", "close_pairs"],
+        [
+            Robj::from(v.n_levels as i32),
+            Robj::from(v.missing_code as i32),
+            levels,
+            Robj::from(v.has_missing.clone()),
+            Robj::from(v.one_sided),
+            close,
+        ],
+    )
+}
+
 fn encode_impl(vars: List, n_threads: i32) -> GlueResult<Robj> {
+    let workers = n_threads_of(n_threads)?;
     let specs: Vec<List> = vars.values().map(|v| as_list(v, "variable")).collect::<GlueResult<_>>()?;
+    let kinds: Vec<String> = specs
+        .iter()
+        .map(|s| field(s, "kind")?.as_str().map(str::to_string).ok_or_else(|| internal("`kind` must be a string")))
+        .collect::<GlueResult<_>>()?;
     let columns: Vec<Vec<Robj>> =
         specs.iter().map(|s| Ok(as_list(field(s, "columns")?, "columns")?.values().collect())).collect::<GlueResult<_>>()?;
     let remaps: Vec<Vec<Robj>> = specs
@@ -71,45 +152,22 @@ fn encode_impl(vars: List, n_threads: i32) -> GlueResult<Robj> {
             Ok(if r.is_null() { Vec::new() } else { as_list(r, "remaps")?.values().collect() })
         })
         .collect::<GlueResult<_>>()?;
-    let mut jobs = Vec::with_capacity(specs.len());
+    let mut inputs = Vec::with_capacity(specs.len());
     for (i, s) in specs.iter().enumerate() {
-        let raw = raw_columns(s, &columns[i], &remaps[i])?;
-        let factor_levels = match raw.first() {
-            Some(RawColumn::Factor { .. }) => {
-                Some((int_scalar(&field(s, "n_levels")?, "n_levels")?, int_scalar(&field(s, "missing_code")?, "missing_code")?))
-            }
-            _ => None,
-        };
-        jobs.push((raw, factor_levels));
+        let columns = raw_columns(&kinds[i], &columns[i], &remaps[i])?;
+        inputs.push(if kinds[i] == "factor" {
+            let n_levels = index_scalar(&field(s, "n_levels")?, "n_levels")?;
+            let missing_code = index_scalar(&field(s, "missing_code")?, "missing_code")?;
+            VarInput::Factor { columns, n_levels: n_levels as u32, missing_code: missing_code as u32 }
+        } else {
+            VarInput::Numeric { columns }
+        });
     }
-    let encoded: Vec<EncodedVar> = with_threads(n_threads.max(1) as usize, || {
-        jobs.iter()
-            .map(|(raw, lv)| match lv {
-                Some((n, miss)) if *n > 0 && *miss >= 0 => encode_factor(raw, *n as u32, *miss as u32),
-                Some(_) => Err(CoreError::new("internal: bad factor level counts")),
-                None => encode_numeric(raw),
-            })
-            .collect::<GlueResult<Vec<_>>>()
-    })??;
-    let info: Vec<Robj> = encoded
-        .iter()
-        .map(|v| {
-            let levels: Robj = match &v.numeric_levels {
-                Some(x) => Robj::from(x.clone()),
-                None => Robj::from(()),
-            };
-            List::from_names_and_values(
-                ["n_levels", "missing_code", "numeric_levels", "has_missing"],
-                [Robj::from(v.n_levels as i32), Robj::from(v.missing_code as i32), levels, Robj::from(v.has_missing.clone())],
-            )
-            .map(Robj::from)
-            .map_err(|e| CoreError::new(e.to_string()))
-        })
-        .collect::<GlueResult<_>>()?;
+    let encoded = encode_all(&workers, &inputs, &user_interrupt)?;
+    let info: Vec<Robj> =
+        encoded.iter().zip(&kinds).map(|(v, k)| info_robj(v, k == "integer")).collect::<GlueResult<_>>()?;
     let ptr: Robj = ExternalPtr::new(Encoded(encoded)).into();
-    List::from_names_and_values(["ptr", "info"], [ptr, List::from_values(info).into()])
-        .map(Robj::from)
-        .map_err(|e| CoreError::new(e.to_string()))
+    named_list(["ptr", "info"], [ptr, List::from_values(info).into()])
 }
 
 /// Encodes the variables (keys and targets) of the original and every synthesis.
@@ -119,50 +177,107 @@ fn rust_encode_variables(vars: List, n_threads: i32) -> Robj {
     encode_impl(vars, n_threads).unwrap_or_else(error_robj)
 }
 
+fn merge_impl(mut encoded: Robj, var: i32, first_of: Robj, integer_kind: bool, n_threads: i32) -> GlueResult<Robj> {
+    let workers = n_threads_of(n_threads)?;
+    let ptr: &mut ExternalPtr<Encoded> =
+        (&mut encoded).try_into().map_err(|_| internal("not an encoding of synthrisk"))?;
+    let vars = &mut ptr.try_addr_mut().map_err(|_| internal("the encoding was released"))?.0;
+    let var = usize::try_from(var).ok().filter(|&v| v < vars.len()).ok_or_else(|| internal(format!("variable {var}")))?;
+    let first_of: Vec<u32> = index_vec(&first_of, "first_of")?.into_iter().map(|v| v as u32).collect();
+    merge_numeric_levels(&workers, &mut vars[var], &first_of)?;
+    info_robj(&vars[var], integer_kind)
+}
+
+/// Merges numeric levels of variable `var` (0-based) that R labels alike:
+/// `first_of[i]` (0-based) is the first level with level i's label. Returns the
+/// variable's new info.
+/// @noRd
+#[extendr]
+fn rust_merge_numeric_levels(encoded: Robj, var: i32, first_of: Robj, integer_kind: bool, n_threads: i32) -> Robj {
+    merge_impl(encoded, var, first_of, integer_kind, n_threads).unwrap_or_else(error_robj)
+}
+
+/// `denom_lim`: NULL or NA for no limit, else a number >= 0 (a whole count compares
+/// with `floor`, `Inf` never excludes).
+fn denom_lim_of(x: &Robj) -> GlueResult<Option<u64>> {
+    if x.is_null() {
+        return Ok(None);
+    }
+    if let Some(v) = x.as_integer_slice() {
+        return match v {
+            [v] if *v == i32::MIN => Ok(None),
+            [v] => u64::try_from(*v).map(Some).map_err(|_| internal(format!("denom_lim is {v}"))),
+            _ => Err(internal("denom_lim must be one number")),
+        };
+    }
+    match x.as_real_slice() {
+        Some([v]) if v.is_nan() => Ok(None),
+        Some([v]) if *v == f64::INFINITY => Ok(Some(u64::MAX)),
+        Some([v]) if *v >= 0.0 && *v < u64::MAX as f64 => Ok(Some(v.floor() as u64)),
+        Some([v]) => Err(internal(format!("denom_lim is {v}"))),
+        _ => Err(internal("denom_lim must be one number")),
+    }
+}
+
 fn target_request(spec: List) -> GlueResult<TargetRequest> {
-    let denom = field(&spec, "denom_lim")?;
-    let denom_lim = denom.as_integer().filter(|&d| d >= 0).map(|d| d as u64);
     let keys = field(&spec, "kt_key")?;
     let keylevs = field(&spec, "kt_key_level")?;
     let targetlevs = field(&spec, "kt_target_level")?;
-    let (k, kl, tl) = (int_slice(&keys, "kt_key")?, int_slice(&keylevs, "kt_key_level")?, int_slice(&targetlevs, "kt_target_level")?);
+    let (k, kl, tl) =
+        (index_vec(&keys, "kt_key")?, index_vec(&keylevs, "kt_key_level")?, index_vec(&targetlevs, "kt_target_level")?);
+    if k.len() != kl.len() || k.len() != tl.len() {
+        return Err(internal("key/target exclusions of different lengths"));
+    }
     let key_target = k
         .iter()
-        .zip(kl)
-        .zip(tl)
-        .map(|((&key, &key_level), &target_level)| {
-            if key < 0 || key_level < 0 || target_level < 0 {
-                Err(CoreError::new("internal: negative exclusion code"))
-            } else {
-                Ok(KeyTargetExclusion { key: key as usize, key_level: key_level as u32, target_level: target_level as u32 })
-            }
+        .zip(&kl)
+        .zip(&tl)
+        .map(|((&key, &key_level), &target_level)| KeyTargetExclusion {
+            key,
+            key_level: key_level as u32,
+            target_level: target_level as u32,
         })
-        .collect::<GlueResult<_>>()?;
-    let var = int_scalar(&field(&spec, "var")?, "var")?;
-    let missing = int_scalar(&field(&spec, "target_missing_code")?, "target_missing_code")?;
-    let min_cell = field(&spec, "twoway_min_cell")?.as_real().unwrap_or(f64::INFINITY);
+        .collect();
+    let min_cell = match field(&spec, "twoway_min_cell")?.as_real_slice() {
+        Some([v]) if !v.is_nan() => *v,
+        _ => return Err(internal("`twoway_min_cell` must be one number, not NA")),
+    };
     Ok(TargetRequest {
-        var: var.max(0) as usize,
+        var: index_scalar(&field(&spec, "var")?, "var")?,
         spec: ExclusionSpec {
             excluded_target: logical_vec(&field(&spec, "excluded_target")?, "excluded_target")?,
-            exclude_missing_target: field(&spec, "exclude_missing_target")?.as_bool().unwrap_or(false),
-            target_missing_code: missing.max(0) as u32,
+            exclude_missing_target: bool_scalar(&field(&spec, "exclude_missing_target")?, "exclude_missing_target")?,
+            target_missing_code: index_scalar(&field(&spec, "target_missing_code")?, "target_missing_code")? as u32,
             key_target,
-            denom_lim,
+            denom_lim: denom_lim_of(&field(&spec, "denom_lim")?)?,
         },
         twoway_min_cell: min_cell,
     })
 }
 
+fn two_way_robj(p: &[synthrisk_core::checks::PairCount]) -> GlueResult<Robj> {
+    named_list(
+        ["key", "key_level", "target_level", "npairs", "key_target_total", "key_total"],
+        [
+            Robj::from(p.iter().map(|x| x.key as i32 + 1).collect::<Vec<i32>>()),
+            Robj::from(p.iter().map(|x| x.key_level as i32 + 1).collect::<Vec<i32>>()),
+            Robj::from(p.iter().map(|x| x.target_level as i32 + 1).collect::<Vec<i32>>()),
+            Robj::from(p.iter().map(|x| x.npairs as f64).collect::<Vec<f64>>()),
+            Robj::from(p.iter().map(|x| x.key_target_total as f64).collect::<Vec<f64>>()),
+            Robj::from(p.iter().map(|x| x.key_total as f64).collect::<Vec<f64>>()),
+        ],
+    )
+}
+
 fn compute_impl(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: List, n_threads: i32) -> GlueResult<Robj> {
-    let ptr: ExternalPtr<Encoded> =
-        ExternalPtr::try_from(encoded).map_err(|_| CoreError::new("internal: not an encoding of synthrisk"))?;
-    let vars = &ptr.as_ref().0;
-    let keys: Vec<usize> = int_slice(&keys, "keys")?.iter().map(|&k| k.max(0) as usize).collect();
+    let workers = n_threads_of(n_threads)?;
+    let ptr: ExternalPtr<Encoded> = ExternalPtr::try_from(encoded).map_err(|_| internal("not an encoding of synthrisk"))?;
+    let vars = &ptr.try_addr().map_err(|_| internal("the encoding was released"))?.0;
+    let keys = index_vec(&keys, "keys")?;
     let use_na = logical_vec(&use_keys_na, "use_keys_na")?;
     let requests: Vec<TargetRequest> =
         targets.values().map(|t| target_request(as_list(t, "target")?)).collect::<GlueResult<_>>()?;
-    let results = with_threads(n_threads.max(1) as usize, || run(vars, &keys, &use_na, &requests))??;
+    let results = run(&workers, vars, &keys, &use_na, &requests, &user_interrupt)?;
 
     let out: Vec<Robj> = results
         .iter()
@@ -190,34 +305,13 @@ fn compute_impl(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: List, n_t
                     ]
                 })
                 .collect();
-            let two_way: Vec<Robj> = tr
-                .synthesis
-                .iter()
-                .map(|s| {
-                    let p = &s.two_way;
-                    List::from_names_and_values(
-                        ["key", "key_level", "target_level", "npairs", "key_target_total", "key_total"],
-                        [
-                            Robj::from(p.iter().map(|x| x.key as i32 + 1).collect::<Vec<i32>>()),
-                            Robj::from(p.iter().map(|x| x.key_level as i32 + 1).collect::<Vec<i32>>()),
-                            Robj::from(p.iter().map(|x| x.target_level as i32 + 1).collect::<Vec<i32>>()),
-                            Robj::from(p.iter().map(|x| x.npairs as f64).collect::<Vec<f64>>()),
-                            Robj::from(p.iter().map(|x| x.key_target_total as f64).collect::<Vec<f64>>()),
-                            Robj::from(p.iter().map(|x| x.key_total as f64).collect::<Vec<f64>>()),
-                        ],
-                    )
-                    .map(Robj::from)
-                    .unwrap_or_default()
-                })
-                .collect();
-            List::from_names_and_values(
+            let two_way: Vec<Robj> = tr.synthesis.iter().map(|s| two_way_robj(&s.two_way)).collect::<GlueResult<_>>()?;
+            named_list(
                 ["stats", "nexcl", "one_way", "two_way"],
                 [Robj::from(stats), Robj::from(nexcl), Robj::from(one_way), List::from_values(two_way).into()],
             )
-            .map(Robj::from)
-            .unwrap_or_default()
         })
-        .collect();
+        .collect::<GlueResult<_>>()?;
     Ok(List::from_values(out).into())
 }
 
@@ -238,6 +332,7 @@ fn rust_measure_names() -> Vec<String> {
 extendr_module! {
     mod synthrisk;
     fn rust_encode_variables;
+    fn rust_merge_numeric_levels;
     fn rust_compute;
     fn rust_measure_names;
 }

@@ -3,14 +3,23 @@
 //!
 //! Factors arrive as R's 1-based codes plus a per-dataset `remap` (raw code -> union
 //! code, worked out in R from the level labels). Numeric columns arrive as values; their
-//! levels are the distinct values of all datasets together, sorted. Missing values get a
-//! level of their own (`missing_code`).
+//! levels are the distinct values of all datasets together, ascending, then `NaN`.
+//! Missing values (R's NA only; `NaN` is not missing) get a level of their own
+//! (`missing_code`). Doubles that R prints alike are merged afterwards, on R's word
+//! (`merge_numeric_levels`), since R's own `as.character()` defines the label.
 
-use crate::error::{CoreError, CoreResult};
+use crate::error::{check_row_count, CoreError, CoreResult};
+use crate::workers::{ShouldStop, Workers};
 use hashbrown::HashMap;
 
 /// R's NA for integers (and factor codes).
 pub const NA_INTEGER: i32 = i32::MIN;
+
+/// R's `NA_real_` is the NaN whose low 32 bits are 1954 (what `R_IsNA` tests); any
+/// other NaN is the value `NaN`, a level of its own (SPEC 2.2).
+pub fn is_r_na(x: f64) -> bool {
+    x.is_nan() && (x.to_bits() & 0xFFFF_FFFF) == 1954
+}
 
 /// One dataset's column, borrowed from R.
 #[derive(Clone, Copy)]
@@ -35,6 +44,14 @@ impl RawColumn<'_> {
     }
 }
 
+/// One variable as it arrives: its column in the original and in every synthesis.
+pub enum VarInput<'a> {
+    /// Factor columns on a union of `n_levels` levels, the missing one at `missing_code`.
+    Factor { columns: Vec<RawColumn<'a>>, n_levels: u32, missing_code: u32 },
+    /// Double or integer columns; the levels are their distinct values.
+    Numeric { columns: Vec<RawColumn<'a>> },
+}
+
 /// A variable coded on the union of its levels, one code vector per dataset
 /// (dataset 0 is the original, 1..=m the syntheses).
 #[derive(Debug, Clone)]
@@ -43,13 +60,55 @@ pub struct EncodedVar {
     /// Number of levels including the missing level.
     pub n_levels: u32,
     pub missing_code: u32,
-    /// For numeric variables, the value of each non-missing level, ascending.
+    /// For numeric variables, the value of each non-missing level: ascending, then
+    /// `NaN` last when it occurs.
     pub numeric_levels: Option<Vec<f64>>,
-    /// Whether each dataset has missing values.
+    /// Whether each dataset has a record at the missing level.
     pub has_missing: Vec<bool>,
+    /// Whether some non-missing level occurs in the original but not in some
+    /// synthesis, or in some synthesis but not in the original.
+    pub one_sided: bool,
 }
 
-/// Codes of one factor column, validated against its remap.
+impl EncodedVar {
+    /// Builds the variable and works out what follows from its codes.
+    pub fn new(codes: Vec<Vec<u32>>, n_levels: u32, missing_code: u32, numeric_levels: Option<Vec<f64>>) -> Self {
+        use rayon::prelude::*;
+        let has_missing = codes.par_iter().map(|c| c.contains(&missing_code)).collect();
+        let one_sided = one_sided(&codes, n_levels, missing_code);
+        EncodedVar { codes, n_levels, missing_code, numeric_levels, has_missing, one_sided }
+    }
+}
+
+/// Whether some non-missing level is observed on one side of an (original, synthesis)
+/// pair only.
+fn one_sided(codes: &[Vec<u32>], n_levels: u32, missing_code: u32) -> bool {
+    use rayon::prelude::*;
+    let present: Vec<Vec<bool>> = codes
+        .par_iter()
+        .map(|c| {
+            let mut p = vec![false; n_levels as usize];
+            for &x in c {
+                p[x as usize] = true;
+            }
+            p
+        })
+        .collect();
+    let Some((orig, syns)) = present.split_first() else { return false };
+    syns.iter().any(|syn| {
+        (0..n_levels as usize).any(|l| l != missing_code as usize && orig[l] != syn[l])
+    })
+}
+
+fn check_rows(columns: &[RawColumn<'_>]) -> CoreResult<()> {
+    for (d, c) in columns.iter().enumerate() {
+        check_row_count(c.len(), d)?;
+    }
+    Ok(())
+}
+
+/// Codes of one factor column, validated against its remap; the flag says whether a
+/// code is the missing level (NA, or a level the remap sends there).
 pub fn encode_factor_column(
     codes: &[i32],
     remap: &[i32],
@@ -57,34 +116,35 @@ pub fn encode_factor_column(
     missing_code: u32,
 ) -> CoreResult<(Vec<u32>, bool)> {
     if missing_code >= n_levels {
-        return Err(CoreError::new("missing level code out of range"));
+        return Err(CoreError::new("internal: missing level code out of range"));
     }
     let mut table = Vec::with_capacity(remap.len());
     for &r in remap {
         if r < 0 || r as u32 >= n_levels {
-            return Err(CoreError::new(format!("factor level map has code {r} outside 0..{n_levels}")));
+            return Err(CoreError::new(format!("internal: factor level map has code {r} outside 0..{n_levels}")));
         }
         table.push(r as u32);
     }
     let mut out = Vec::with_capacity(codes.len());
-    let mut has_missing = false;
     for &c in codes {
         if c == NA_INTEGER {
-            has_missing = true;
             out.push(missing_code);
         } else if c >= 1 && (c as usize) <= table.len() {
             out.push(table[c as usize - 1]);
         } else {
-            return Err(CoreError::new(format!("factor code {c} has no level")));
+            return Err(CoreError::new(format!("internal: factor code {c} has no level")));
         }
     }
+    let has_missing = out.contains(&missing_code);
     Ok((out, has_missing))
 }
 
-/// Bits that identify a numeric value: -0 and 0 are one value.
+/// Bits that identify a numeric value: -0 and 0 are one value, every NaN is one value.
 fn value_key(x: f64) -> u64 {
     if x == 0.0 {
         0.0f64.to_bits()
+    } else if x.is_nan() {
+        f64::NAN.to_bits()
     } else {
         x.to_bits()
     }
@@ -97,13 +157,9 @@ fn local_numeric_codes(col: RawColumn<'_>) -> CoreResult<(Vec<u32>, Vec<f64>)> {
     let mut values: Vec<f64> = Vec::new();
     let mut out = Vec::with_capacity(col.len());
     let mut push_value = |x: f64, out: &mut Vec<u32>| {
-        if x.is_nan() {
-            out.push(u32::MAX);
-            return;
-        }
         let next = values.len() as u32;
         let id = *ids.entry(value_key(x)).or_insert_with(|| {
-            values.push(if x == 0.0 { 0.0 } else { x });
+            values.push(if x == 0.0 { 0.0 } else if x.is_nan() { f64::NAN } else { x });
             next
         });
         out.push(id);
@@ -111,7 +167,11 @@ fn local_numeric_codes(col: RawColumn<'_>) -> CoreResult<(Vec<u32>, Vec<f64>)> {
     match col {
         RawColumn::Double(x) => {
             for &v in x {
-                push_value(v, &mut out);
+                if is_r_na(v) {
+                    out.push(u32::MAX);
+                } else {
+                    push_value(v, &mut out);
+                }
             }
         }
         RawColumn::Integer(x) => {
@@ -124,61 +184,143 @@ fn local_numeric_codes(col: RawColumn<'_>) -> CoreResult<(Vec<u32>, Vec<f64>)> {
             }
         }
         RawColumn::Factor { .. } => {
-            return Err(CoreError::new("a factor column was given as numeric"));
+            return Err(CoreError::new("internal: a factor column was given as numeric"));
         }
     }
     Ok((out, values))
 }
 
-/// Encodes a numeric variable over all its datasets: levels are the sorted distinct
-/// values of all datasets, then the missing level.
+/// Encodes a numeric variable over all its datasets: levels are the distinct values
+/// of all datasets in ascending order, then `NaN`, then the missing level.
 pub fn encode_numeric(columns: &[RawColumn<'_>]) -> CoreResult<EncodedVar> {
     use rayon::prelude::*;
+    check_rows(columns)?;
     let locals: Vec<(Vec<u32>, Vec<f64>)> = columns
         .par_iter()
         .map(|c| local_numeric_codes(*c))
         .collect::<CoreResult<_>>()?;
-    let mut all: Vec<f64> = locals.iter().flat_map(|(_, v)| v.iter().copied()).collect();
+    let mut all: Vec<f64> = locals.iter().flat_map(|(_, v)| v.iter().copied()).filter(|v| !v.is_nan()).collect();
     all.sort_by(|a, b| a.total_cmp(b));
     all.dedup_by(|a, b| value_key(*a) == value_key(*b));
+    if locals.iter().any(|(_, v)| v.iter().any(|x| x.is_nan())) {
+        all.push(f64::NAN);
+    }
     let global: HashMap<u64, u32> = all.iter().enumerate().map(|(i, v)| (value_key(*v), i as u32)).collect();
     let missing_code = all.len() as u32;
-    let (codes, has_missing): (Vec<Vec<u32>>, Vec<bool>) = locals
+    let codes: Vec<Vec<u32>> = locals
         .into_par_iter()
         .map(|(mut codes, values)| {
             let to_global: Vec<u32> = values.iter().map(|v| global[&value_key(*v)]).collect();
-            let mut has_missing = false;
             for c in codes.iter_mut() {
-                if *c == u32::MAX {
-                    has_missing = true;
-                    *c = missing_code;
-                } else {
-                    *c = to_global[*c as usize];
-                }
+                *c = if *c == u32::MAX { missing_code } else { to_global[*c as usize] };
             }
-            (codes, has_missing)
+            codes
         })
-        .unzip();
-    Ok(EncodedVar { codes, n_levels: missing_code + 1, missing_code, numeric_levels: Some(all), has_missing })
+        .collect();
+    Ok(EncodedVar::new(codes, missing_code + 1, missing_code, Some(all)))
 }
 
 /// Encodes a factor variable over all its datasets.
 pub fn encode_factor(columns: &[RawColumn<'_>], n_levels: u32, missing_code: u32) -> CoreResult<EncodedVar> {
     use rayon::prelude::*;
-    let parts: Vec<(Vec<u32>, bool)> = columns
+    check_rows(columns)?;
+    let codes: Vec<Vec<u32>> = columns
         .par_iter()
         .map(|c| match c {
-            RawColumn::Factor { codes, remap } => encode_factor_column(codes, remap, n_levels, missing_code),
-            _ => Err(CoreError::new("a numeric column was given as a factor")),
+            RawColumn::Factor { codes, remap } => {
+                encode_factor_column(codes, remap, n_levels, missing_code).map(|(codes, _)| codes)
+            }
+            _ => Err(CoreError::new("internal: a numeric column was given as a factor")),
         })
         .collect::<CoreResult<_>>()?;
-    let (codes, has_missing) = parts.into_iter().unzip();
-    Ok(EncodedVar { codes, n_levels, missing_code, numeric_levels: None, has_missing })
+    Ok(EncodedVar::new(codes, n_levels, missing_code, None))
+}
+
+/// Encodes every variable, one per chunk, asking between variables whether to stop.
+pub fn encode_all(workers: &Workers, vars: &[VarInput<'_>], should_stop: ShouldStop<'_>) -> CoreResult<Vec<EncodedVar>> {
+    let mut out = Vec::with_capacity(vars.len());
+    for v in vars {
+        let encoded = workers.chunk(should_stop, || match v {
+            VarInput::Factor { columns, n_levels, missing_code } => encode_factor(columns, *n_levels, *missing_code),
+            VarInput::Numeric { columns } => encode_numeric(columns),
+        })??;
+        out.push(encoded);
+    }
+    Ok(out)
+}
+
+/// Largest relative gap between two doubles that R might print alike: equal labels
+/// mean equal values at 15 significant digits (or, for 16+ digit integers printed in
+/// fixed notation, within 1), a relative gap below 1e-14; 2e-13 leaves a margin.
+pub const CLOSE_RELATIVE_GAP: f64 = 2e-13;
+
+/// Indices `i` of sorted numeric levels such that levels `i` and `i + 1` are close
+/// enough that R might print them alike; the R side asks `as.character()` about these
+/// only, instead of printing every level.
+pub fn close_numeric_pairs(levels: &[f64]) -> Vec<usize> {
+    levels
+        .windows(2)
+        .enumerate()
+        .filter(|(_, w)| {
+            let (a, b) = (w[0], w[1]);
+            a.is_finite() && b.is_finite() && (b - a) <= CLOSE_RELATIVE_GAP * a.abs().max(b.abs())
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Merges numeric levels that are one level for R (two doubles whose labels print the
+/// same, SPEC 2.2). `first_of[i]` is the first non-missing level with level i's
+/// label; the merged level keeps that level's (smallest) value.
+pub fn merge_numeric_levels(workers: &Workers, var: &mut EncodedVar, first_of: &[u32]) -> CoreResult<()> {
+    use rayon::prelude::*;
+    let values = var
+        .numeric_levels
+        .as_ref()
+        .ok_or_else(|| CoreError::new("internal: only numeric levels can be merged"))?;
+    let n = values.len();
+    if first_of.len() != n || var.missing_code as usize != n {
+        return Err(CoreError::new(format!(
+            "internal: {} level groups given for {n} numeric levels",
+            first_of.len()
+        )));
+    }
+    let mut new_of = vec![0u32; n + 1];
+    let mut kept: Vec<f64> = Vec::new();
+    for (i, &f) in first_of.iter().enumerate() {
+        let f = f as usize;
+        if f > i || first_of[f] as usize != f {
+            return Err(CoreError::new(format!("internal: level {i} is grouped with {f}, not a first level")));
+        }
+        if f == i {
+            new_of[i] = kept.len() as u32;
+            kept.push(values[i]);
+        } else {
+            new_of[i] = new_of[f];
+        }
+    }
+    let missing_code = kept.len() as u32;
+    new_of[n] = missing_code;
+    let codes: Vec<Vec<u32>> = workers.run(|| {
+        std::mem::take(&mut var.codes)
+            .into_par_iter()
+            .map(|mut c| {
+                c.iter_mut().for_each(|x| *x = new_of[*x as usize]);
+                c
+            })
+            .collect()
+    });
+    *var = EncodedVar::new(codes, missing_code + 1, missing_code, Some(kept));
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workers::never_stop;
+
+    /// R's `NA_real_`.
+    const NA_REAL: f64 = f64::from_bits(0x7FF0_0000_0000_07A2);
 
     #[test]
     fn factor_codes_follow_the_remap_and_na_is_missing() {
@@ -194,8 +336,17 @@ mod tests {
     }
 
     #[test]
+    fn has_missing_counts_an_na_level_or_missing_label_sent_to_the_missing_code() {
+        // addNA(factor(NA)): one level (NA) that R maps to the missing code, no NA code.
+        let (_, na) = encode_factor_column(&[1, 1], &[1], 2, 1).unwrap();
+        assert!(na);
+        let enc = encode_factor(&[RawColumn::Factor { codes: &[1, 2], remap: &[0, 1] }, RawColumn::Factor { codes: &[1], remap: &[0] }], 2, 1).unwrap();
+        assert_eq!(enc.has_missing, vec![true, false]);
+    }
+
+    #[test]
     fn numeric_levels_are_sorted_union_of_all_datasets() {
-        let a = [3.0, f64::NAN, 1.0, -0.0];
+        let a = [3.0, NA_REAL, 1.0, -0.0];
         let b = [0.0, 7.5, 3.0];
         let c = [2, NA_INTEGER];
         let enc = encode_numeric(&[RawColumn::Double(&a), RawColumn::Double(&b), RawColumn::Integer(&c)]).unwrap();
@@ -205,5 +356,95 @@ mod tests {
         assert_eq!(enc.codes[1], vec![0, 4, 3]);
         assert_eq!(enc.codes[2], vec![2, 5]);
         assert_eq!(enc.has_missing, vec![true, false, true]);
+    }
+
+    #[test]
+    fn nan_is_its_own_level_not_missing() {
+        assert!(is_r_na(NA_REAL));
+        assert!(!is_r_na(f64::NAN));
+        assert!(!is_r_na(-f64::NAN));
+        let a = [NA_REAL, 1.0, f64::INFINITY];
+        let b = [f64::NAN, -f64::NAN, f64::NEG_INFINITY, NA_REAL];
+        let enc = encode_numeric(&[RawColumn::Double(&a), RawColumn::Double(&b)]).unwrap();
+        let lev = enc.numeric_levels.clone().unwrap();
+        assert_eq!(&lev[..3], &[f64::NEG_INFINITY, 1.0, f64::INFINITY]);
+        assert!(lev[3].is_nan() && lev.len() == 4, "NaN is the last non-missing level: {lev:?}");
+        assert_eq!(enc.missing_code, 4);
+        assert_eq!(enc.codes[0], vec![4, 1, 2]);
+        assert_eq!(enc.codes[1], vec![3, 3, 0, 4]);
+        assert_eq!(enc.has_missing, vec![true, true]);
+        let only_nan = encode_numeric(&[RawColumn::Double(&[f64::NAN]), RawColumn::Double(&[1.0])]).unwrap();
+        assert_eq!(only_nan.has_missing, vec![false, false]);
+    }
+
+    #[test]
+    fn integer_columns_have_only_na_integer_missing() {
+        let enc = encode_numeric(&[RawColumn::Integer(&[NA_INTEGER, 1954, -1]), RawColumn::Integer(&[1954])]).unwrap();
+        assert_eq!(enc.numeric_levels.as_deref(), Some(&[-1.0, 1954.0][..]));
+        assert_eq!(enc.codes[0], vec![2, 1, 0]);
+        assert_eq!(enc.has_missing, vec![true, false]);
+    }
+
+    #[test]
+    fn doubles_that_print_the_same_merge_into_the_first_level() {
+        let w = Workers::new(2).unwrap();
+        let a = [0.1 + 0.2, 0.3, 1.0, NA_REAL];
+        let b = [0.3, 2.0];
+        let mut enc = encode_numeric(&[RawColumn::Double(&a), RawColumn::Double(&b)]).unwrap();
+        assert_eq!(enc.numeric_levels.as_deref(), Some(&[0.3, 0.1 + 0.2, 1.0, 2.0][..]));
+        merge_numeric_levels(&w, &mut enc, &[0, 0, 2, 3]).unwrap();
+        assert_eq!(enc.numeric_levels.as_deref(), Some(&[0.3, 1.0, 2.0][..]));
+        assert_eq!((enc.n_levels, enc.missing_code), (4, 3));
+        assert_eq!(enc.codes[0], vec![0, 0, 1, 3]);
+        assert_eq!(enc.codes[1], vec![0, 2]);
+        assert!(enc.one_sided);
+        // Groups that point forward, or to a level that is not first, are refused.
+        assert!(merge_numeric_levels(&w, &mut enc.clone(), &[1, 1, 2]).is_err());
+        assert!(merge_numeric_levels(&w, &mut enc.clone(), &[0, 0, 1]).is_err());
+        assert!(merge_numeric_levels(&w, &mut enc.clone(), &[0, 1]).is_err());
+    }
+
+    #[test]
+    fn close_pairs_find_every_pair_that_prints_alike_at_15_digits() {
+        let levels = [-1.0, 0.0, 5e-324, 1e-323, 0.1 + 0.2 - 1e-16, 0.3, 0.1 + 0.2, 1.0, 1e15, 1e15 + 1.0, 1e300, f64::INFINITY, f64::NAN];
+        assert_eq!(close_numeric_pairs(&levels), vec![4, 5, 8]);
+        // Every adjacent pair of random doubles equal at 15 significant digits is flagged.
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut values = Vec::new();
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = f64::from_bits((x >> 2) | 0x3000_0000_0000_0000) * if x & 1 == 0 { 1.0 } else { -1.0 };
+            if v.is_finite() {
+                values.extend([v, f64::from_bits(v.to_bits() + 1), f64::from_bits(v.to_bits() + 7)]);
+            }
+        }
+        values.sort_by(|a, b| a.total_cmp(b));
+        values.dedup();
+        let close: std::collections::HashSet<usize> = close_numeric_pairs(&values).into_iter().collect();
+        for i in 0..values.len() - 1 {
+            if format!("{:.14e}", values[i]) == format!("{:.14e}", values[i + 1]) {
+                assert!(close.contains(&i), "{} and {} print alike but are not flagged", values[i], values[i + 1]);
+            }
+        }
+    }
+
+    #[test]
+    fn one_sided_flags_levels_on_one_side_only() {
+        let same = EncodedVar::new(vec![vec![0, 1, 2], vec![1, 0], vec![0, 1, 1]], 3, 2, None);
+        assert!(!same.one_sided, "the missing level may be on one side");
+        let extra_in_syn = EncodedVar::new(vec![vec![0, 0], vec![0], vec![0, 1]], 3, 2, None);
+        assert!(extra_in_syn.one_sided);
+        let missing_in_syn = EncodedVar::new(vec![vec![0, 1], vec![0, 1], vec![1]], 3, 2, None);
+        assert!(missing_in_syn.one_sided);
+    }
+
+    #[test]
+    fn encode_all_stops_between_variables_when_asked() {
+        let w = Workers::new(1).unwrap();
+        let vars = [VarInput::Numeric { columns: vec![RawColumn::Integer(&[1]), RawColumn::Integer(&[1])] }];
+        assert_eq!(encode_all(&w, &vars, &never_stop).unwrap().len(), 1);
+        assert!(encode_all(&w, &vars, &|| true).unwrap_err().is_interrupt());
     }
 }

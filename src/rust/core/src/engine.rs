@@ -1,21 +1,35 @@
 //! All targets and all syntheses in one call: the keys are indexed once, rows grouped by
 //! q once per dataset, and the (target, synthesis, q-range) passes run in parallel.
 //! q ranges depend only on the data, and partial sums merge in range order, so results
-//! are identical whatever the number of threads.
+//! are identical whatever the number of threads. The passes run in chunks of a few
+//! million rows so that the caller can stop a long run between two chunks.
 
 use crate::checks::{one_way, two_way, OneWay, PairCount};
 use crate::encode::EncodedVar;
-use crate::error::{CoreError, CoreResult};
+use crate::error::{check_row_count, CoreError, CoreResult};
 use crate::exclusions::*;
 use crate::keys::build_key_index;
 use crate::measures::{base_cap_d, SynthesisMeasures};
 use crate::rows_by_q::RowsByQ;
 use crate::sweep::{sweep, SweepInput, Tally};
+use crate::workers::{stop_point, ShouldStop, Workers};
 use rayon::prelude::*;
 
-/// Rows (original + synthetic) per q range: large enough to amortise the scratch,
-/// small enough to spread one target over both cores.
-const RANGE_ROWS: usize = 1 << 19;
+/// How the work is cut: rows (original + synthetic) per q range, and rows per chunk
+/// between two interrupt checks. Only tests change the defaults.
+#[derive(Debug, Clone, Copy)]
+pub struct ChunkSizes {
+    pub range_rows: usize,
+    pub chunk_rows: usize,
+}
+
+impl Default for ChunkSizes {
+    /// Ranges large enough to amortise the scratch, small enough to spread one target
+    /// over the cores; chunks of a fraction of a second.
+    fn default() -> Self {
+        ChunkSizes { range_rows: 1 << 19, chunk_rows: 1 << 22 }
+    }
+}
 
 pub struct TargetRequest {
     /// Index of the target among the encoded variables.
@@ -36,131 +50,230 @@ pub struct TargetResult {
     pub synthesis: Vec<SynthesisResult>,
 }
 
-/// Runs a closure on a pool of `n_threads` threads made for this call.
-pub fn with_threads<T: Send>(n_threads: usize, f: impl FnOnce() -> T + Send) -> CoreResult<T> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(n_threads.max(1))
-        .build()
-        .map_err(|e| CoreError::new(format!("could not start {n_threads} threads: {e}")))?;
-    Ok(pool.install(f))
+/// A q range `lo..hi` and the rows (original + synthetic) it holds.
+#[derive(Clone, Copy)]
+struct QRange {
+    lo: usize,
+    hi: usize,
+    rows: usize,
 }
 
-fn q_ranges(rows_orig: &RowsByQ, rows_syn: &RowsByQ, n_q: usize) -> Vec<(usize, usize)> {
+fn q_ranges(rows_orig: &RowsByQ, rows_syn: &RowsByQ, n_q: usize, range_rows: usize) -> Vec<QRange> {
     let mut ranges = Vec::new();
     let mut lo = 0;
     let mut rows = 0;
     for q in 0..n_q {
         rows += rows_orig.count(q) + rows_syn.count(q);
-        if rows >= RANGE_ROWS {
-            ranges.push((lo, q + 1));
+        if rows >= range_rows {
+            ranges.push(QRange { lo, hi: q + 1, rows });
             lo = q + 1;
             rows = 0;
         }
     }
     if lo < n_q || ranges.is_empty() {
-        ranges.push((lo, n_q));
+        ranges.push(QRange { lo, hi: n_q, rows });
     }
     ranges
 }
 
+/// Consecutive runs of items whose costs add up to about `budget` (at least one item
+/// each); the split depends only on the costs, never on the thread count.
+fn chunks_by_cost(costs: &[usize], budget: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut sum = 0;
+    for (i, &c) in costs.iter().enumerate() {
+        // An empty item still costs a little: every item counts at least 1.
+        sum += c.max(1);
+        if sum >= budget {
+            out.push(start..i + 1);
+            start = i + 1;
+            sum = 0;
+        }
+    }
+    if start < costs.len() {
+        out.push(start..costs.len());
+    }
+    out
+}
+
 fn validate(vars: &[EncodedVar], keys: &[usize], use_keys_na: &[bool], targets: &[TargetRequest]) -> CoreResult<()> {
-    let first = vars.first().ok_or_else(|| CoreError::new("no variables"))?;
+    let first = vars.first().ok_or_else(|| CoreError::new("internal: no variables"))?;
     if first.codes.len() < 2 {
-        return Err(CoreError::new("need the original and at least one synthesis"));
+        return Err(CoreError::new("internal: need the original and at least one synthesis"));
+    }
+    for (d, c) in first.codes.iter().enumerate() {
+        check_row_count(c.len(), d)?;
     }
     for v in vars {
         if v.codes.len() != first.codes.len() {
-            return Err(CoreError::new("variables differ in their number of datasets"));
+            return Err(CoreError::new("internal: variables differ in their number of datasets"));
         }
-        for (a, b) in v.codes.iter().zip(&first.codes) {
+        for (d, (a, b)) in v.codes.iter().zip(&first.codes).enumerate() {
             if a.len() != b.len() {
-                return Err(CoreError::new("variables differ in their number of rows"));
+                let which = if d == 0 { "the original data".to_string() } else { format!("synthesis {d}") };
+                return Err(CoreError::new(format!(
+                    "internal: variables differ in their number of rows in {which} ({} and {})",
+                    b.len(),
+                    a.len()
+                )));
             }
         }
     }
     if keys.is_empty() || keys.len() != use_keys_na.len() {
-        return Err(CoreError::new("need at least one key and one usekeysNA flag per key"));
+        return Err(CoreError::new("internal: need at least one key and one usekeysNA flag per key"));
     }
     for &k in keys {
         if k >= vars.len() {
-            return Err(CoreError::new("key index out of range"));
+            return Err(CoreError::new("internal: key index out of range"));
         }
     }
     for t in targets {
-        let var = vars.get(t.var).ok_or_else(|| CoreError::new("target index out of range"))?;
+        let var = vars.get(t.var).ok_or_else(|| CoreError::new("internal: target index out of range"))?;
         if t.spec.excluded_target.len() != var.n_levels as usize {
-            return Err(CoreError::new("excluded target levels do not match the target's levels"));
+            return Err(CoreError::new("internal: excluded target levels do not match the target's levels"));
+        }
+        if t.spec.target_missing_code != var.missing_code {
+            return Err(CoreError::new("internal: the target's missing code does not match its encoding"));
+        }
+        if t.twoway_min_cell.is_nan() {
+            return Err(CoreError::new("internal: the 2-way cell threshold is NaN"));
         }
         for e in &t.spec.key_target {
             if e.key >= keys.len()
                 || e.key_level >= vars[keys[e.key]].n_levels
                 || e.target_level >= var.n_levels
             {
-                return Err(CoreError::new("a key/target exclusion names a level out of range"));
+                return Err(CoreError::new("internal: a key/target exclusion names a level out of range"));
             }
         }
     }
     Ok(())
 }
 
+/// Computes every (target, synthesis). The work runs in chunks on `workers`; between
+/// chunks `should_stop` is asked on the calling thread, and a yes ends the call with
+/// `CoreError::Interrupted`. Chunks depend only on the data, so results are identical
+/// for any thread count.
 pub fn run(
+    workers: &Workers,
     vars: &[EncodedVar],
     keys: &[usize],
     use_keys_na: &[bool],
     targets: &[TargetRequest],
+    should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
+    run_with(workers, vars, keys, use_keys_na, targets, ChunkSizes::default(), should_stop)
+}
+
+/// `run` with given chunk sizes (at least 1 row each).
+pub fn run_with(
+    workers: &Workers,
+    vars: &[EncodedVar],
+    keys: &[usize],
+    use_keys_na: &[bool],
+    targets: &[TargetRequest],
+    sizes: ChunkSizes,
+    should_stop: ShouldStop<'_>,
+) -> CoreResult<Vec<TargetResult>> {
+    if sizes.range_rows == 0 || sizes.chunk_rows == 0 {
+        return Err(CoreError::new("internal: chunk sizes must be at least 1 row"));
+    }
     validate(vars, keys, use_keys_na, targets)?;
+    stop_point(should_stop)?;
     let key_codes: Vec<&[Vec<u32>]> = keys.iter().map(|&k| vars[k].codes.as_slice()).collect();
     let key_levels: Vec<u32> = keys.iter().map(|&k| vars[k].n_levels).collect();
-    let index = build_key_index(&key_codes, &key_levels);
-    let rows: Vec<RowsByQ> = index.q.par_iter().map(|q| RowsByQ::new(q, index.n_q)).collect();
+    let index = workers.chunk(should_stop, || build_key_index(&key_codes, &key_levels))??;
+    let rows: Vec<RowsByQ> =
+        workers.chunk(should_stop, || index.q.par_iter().map(|q| RowsByQ::new(q, index.n_q)).collect())?;
     let key_missing: Vec<u32> = keys.iter().map(|&k| vars[k].missing_code).collect();
     let missing_key = missing_key_flags(&index, &key_missing, use_keys_na);
     let n_syn = rows.len() - 1;
     let n_orig = index.q[0].len() as u64;
     let key_codes_orig: Vec<&[u32]> = keys.iter().map(|&k| vars[k].codes[0].as_slice()).collect();
-    let ranges: Vec<Vec<(usize, usize)>> = (1..=n_syn).map(|j| q_ranges(&rows[0], &rows[j], index.n_q)).collect();
+    let ranges: Vec<Vec<QRange>> = (1..=n_syn).map(|j| q_ranges(&rows[0], &rows[j], index.n_q, sizes.range_rows)).collect();
 
     let jobs: Vec<(usize, usize)> = (0..targets.len()).flat_map(|t| (1..=n_syn).map(move |j| (t, j))).collect();
-    let results: Vec<SynthesisResult> = jobs
-        .par_iter()
-        .map(|&(ti, j)| {
-            let request = &targets[ti];
-            let target = &vars[request.var];
-            let input = SweepInput {
-                index: &index,
-                rows_orig: &rows[0],
-                rows_syn: &rows[j],
-                target_orig: &target.codes[0],
-                target_syn: &target.codes[j],
-                n_target_levels: target.n_levels as usize,
-                missing_key: &missing_key,
-                spec: &request.spec,
-                twoway_min_cell: request.twoway_min_cell,
-            };
-            let parts: Vec<Tally> = ranges[j - 1].par_iter().map(|&(lo, hi)| sweep(&input, lo, hi)).collect();
-            let mut tally = Tally::new(target.n_levels as usize);
-            for p in parts {
-                tally.merge(p);
-            }
-            let mut margin = vec![0u64; target.n_levels as usize];
-            for &c in &target.codes[0] {
-                margin[c as usize] += 1;
-            }
-            let n_syn_rows = index.q[j].len() as u64;
-            let measures = SynthesisMeasures::from_tally(&tally, n_orig, n_syn_rows, base_cap_d(&margin, n_orig));
-            SynthesisResult {
-                measures,
-                total: tally.total,
-                removed: tally.removed,
-                one_way: one_way(&tally.disco_by_level, &tally.orig_by_level),
-                two_way: two_way(&tally.twoway_cells, &index, &key_codes_orig, &key_levels, &target.codes[0]),
-            }
-        })
+    let sweep_input = |(ti, j): (usize, usize)| {
+        let request = &targets[ti];
+        let target = &vars[request.var];
+        SweepInput {
+            index: &index,
+            rows_orig: &rows[0],
+            rows_syn: &rows[j],
+            target_orig: &target.codes[0],
+            target_syn: &target.codes[j],
+            n_target_levels: target.n_levels as usize,
+            missing_key: &missing_key,
+            spec: &request.spec,
+            twoway_min_cell: request.twoway_min_cell,
+        }
+    };
+
+    // Every (job, q range) in job order, then range order; partial tallies of a job
+    // arrive in range order and merge in that order.
+    let units: Vec<(usize, QRange)> = jobs
+        .iter()
+        .enumerate()
+        .flat_map(|(ji, &(_, j))| ranges[j - 1].iter().map(move |r| (ji, *r)))
         .collect();
+    let unit_rows: Vec<usize> = units.iter().map(|(_, r)| r.rows).collect();
+    let mut parts: Vec<Vec<Tally>> = (0..jobs.len()).map(|_| Vec::new()).collect();
+    for chunk in chunks_by_cost(&unit_rows, sizes.chunk_rows) {
+        let chunk_units = &units[chunk];
+        let tallies: Vec<Tally> = workers.chunk(should_stop, || {
+            chunk_units.par_iter().map(|&(ji, r)| sweep(&sweep_input(jobs[ji]), r.lo, r.hi)).collect()
+        })?;
+        for (&(ji, _), t) in chunk_units.iter().zip(tallies) {
+            parts[ji].push(t);
+        }
+    }
+
+    let finish = |ji: usize, parts: Vec<Tally>| {
+        let (ti, j) = jobs[ji];
+        let target = &vars[targets[ti].var];
+        let mut tally = Tally::new(target.n_levels as usize);
+        for p in parts {
+            tally.merge(p);
+        }
+        let mut margin = vec![0u64; target.n_levels as usize];
+        for &c in &target.codes[0] {
+            margin[c as usize] += 1;
+        }
+        let n_syn_rows = index.q[j].len() as u64;
+        let measures = SynthesisMeasures::from_tally(&tally, n_orig, n_syn_rows, base_cap_d(&margin, n_orig));
+        SynthesisResult {
+            measures,
+            total: tally.total,
+            removed: tally.removed,
+            one_way: one_way(&tally.disco_by_level, &tally.orig_by_level),
+            two_way: two_way(&tally.twoway_cells, &index, &key_codes_orig, &key_levels, &target.codes[0]),
+        }
+    };
+    let job_rows: Vec<usize> = jobs.iter().map(|&(_, j)| index.q[0].len() + index.q[j].len()).collect();
+    let mut parts = parts.into_iter();
+    let mut results: Vec<SynthesisResult> = Vec::with_capacity(jobs.len());
+    for chunk in chunks_by_cost(&job_rows, sizes.chunk_rows) {
+        let chunk_parts: Vec<(usize, Vec<Tally>)> = chunk.clone().zip(parts.by_ref().take(chunk.len())).collect();
+        let done: Vec<SynthesisResult> = workers
+            .chunk(should_stop, || chunk_parts.into_par_iter().map(|(ji, p)| finish(ji, p)).collect())?;
+        results.extend(done);
+    }
     let mut results = results.into_iter();
     Ok(targets
         .iter()
         .map(|_| TargetResult { synthesis: results.by_ref().take(n_syn).collect() })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_cover_every_item_once_in_order() {
+        let c = chunks_by_cost(&[3, 0, 5, 1, 1, 9, 2], 5);
+        assert_eq!(c, vec![0..3, 3..6, 6..7]);
+        assert!(chunks_by_cost(&[], 5).is_empty());
+    }
 }

@@ -5,6 +5,7 @@
 //! compressed to dense ids whenever it would not. Ids are in lexicographic order of the
 //! code tuples, so they do not depend on row order or on the number of threads.
 
+use crate::error::{CoreError, CoreResult};
 use rayon::prelude::*;
 
 /// Above this many possible tuples, compress by sorting instead of a direct table.
@@ -54,7 +55,8 @@ fn compress(values: &mut [Vec<u64>], n_values: u64) -> u64 {
 }
 
 /// Builds the q index from key codes: `keys[k][dataset]` with `levels[k]` levels.
-pub fn build_key_index(keys: &[&[Vec<u32>]], levels: &[u32]) -> KeyIndex {
+/// q ids are `u32`: more distinct key combinations than that is an error.
+pub fn build_key_index(keys: &[&[Vec<u32>]], levels: &[u32]) -> CoreResult<KeyIndex> {
     let n_keys = keys.len();
     let n_datasets = keys.first().map_or(0, |k| k.len());
     let mut cur: Vec<Vec<u64>> = (0..n_datasets)
@@ -72,7 +74,14 @@ pub fn build_key_index(keys: &[&[Vec<u32>]], levels: &[u32]) -> KeyIndex {
         });
         cur_n *= l;
     }
-    let n_q = if n_keys == 0 { 0 } else { compress(&mut cur, cur_n) as usize };
+    let n_q = if n_keys == 0 { 0 } else { compress(&mut cur, cur_n) };
+    if n_q > u32::MAX as u64 {
+        return Err(CoreError::new(format!(
+            "the keys have {n_q} distinct combinations; synthrisk handles at most {}",
+            u32::MAX
+        )));
+    }
+    let n_q = n_q as usize;
     let q: Vec<Vec<u32>> = cur.into_par_iter().map(|d| d.into_iter().map(|v| v as u32).collect()).collect();
     let mut q_keys = vec![0u32; n_q * n_keys];
     let mut seen = vec![false; n_q];
@@ -87,7 +96,7 @@ pub fn build_key_index(keys: &[&[Vec<u32>]], levels: &[u32]) -> KeyIndex {
             }
         }
     }
-    KeyIndex { n_keys, n_q, q, q_keys }
+    Ok(KeyIndex { n_keys, n_q, q, q_keys })
 }
 
 #[cfg(test)]
@@ -98,7 +107,7 @@ mod tests {
     fn same_tuple_same_id_across_datasets() {
         let k1 = vec![vec![0, 1, 0, 1], vec![1, 0, 2]];
         let k2 = vec![vec![1, 1, 1, 0], vec![1, 1, 0]];
-        let idx = build_key_index(&[&k1, &k2], &[3, 2]);
+        let idx = build_key_index(&[&k1, &k2], &[3, 2]).unwrap();
         assert_eq!(idx.n_q, 4);
         // tuples (0,1) (1,1) (0,1) (1,0) | (1,1) (0,1) (2,0): sorted ids (0,1)=0 (1,0)=1 (1,1)=2 (2,0)=3
         assert_eq!(idx.q[0], vec![0, 2, 0, 1]);
@@ -113,7 +122,7 @@ mod tests {
         let b: Vec<u32> = (0..n).map(|i| i * 104_729 % 100_000).collect();
         let c: Vec<u32> = (0..n).map(|i| i % 3).collect();
         let (ka, kb, kc) = (vec![a.clone()], vec![b.clone()], vec![c.clone()]);
-        let idx = build_key_index(&[&ka, &kb, &kc], &[100_000, 100_000, 3]);
+        let idx = build_key_index(&[&ka, &kb, &kc], &[100_000, 100_000, 3]).unwrap();
         let mut tuples: Vec<(u32, u32, u32)> = (0..n as usize).map(|i| (a[i], b[i], c[i])).collect();
         tuples.sort();
         tuples.dedup();

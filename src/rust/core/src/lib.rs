@@ -10,3 +10,4 @@ pub mod keys;
 pub mod measures;
 pub mod rows_by_q;
 pub mod sweep;
+pub mod workers;

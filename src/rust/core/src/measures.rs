@@ -17,12 +17,10 @@ pub struct SynthesisMeasures {
     pub values: [f64; 24],
 }
 
+/// `100 * num / den` with R's arithmetic: `x / 0` is `Inf` for `x > 0`, `NaN` for `x = 0`
+/// (SPEC 6; numerators are never negative).
 fn pct(num: f64, den: f64) -> f64 {
-    if den == 0.0 {
-        f64::NAN
-    } else {
-        100.0 * num / den
-    }
+    100.0 * num / den
 }
 
 /// `100 * sum_t (d[t,.] / Nd)^2` from the target's original margin before exclusions.
@@ -71,5 +69,27 @@ impl SynthesisMeasures {
 
     pub fn get(&self, name: &str) -> Option<f64> {
         MEASURE_NAMES.iter().position(|n| *n == name).map(|i| self.values[i])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_denominators_follow_r_arithmetic() {
+        assert_eq!(pct(3.0, 0.0), f64::INFINITY);
+        assert!(pct(0.0, 0.0).is_nan());
+        assert_eq!(pct(1.0, 4.0), 25.0);
+        // K > 0 disclosive records but Nb = 0 after exclusions: TCAPb is Inf, TCAP finite.
+        let mut t = Tally::new(2);
+        t.total[DISCO] = 2;
+        t.total[DIS_Q] = 4;
+        let m = SynthesisMeasures::from_tally(&t, 10, 10, 50.0);
+        assert_eq!(m.get("TCAPb"), Some(f64::INFINITY));
+        assert!(m.get("DCAPb").unwrap().is_nan());
+        assert_eq!(m.get("TCAP"), Some(50.0));
+        assert!(m.get("mean_denom").unwrap().is_nan(), "no DiSCO cell: mean_denom stays NaN");
+        assert_eq!(m.get("max_denom"), Some(0.0));
     }
 }

@@ -1,0 +1,64 @@
+# Columns that can be keys or targets (SPEC section 1): one value per row, of a type
+# whose values have labels. Anything else is an error naming the column, where it is
+# and its type, raised before the Rust core sees it.
+
+# Largest number of rows of one dataset: the core codes rows with 32-bit integers.
+max_rows <- .Machine$integer.max
+
+check_row_count <- function(n, where, call) {
+  if (n > max_rows) {
+    cli::cli_abort(c("{where} has {format(n, big.mark = ',', scientific = FALSE)} rows, more than synthrisk can count.",
+                     i = "At most {format(max_rows, big.mark = ',')} rows (2^31 - 1) per dataset."),
+                   call = call)
+  }
+}
+
+# Where dataset `j` (0 = the original) comes from, for messages.
+dataset_name <- function(j, m) {
+  if (j == 0) return("{.arg data}")
+  if (m == 1) "the synthetic data ({.arg object})" else paste0("synthesis ", j, " of {.arg object}")
+}
+
+# NULL when `x` can be a key or target, else what is wrong with it.
+unusable_column_type <- function(x) {
+  if (is.data.frame(x)) {
+    return(sprintf("a data-frame column (%d columns)", ncol(x)))
+  }
+  if (length(dim(x)) >= 2) {
+    return(sprintf("a matrix column (%s)", paste(dim(x), collapse = " x ")))
+  }
+  if (inherits(x, "POSIXlt")) return(NULL)
+  if (is.list(x)) return("a list column")
+  if (is.complex(x)) return("a complex column")
+  if (!is.atomic(x) || is.null(x)) return(sprintf("a column of type %s", typeof(x)))
+  # Without bit64 its numbers would be read as the bits of doubles.
+  if (inherits(x, "integer64") && !requireNamespace("bit64", quietly = TRUE)) {
+    return("an integer64 column, and the bit64 package that reads it is not installed")
+  }
+  NULL
+}
+
+# Every key and target in the original and each synthesis: a usable type, one value per
+# row, and a row count the core can hold.
+check_variable_columns <- function(vars, data, syn, call) {
+  datasets <- c(list(data), syn)
+  m <- length(syn)
+  for (j in seq_along(datasets)) {
+    where <- dataset_name(j - 1, m)
+    check_row_count(nrow(datasets[[j]]), cli::format_inline(where), call)
+    for (v in vars) {
+      x <- datasets[[j]][[v]]
+      problem <- unusable_column_type(x)
+      if (!is.null(problem)) {
+        cli::cli_abort(c(paste0("Variable {.val {v}} in ", where, " is {problem}."),
+                         i = "Keys and targets must be vectors: numbers, factors, characters, logicals, dates or times."),
+                       call = call)
+      }
+      n <- if (inherits(x, "POSIXlt")) length(unclass(as.POSIXct(x))) else length(x)
+      if (n != nrow(datasets[[j]])) {
+        cli::cli_abort(paste0("Variable {.val {v}} in ", where, " has {n} value{?s} for {nrow(datasets[[j]])} rows."),
+                       call = call)
+      }
+    }
+  }
+}

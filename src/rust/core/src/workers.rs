@@ -1,0 +1,70 @@
+//! The thread pool of one call, and the interrupt protocol: long work runs as a series
+//! of chunks, each in the pool, and between chunks the *calling* thread asks the
+//! caller's "should stop" callback (the R glue checks for Ctrl-C there, on R's thread).
+
+use crate::error::{CoreError, CoreResult};
+
+/// A callback that says whether the user asked to stop; called only on the thread that
+/// called into the core, never inside the pool.
+pub type ShouldStop<'a> = &'a dyn Fn() -> bool;
+
+/// Never stops: for callers without interrupts (tests, benchmarks).
+pub fn never_stop() -> bool {
+    false
+}
+
+/// A pool of `n_threads` threads made for one call.
+pub struct Workers {
+    pool: rayon::ThreadPool,
+}
+
+impl Workers {
+    pub fn new(n_threads: usize) -> CoreResult<Self> {
+        if n_threads == 0 {
+            return Err(CoreError::new("internal: the number of threads must be at least 1"));
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(n_threads)
+            .build()
+            .map_err(|e| CoreError::new(format!("could not start {n_threads} threads: {e}")))?;
+        Ok(Workers { pool })
+    }
+
+    /// Runs one chunk of work in the pool; the calling thread waits.
+    pub fn run<T: Send>(&self, f: impl FnOnce() -> T + Send) -> T {
+        self.pool.install(f)
+    }
+
+    /// Runs one chunk, then asks whether to go on.
+    pub fn chunk<T: Send>(&self, should_stop: ShouldStop<'_>, f: impl FnOnce() -> T + Send) -> CoreResult<T> {
+        let out = self.run(f);
+        stop_point(should_stop)?;
+        Ok(out)
+    }
+}
+
+/// `Err(Interrupted)` when the caller asked to stop.
+pub fn stop_point(should_stop: ShouldStop<'_>) -> CoreResult<()> {
+    if should_stop() {
+        Err(CoreError::Interrupted)
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_threads_is_an_internal_error() {
+        assert!(Workers::new(0).is_err());
+    }
+
+    #[test]
+    fn a_chunk_reports_the_stop_request() {
+        let w = Workers::new(1).unwrap();
+        assert_eq!(w.chunk(&never_stop, || 3).unwrap(), 3);
+        assert_eq!(w.chunk(&|| true, || 3), Err(CoreError::Interrupted));
+    }
+}
