@@ -31,7 +31,7 @@ test-r: install
 check: setup
 	rm -rf synthrisk.Rcheck $(TARBALL)
 	R CMD build . >/dev/null
-	NOT_CRAN=true _R_CHECK_FORCE_SUGGESTS_=false R_LIBS=$(R_LIB) R CMD check --no-manual $(TARBALL) 2>&1 | tee /tmp/synthrisk-check.log
+	SYNTHRISK_PROPERTY_CASES=300 NOT_CRAN=true _R_CHECK_FORCE_SUGGESTS_=false R_LIBS=$(R_LIB) R CMD check --no-manual $(TARBALL) 2>&1 | tee /tmp/synthrisk-check.log
 	@! grep -qE "^Status: .*(ERROR|WARNING)" /tmp/synthrisk-check.log
 
 test: test-rust test-r check

@@ -13,6 +13,29 @@
 #' stay levels of their own). The grouping used is stored in the result
 #' (`grouping`) and printed.
 #'
+#' @section Column types:
+#' Keys and targets may be numbers (integer, double, `integer64` with bit64
+#' installed), factors (ordered or not), characters, logicals, dates and times
+#' (`Date`, `POSIXct`, `POSIXlt`, `difftime`, taken by their printed labels); other
+#' classed atomic columns (`raw`, for instance) are taken as the factor of their
+#' `as.character()` values. List, matrix, data-frame and complex columns are errors
+#' naming the variable and the dataset. A variable must be of the same kind in the
+#' original and every synthesis (numeric, or factor/character/logical); with
+#' `compare.synorig = FALSE` integer and double, factor and ordered factor count
+#' as one kind. Characters are compared in UTF-8, whatever their declared encoding.
+#'
+#' @section Grouping:
+#' `ngroups_target`/`ngroups_keys` group a numeric variable with more distinct
+#' values than groups asked: breaks are the quantiles (type 7) of the pooled
+#' original and synthetic values, redone with equal-width breaks when that would
+#' leave fewer than three levels (intervals plus codes), as synthpop does through
+#' classInt. When the number
+#' of groups asked is at least the number of distinct usable values, each value is
+#' its own group. `NA`, non-finite values (`-Inf`, `Inf`, `NaN`) and the codes in
+#' `cont.na` are never grouped: each stays a level of its own, after the groups.
+#' Each grouped variable, the number of groups asked and made, the style and the
+#' labels are printed and stored in the result's `grouping`.
+#'
 #' The measures (all in percent, `max_denom`/`mean_denom` in records) are listed
 #' with their definitions in [synthrisk-package]. Where a number deliberately
 #' differs from synthpop 1.9-3, the result's `notes` and its printout say so.
@@ -22,7 +45,9 @@
 #'   synthesis). Tibbles and data.tables are treated as data frames.
 #' @param data The original data, a data frame.
 #' @param cont.na For data-frame or list input, a named list of special numeric codes
-#'   per variable (as in synthpop's `syn()`); a `synds` object brings its own.
+#'   per variable (as in synthpop's `syn()`), or, for a stratified synthesis, the
+#'   list-matrix of `syn.strata()` (the codes are the union over strata); a `synds`
+#'   object brings its own.
 #' @inheritDotParams disclosure_impl -.syn -.cont.na -data
 #' @return An object of class `disclosure`: `ident`, `attrib`, `allCAPs` (data
 #'   frames, one row per synthesis), `check_1way`, `check1`, `check_2way`, `check2`,

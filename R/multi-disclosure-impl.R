@@ -87,7 +87,7 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
   enc <- encode_variables(vars, data, syn, .cont.na, ngroups, strict = !compare.synorig,
                           n_threads = n_threads, call = env)
   opts <- lapply(seq_len(nt), function(i) {
-    list(target = targets[i], not.targetlev = not_levels[[i]], usetargetNA = usetargetsNA[i],
+    list(target = targets[i], not.targetlev = not_levels[[i]], not_arg = "not.targetslev", usetargetNA = usetargetsNA[i],
          exclude.keys = ex_keys[[i]], exclude.keylevs = ex_keylevs[[i]], exclude.targetlevs = ex_targetlevs[[i]])
   })
   raw <- run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads, env)

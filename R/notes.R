@@ -9,7 +9,8 @@ grouping_lines <- function(grouping) {
   vapply(grouping, function(g) {
     if (isTRUE(g$grouped)) {
       labels <- g$labels
-      shown <- if (length(labels) > 12) c(labels[1:12], "...") else labels
+      # All labels up to a readable number; the rest are in the result's `grouping`.
+      shown <- if (length(labels) > 30) c(labels[1:30], sprintf("and %d more (see $grouping)", length(labels) - 30)) else labels
       sprintf("Grouped '%s' into %d levels (%s breaks, %d asked): %s.", g$variable, as.integer(g$n_levels),
               g$style, as.integer(g$ngroups), paste(shown, collapse = ", "))
     } else {
