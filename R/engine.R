@@ -79,11 +79,13 @@ target_request <- function(opt, enc, keys, denom_lim, exclude_ov_denom_lim, thre
   )
 }
 
+# `plan`: which dataset of the encoding is the original and which (whole or
+# subsampled) are the syntheses, and the tau grid; see rust_compute().
 run_core <- function(enc, keys, usekeysNA, target_options, denom_lim, exclude_ov_denom_lim, thresh_2way,
-                     n_threads, call) {
+                     n_threads, call, plan = NULL) {
   requests <- lapply(target_options, target_request, enc = enc, keys = keys, denom_lim = denom_lim,
                      exclude_ov_denom_lim = exclude_ov_denom_lim, thresh_2way = thresh_2way, call = call)
-  raw <- rust_result(rust_compute(enc$ptr, match(keys, enc$vars) - 1L, as.logical(usekeysNA), requests, n_threads),
+  raw <- rust_result(rust_compute(enc$ptr, match(keys, enc$vars) - 1L, as.logical(usekeysNA), requests, n_threads, plan),
                      call = call)
   names(raw) <- vapply(target_options, function(o) o$target, character(1))
   raw

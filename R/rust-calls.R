@@ -41,8 +41,11 @@ rust_encode_variables <- function(vars, n_threads) {
   res
 }
 
-rust_compute <- function(encoded, keys, use_keys_na, targets, n_threads) {
-  .Call(wrap__rust_compute, encoded, keys, use_keys_na, targets, n_threads)
+# `plan`: NULL (dataset 0 is the original, every other encoded dataset a synthesis) or
+# list(original = 0-based dataset, syntheses = list(list(dataset = 0-based, rows = NULL
+# or 1-based subsample rows), ...), tau = double vector, possibly empty).
+rust_compute <- function(encoded, keys, use_keys_na, targets, n_threads, plan = NULL) {
+  .Call(wrap__rust_compute, encoded, keys, use_keys_na, targets, n_threads, plan)
 }
 
 rust_measure_names <- function() {

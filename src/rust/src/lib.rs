@@ -6,7 +6,8 @@
 use extendr_api::prelude::*;
 use std::os::raw::c_int;
 use synthrisk_core::encode::{close_numeric_pairs, encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput};
-use synthrisk_core::engine::{run, TargetRequest};
+use synthrisk_core::engine::{run_plan, TargetRequest};
+use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
 use synthrisk_core::error::CoreError;
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, N_STEPS, N_TABLES};
 use synthrisk_core::measures::MEASURE_NAMES;
@@ -255,6 +256,43 @@ fn target_request(spec: List) -> GlueResult<TargetRequest> {
     })
 }
 
+/// `plan`: NULL (dataset 0 against all others) or a list of `original` (0-based
+/// dataset), `syntheses` (a list of `dataset` and `rows`, NULL or 1-based rows of a
+/// subsample) and `tau` (a double vector, possibly empty).
+fn plan_of(plan: &Robj, n_datasets: usize) -> GlueResult<Plan> {
+    if plan.is_null() {
+        return Ok(Plan::standard(n_datasets));
+    }
+    let plan = as_list(plan.clone(), "plan")?;
+    let syntheses = as_list(field(&plan, "syntheses")?, "plan$syntheses")?
+        .values()
+        .map(|v| {
+            let v = as_list(v, "plan$syntheses[[i]]")?;
+            let rows = field(&v, "rows")?;
+            let rows = if rows.is_null() {
+                None
+            } else {
+                Some(
+                    int_slice(&rows, "rows")?
+                        .iter()
+                        .map(|&r| {
+                            u32::try_from(r as i64 - 1).map_err(|_| internal(format!("subsample row {r} is not a row")))
+                        })
+                        .collect::<GlueResult<Vec<u32>>>()?,
+                )
+            };
+            Ok(SynthesisView { dataset: index_scalar(&field(&v, "dataset")?, "dataset")?, rows })
+        })
+        .collect::<GlueResult<Vec<_>>>()?;
+    let tau = field(&plan, "tau")?;
+    let tau = if tau.is_null() {
+        TauGrid::default()
+    } else {
+        TauGrid::new(tau.as_real_slice().ok_or_else(|| internal("`tau` must be a double vector"))?)?
+    };
+    Ok(Plan { original: index_scalar(&field(&plan, "original")?, "original")?, syntheses, tau })
+}
+
 fn two_way_robj(p: &[synthrisk_core::checks::PairCount]) -> GlueResult<Robj> {
     named_list(
         ["key", "key_level", "target_level", "npairs", "key_target_total", "key_total"],
@@ -269,7 +307,7 @@ fn two_way_robj(p: &[synthrisk_core::checks::PairCount]) -> GlueResult<Robj> {
     )
 }
 
-fn compute_impl(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: List, n_threads: i32) -> GlueResult<Robj> {
+fn compute_impl(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: List, n_threads: i32, plan: Robj) -> GlueResult<Robj> {
     let workers = n_threads_of(n_threads)?;
     let ptr: ExternalPtr<Encoded> = ExternalPtr::try_from(encoded).map_err(|_| internal("not an encoding of synthrisk"))?;
     let vars = &ptr.try_addr().map_err(|_| internal("the encoding was released"))?.0;
@@ -277,7 +315,8 @@ fn compute_impl(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: List, n_t
     let use_na = logical_vec(&use_keys_na, "use_keys_na")?;
     let requests: Vec<TargetRequest> =
         targets.values().map(|t| target_request(as_list(t, "target")?)).collect::<GlueResult<_>>()?;
-    let results = run(&workers, vars, &keys, &use_na, &requests, &user_interrupt)?;
+    let plan = plan_of(&plan, vars.first().map_or(0, |v| v.codes.len()))?;
+    let results = run_plan(&workers, vars, &keys, &use_na, &requests, &plan, &user_interrupt)?;
 
     let out: Vec<Robj> = results
         .iter()
@@ -306,20 +345,29 @@ fn compute_impl(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: List, n_t
                 })
                 .collect();
             let two_way: Vec<Robj> = tr.synthesis.iter().map(|s| two_way_robj(&s.two_way)).collect::<GlueResult<_>>()?;
+            let tau_syn: Vec<f64> = tr.synthesis.iter().flat_map(|s| s.tau_syn.iter().copied()).collect();
+            let tau_orig: Vec<f64> = tr.synthesis.iter().flat_map(|s| s.tau_orig.iter().copied()).collect();
             named_list(
-                ["stats", "nexcl", "one_way", "two_way"],
-                [Robj::from(stats), Robj::from(nexcl), Robj::from(one_way), List::from_values(two_way).into()],
+                ["stats", "nexcl", "one_way", "two_way", "tau_syn", "tau_orig"],
+                [
+                    Robj::from(stats),
+                    Robj::from(nexcl),
+                    Robj::from(one_way),
+                    List::from_values(two_way).into(),
+                    Robj::from(tau_syn),
+                    Robj::from(tau_orig),
+                ],
             )
         })
         .collect::<GlueResult<_>>()?;
     Ok(List::from_values(out).into())
 }
 
-/// Computes every measure for all targets and syntheses of an encoding.
+/// Computes every measure for all targets and the syntheses of a plan on an encoding.
 /// @noRd
 #[extendr]
-fn rust_compute(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: List, n_threads: i32) -> Robj {
-    compute_impl(encoded, keys, use_keys_na, targets, n_threads).unwrap_or_else(error_robj)
+fn rust_compute(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: List, n_threads: i32, plan: Robj) -> Robj {
+    compute_impl(encoded, keys, use_keys_na, targets, n_threads, plan).unwrap_or_else(error_robj)
 }
 
 /// Names of the measures in the rows returned by `rust_compute`.

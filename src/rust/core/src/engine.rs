@@ -1,4 +1,4 @@
-//! All targets and all syntheses in one call: the keys are indexed once, rows grouped by
+//! All targets and all syntheses (the views of a `Plan`) in one call: the keys are indexed once, rows grouped by
 //! q once per dataset, and the (target, synthesis, q-range) passes run in parallel.
 //! q ranges depend only on the data, and partial sums merge in range order, so results
 //! are identical whatever the number of threads. The passes run in chunks of a few
@@ -10,6 +10,7 @@ use crate::error::{check_row_count, CoreError, CoreResult};
 use crate::exclusions::*;
 use crate::keys::build_key_index;
 use crate::measures::{base_cap_d, SynthesisMeasures};
+use crate::plan::Plan;
 use crate::rows_by_q::RowsByQ;
 use crate::sweep::{sweep, SweepInput, Tally};
 use crate::workers::{stop_point, ShouldStop, Workers};
@@ -21,13 +22,15 @@ use rayon::prelude::*;
 pub struct ChunkSizes {
     pub range_rows: usize,
     pub chunk_rows: usize,
+    /// Words (offsets and rows) the grouped rows of subsamples may take at once.
+    pub view_words: usize,
 }
 
 impl Default for ChunkSizes {
     /// Ranges large enough to amortise the scratch, small enough to spread one target
     /// over the cores; chunks of a fraction of a second.
     fn default() -> Self {
-        ChunkSizes { range_rows: 1 << 19, chunk_rows: 1 << 22 }
+        ChunkSizes { range_rows: 1 << 19, chunk_rows: 1 << 22, view_words: 1 << 25 }
     }
 }
 
@@ -44,6 +47,9 @@ pub struct SynthesisResult {
     pub removed: [[u64; N_STEPS]; N_TABLES],
     pub one_way: OneWay,
     pub two_way: Vec<PairCount>,
+    /// The tau curve (percent, in the caller's tau order); empty without a tau grid.
+    pub tau_syn: Vec<f64>,
+    pub tau_orig: Vec<f64>,
 }
 
 pub struct TargetResult {
@@ -151,7 +157,8 @@ fn validate(vars: &[EncodedVar], keys: &[usize], use_keys_na: &[bool], targets: 
     Ok(())
 }
 
-/// Computes every (target, synthesis). The work runs in chunks on `workers`; between
+/// Computes every (target, synthesis) of the standard plan: dataset 0 is the original,
+/// every other dataset a synthesis. The work runs in chunks on `workers`; between
 /// chunks `should_stop` is asked on the calling thread, and a yes ends the call with
 /// `CoreError::Interrupted`. Chunks depend only on the data, so results are identical
 /// for any thread count.
@@ -176,94 +183,189 @@ pub fn run_with(
     sizes: ChunkSizes,
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
-    if sizes.range_rows == 0 || sizes.chunk_rows == 0 {
-        return Err(CoreError::new("internal: chunk sizes must be at least 1 row"));
+    let n_datasets = vars.first().map_or(0, |v| v.codes.len());
+    run_plan_with(workers, vars, keys, use_keys_na, targets, &Plan::standard(n_datasets), sizes, should_stop)
+}
+
+/// Every (target, plan synthesis) of `plan`, in plan order.
+pub fn run_plan(
+    workers: &Workers,
+    vars: &[EncodedVar],
+    keys: &[usize],
+    use_keys_na: &[bool],
+    targets: &[TargetRequest],
+    plan: &Plan,
+    should_stop: ShouldStop<'_>,
+) -> CoreResult<Vec<TargetResult>> {
+    run_plan_with(workers, vars, keys, use_keys_na, targets, plan, ChunkSizes::default(), should_stop)
+}
+
+/// Consecutive runs of views whose subsamples' grouped rows fit in `budget` words
+/// together (at least one view each); whole datasets cost nothing, being shared.
+fn view_batches(plan: &Plan, n_q: usize, budget: usize) -> Vec<std::ops::Range<usize>> {
+    let costs: Vec<usize> = plan
+        .syntheses
+        .iter()
+        .map(|v| v.rows.as_ref().map_or(0, |r| RowsByQ::size_for(n_q, r.len())))
+        .collect();
+    if costs.iter().all(|&c| c == 0) {
+        return vec![0..plan.syntheses.len()];
+    }
+    chunks_by_cost(&costs, budget)
+}
+
+/// `run_plan` with given chunk sizes.
+#[allow(clippy::too_many_arguments)]
+pub fn run_plan_with(
+    workers: &Workers,
+    vars: &[EncodedVar],
+    keys: &[usize],
+    use_keys_na: &[bool],
+    targets: &[TargetRequest],
+    plan: &Plan,
+    sizes: ChunkSizes,
+    should_stop: ShouldStop<'_>,
+) -> CoreResult<Vec<TargetResult>> {
+    if sizes.range_rows == 0 || sizes.chunk_rows == 0 || sizes.view_words == 0 {
+        return Err(CoreError::new("internal: chunk sizes must be at least 1"));
     }
     validate(vars, keys, use_keys_na, targets)?;
+    let dataset_rows: Vec<usize> = vars[0].codes.iter().map(|c| c.len()).collect();
+    plan.validate(&dataset_rows)?;
     stop_point(should_stop)?;
     let key_codes: Vec<&[Vec<u32>]> = keys.iter().map(|&k| vars[k].codes.as_slice()).collect();
     let key_levels: Vec<u32> = keys.iter().map(|&k| vars[k].n_levels).collect();
     let index = workers.chunk(should_stop, || build_key_index(&key_codes, &key_levels))??;
-    let rows: Vec<RowsByQ> =
-        workers.chunk(should_stop, || index.q.par_iter().map(|q| RowsByQ::new(q, index.n_q)).collect())?;
+    let orig = plan.original;
+    // Rows by q of the datasets used whole: the original and the whole views.
+    let mut used_whole = vec![false; dataset_rows.len()];
+    used_whole[orig] = true;
+    for v in plan.syntheses.iter().filter(|v| v.rows.is_none()) {
+        used_whole[v.dataset] = true;
+    }
+    let whole: Vec<Option<RowsByQ>> = workers.chunk(should_stop, || {
+        index
+            .q
+            .par_iter()
+            .zip(used_whole.par_iter())
+            .map(|(q, &used)| used.then(|| RowsByQ::new(q, index.n_q)))
+            .collect()
+    })?;
+    let rows_orig = whole[orig].as_ref().ok_or_else(|| CoreError::new("internal: the original is not grouped"))?;
     let key_missing: Vec<u32> = keys.iter().map(|&k| vars[k].missing_code).collect();
     let missing_key = missing_key_flags(&index, &key_missing, use_keys_na);
-    let n_syn = rows.len() - 1;
-    let n_orig = index.q[0].len() as u64;
-    let key_codes_orig: Vec<&[u32]> = keys.iter().map(|&k| vars[k].codes[0].as_slice()).collect();
-    let ranges: Vec<Vec<QRange>> = (1..=n_syn).map(|j| q_ranges(&rows[0], &rows[j], index.n_q, sizes.range_rows)).collect();
-
-    let jobs: Vec<(usize, usize)> = (0..targets.len()).flat_map(|t| (1..=n_syn).map(move |j| (t, j))).collect();
-    let sweep_input = |(ti, j): (usize, usize)| {
-        let request = &targets[ti];
-        let target = &vars[request.var];
-        SweepInput {
-            index: &index,
-            rows_orig: &rows[0],
-            rows_syn: &rows[j],
-            target_orig: &target.codes[0],
-            target_syn: &target.codes[j],
-            n_target_levels: target.n_levels as usize,
-            missing_key: &missing_key,
-            spec: &request.spec,
-            twoway_min_cell: request.twoway_min_cell,
-        }
-    };
-
-    // Every (job, q range) in job order, then range order; partial tallies of a job
-    // arrive in range order and merge in that order.
-    let units: Vec<(usize, QRange)> = jobs
+    let n_orig = index.q[orig].len() as u64;
+    let key_codes_orig: Vec<&[u32]> = keys.iter().map(|&k| vars[k].codes[orig].as_slice()).collect();
+    let base_caps: Vec<f64> = targets
         .iter()
-        .enumerate()
-        .flat_map(|(ji, &(_, j))| ranges[j - 1].iter().map(move |r| (ji, *r)))
+        .map(|t| {
+            let target = &vars[t.var];
+            let mut margin = vec![0u64; target.n_levels as usize];
+            for &c in &target.codes[orig] {
+                margin[c as usize] += 1;
+            }
+            base_cap_d(&margin, n_orig)
+        })
         .collect();
-    let unit_rows: Vec<usize> = units.iter().map(|(_, r)| r.rows).collect();
-    let mut parts: Vec<Vec<Tally>> = (0..jobs.len()).map(|_| Vec::new()).collect();
-    for chunk in chunks_by_cost(&unit_rows, sizes.chunk_rows) {
-        let chunk_units = &units[chunk];
-        let tallies: Vec<Tally> = workers.chunk(should_stop, || {
-            chunk_units.par_iter().map(|&(ji, r)| sweep(&sweep_input(jobs[ji]), r.lo, r.hi)).collect()
-        })?;
-        for (&(ji, _), t) in chunk_units.iter().zip(tallies) {
-            parts[ji].push(t);
-        }
-    }
 
-    let finish = |ji: usize, parts: Vec<Tally>| {
-        let (ti, j) = jobs[ji];
-        let target = &vars[targets[ti].var];
-        let mut tally = Tally::new(target.n_levels as usize);
-        for p in parts {
-            tally.merge(p);
+    let n_views = plan.syntheses.len();
+    let mut by_target: Vec<Vec<SynthesisResult>> = (0..targets.len()).map(|_| Vec::with_capacity(n_views)).collect();
+    for batch in view_batches(plan, index.n_q, sizes.view_words) {
+        let views = &plan.syntheses[batch.clone()];
+        let subsets: Vec<Option<RowsByQ>> = workers.chunk(should_stop, || {
+            views
+                .par_iter()
+                .map(|v| v.rows.as_ref().map(|r| RowsByQ::subset(&index.q[v.dataset], r, index.n_q)))
+                .collect()
+        })?;
+        let view_rows: Vec<&RowsByQ> = views
+            .iter()
+            .zip(&subsets)
+            .map(|(v, sub)| match sub {
+                Some(r) => Ok(r),
+                None => whole[v.dataset].as_ref().ok_or_else(|| CoreError::new("internal: a whole view is not grouped")),
+            })
+            .collect::<CoreResult<_>>()?;
+        let ranges: Vec<Vec<QRange>> =
+            view_rows.iter().map(|r| q_ranges(rows_orig, r, index.n_q, sizes.range_rows)).collect();
+        // Jobs (target, view within the batch), target-major.
+        let jobs: Vec<(usize, usize)> =
+            (0..targets.len()).flat_map(|t| (0..views.len()).map(move |v| (t, v))).collect();
+        let sweep_input = |(ti, vi): (usize, usize)| {
+            let request = &targets[ti];
+            let target = &vars[request.var];
+            SweepInput {
+                index: &index,
+                rows_orig,
+                rows_syn: view_rows[vi],
+                target_orig: &target.codes[orig],
+                target_syn: &target.codes[views[vi].dataset],
+                n_target_levels: target.n_levels as usize,
+                missing_key: &missing_key,
+                spec: &request.spec,
+                twoway_min_cell: request.twoway_min_cell,
+                tau: &plan.tau,
+            }
+        };
+
+        // Every (job, q range) in job order, then range order; partial tallies of a job
+        // arrive in range order and merge in that order.
+        let units: Vec<(usize, QRange)> = jobs
+            .iter()
+            .enumerate()
+            .flat_map(|(ji, &(_, vi))| ranges[vi].iter().map(move |r| (ji, *r)))
+            .collect();
+        let unit_rows: Vec<usize> = units.iter().map(|(_, r)| r.rows).collect();
+        let mut parts: Vec<Vec<Tally>> = (0..jobs.len()).map(|_| Vec::new()).collect();
+        for chunk in chunks_by_cost(&unit_rows, sizes.chunk_rows) {
+            let chunk_units = &units[chunk];
+            let tallies: Vec<Tally> = workers.chunk(should_stop, || {
+                chunk_units.par_iter().map(|&(ji, r)| sweep(&sweep_input(jobs[ji]), r.lo, r.hi)).collect()
+            })?;
+            for (&(ji, _), t) in chunk_units.iter().zip(tallies) {
+                parts[ji].push(t);
+            }
         }
-        let mut margin = vec![0u64; target.n_levels as usize];
-        for &c in &target.codes[0] {
-            margin[c as usize] += 1;
+
+        let finish = |ji: usize, parts: Vec<Tally>| {
+            let (ti, vi) = jobs[ji];
+            let target = &vars[targets[ti].var];
+            let mut tally = Tally::new(target.n_levels as usize, plan.tau.len());
+            for p in parts {
+                tally.merge(p);
+            }
+            let n_syn_rows = views[vi].n_rows(dataset_rows[views[vi].dataset]) as u64;
+            let measures = SynthesisMeasures::from_tally(&tally, n_orig, n_syn_rows, base_caps[ti]);
+            let (tau_syn, tau_orig) = if plan.tau.is_empty() {
+                (Vec::new(), Vec::new())
+            } else {
+                (plan.tau.curve(&tally.tau_syn, n_orig as f64), plan.tau.curve(&tally.tau_orig, n_orig as f64))
+            };
+            SynthesisResult {
+                measures,
+                total: tally.total,
+                removed: tally.removed,
+                one_way: one_way(&tally.disco_by_level, &tally.orig_by_level),
+                two_way: two_way(&tally.twoway_cells, &index, &key_codes_orig, &key_levels, &target.codes[orig]),
+                tau_syn,
+                tau_orig,
+            }
+        };
+        let job_rows: Vec<usize> =
+            jobs.iter().map(|&(_, vi)| rows_orig.rows.len() + view_rows[vi].rows.len()).collect();
+        let mut parts = parts.into_iter();
+        let mut results: Vec<SynthesisResult> = Vec::with_capacity(jobs.len());
+        for chunk in chunks_by_cost(&job_rows, sizes.chunk_rows) {
+            let chunk_parts: Vec<(usize, Vec<Tally>)> = chunk.clone().zip(parts.by_ref().take(chunk.len())).collect();
+            let done: Vec<SynthesisResult> = workers
+                .chunk(should_stop, || chunk_parts.into_par_iter().map(|(ji, p)| finish(ji, p)).collect())?;
+            results.extend(done);
         }
-        let n_syn_rows = index.q[j].len() as u64;
-        let measures = SynthesisMeasures::from_tally(&tally, n_orig, n_syn_rows, base_cap_d(&margin, n_orig));
-        SynthesisResult {
-            measures,
-            total: tally.total,
-            removed: tally.removed,
-            one_way: one_way(&tally.disco_by_level, &tally.orig_by_level),
-            two_way: two_way(&tally.twoway_cells, &index, &key_codes_orig, &key_levels, &target.codes[0]),
+        for (&(ti, _), r) in jobs.iter().zip(results) {
+            by_target[ti].push(r);
         }
-    };
-    let job_rows: Vec<usize> = jobs.iter().map(|&(_, j)| index.q[0].len() + index.q[j].len()).collect();
-    let mut parts = parts.into_iter();
-    let mut results: Vec<SynthesisResult> = Vec::with_capacity(jobs.len());
-    for chunk in chunks_by_cost(&job_rows, sizes.chunk_rows) {
-        let chunk_parts: Vec<(usize, Vec<Tally>)> = chunk.clone().zip(parts.by_ref().take(chunk.len())).collect();
-        let done: Vec<SynthesisResult> = workers
-            .chunk(should_stop, || chunk_parts.into_par_iter().map(|(ji, p)| finish(ji, p)).collect())?;
-        results.extend(done);
     }
-    let mut results = results.into_iter();
-    Ok(targets
-        .iter()
-        .map(|_| TargetResult { synthesis: results.by_ref().take(n_syn).collect() })
-        .collect())
+    Ok(by_target.into_iter().map(|synthesis| TargetResult { synthesis }).collect())
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ pub mod error;
 pub mod exclusions;
 pub mod keys;
 pub mod measures;
+pub mod plan;
 pub mod rows_by_q;
 pub mod sweep;
 pub mod workers;

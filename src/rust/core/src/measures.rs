@@ -82,7 +82,7 @@ mod tests {
         assert!(pct(0.0, 0.0).is_nan());
         assert_eq!(pct(1.0, 4.0), 25.0);
         // K > 0 disclosive records but Nb = 0 after exclusions: TCAPb is Inf, TCAP finite.
-        let mut t = Tally::new(2);
+        let mut t = Tally::new(2, 0);
         t.total[DISCO] = 2;
         t.total[DIS_Q] = 4;
         let m = SynthesisMeasures::from_tally(&t, 10, 10, 50.0);

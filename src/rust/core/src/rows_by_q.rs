@@ -26,6 +26,31 @@ impl RowsByQ {
         RowsByQ { offsets, rows }
     }
 
+    /// The rows `subset` of a dataset whose rows have keys `q`, grouped by q; the row ids
+    /// stay those of the whole dataset.
+    pub fn subset(q: &[u32], subset: &[u32], n_q: usize) -> Self {
+        let mut offsets = vec![0usize; n_q + 1];
+        for &r in subset {
+            offsets[q[r as usize] as usize + 1] += 1;
+        }
+        for i in 0..n_q {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut next = offsets.clone();
+        let mut rows = vec![0u32; subset.len()];
+        for &r in subset {
+            let slot = &mut next[q[r as usize] as usize];
+            rows[*slot] = r;
+            *slot += 1;
+        }
+        RowsByQ { offsets, rows }
+    }
+
+    /// Entries held (offsets and rows): the memory a view costs, in words.
+    pub fn size_for(n_q: usize, n_rows: usize) -> usize {
+        n_q + 1 + n_rows
+    }
+
     pub fn of(&self, q: usize) -> &[u32] {
         &self.rows[self.offsets[q]..self.offsets[q + 1]]
     }
@@ -46,5 +71,9 @@ mod tests {
         assert_eq!(g.of(1), &[3]);
         assert_eq!(g.of(2), &[0, 2]);
         assert_eq!(g.count(3), 0);
+        let s = RowsByQ::subset(&[2, 0, 2, 1, 0], &[4, 2, 0], 4);
+        assert_eq!(s.of(0), &[4]);
+        assert_eq!(s.of(2), &[2, 0]);
+        assert_eq!(s.count(1), 0);
     }
 }

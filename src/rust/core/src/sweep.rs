@@ -5,6 +5,7 @@
 
 use crate::exclusions::*;
 use crate::keys::KeyIndex;
+use crate::plan::TauGrid;
 use crate::rows_by_q::RowsByQ;
 
 /// What one synthesis of one target needs from the shared data.
@@ -19,6 +20,8 @@ pub struct SweepInput<'a> {
     pub spec: &'a ExclusionSpec,
     /// DiSCO cells above this value are kept for the 2-way check.
     pub twoway_min_cell: f64,
+    /// The tau curve's grid (empty: no curve).
+    pub tau: &'a TauGrid,
 }
 
 /// Partial sums over a range of q; ranges merge in order.
@@ -47,10 +50,16 @@ pub struct Tally {
     pub orig_by_level: Vec<u64>,
     /// Excluded DiSCO cells (q, t, value) above the 2-way cell threshold.
     pub twoway_cells: Vec<(u32, u32, u64)>,
+    /// Tau curve (SPEC 10): sums of ps*d (synthetic) and pd*d (original) over the cells
+    /// the DiSCO table's exclusions keep, by bucket of the tau grid (empty: no curve).
+    pub tau_syn: Vec<f64>,
+    pub tau_orig: Vec<f64>,
 }
 
 impl Tally {
-    pub fn new(n_target_levels: usize) -> Self {
+    /// `n_tau`: the number of tau values (0 for no curve).
+    pub fn new(n_target_levels: usize, n_tau: usize) -> Self {
+        let buckets = if n_tau == 0 { 0 } else { n_tau + 1 };
         Tally {
             total: [0; N_TABLES],
             removed: [[0; N_STEPS]; N_TABLES],
@@ -68,6 +77,8 @@ impl Tally {
             disco_by_level: vec![0; n_target_levels],
             orig_by_level: vec![0; n_target_levels],
             twoway_cells: Vec::new(),
+            tau_syn: vec![0.0; buckets],
+            tau_orig: vec![0.0; buckets],
         }
     }
 
@@ -102,6 +113,12 @@ impl Tally {
             *a += b;
         }
         self.twoway_cells.extend(next.twoway_cells);
+        for (a, b) in self.tau_syn.iter_mut().zip(next.tau_syn) {
+            *a += b;
+        }
+        for (a, b) in self.tau_orig.iter_mut().zip(next.tau_orig) {
+            *a += b;
+        }
     }
 }
 
@@ -109,7 +126,8 @@ impl Tally {
 pub fn sweep(input: &SweepInput<'_>, q_lo: usize, q_hi: usize) -> Tally {
     let n_t = input.n_target_levels;
     let spec = input.spec;
-    let mut tally = Tally::new(n_t);
+    let mut tally = Tally::new(n_t, input.tau.len());
+    let with_tau = !input.tau.is_empty();
     let mut d = vec![0u32; n_t];
     let mut s = vec![0u32; n_t];
     let mut touched: Vec<u32> = Vec::new();
@@ -173,6 +191,14 @@ pub fn sweep(input: &SweepInput<'_>, q_lo: usize, q_hi: usize) -> Tally {
                     Some(st) => tally.removed[k][st] += v,
                     None => kept[k] = v,
                 }
+            }
+            // The tau curve's cells: proportions before exclusions, then the DiSCO
+            // table's exclusions with the cell's value d (SPEC 10).
+            if with_tau && dv > 0 && step.is_none() && !matches!(spec.denom_lim, Some(lim) if dv > lim) {
+                let ps = if s_q > 0 { sv as f64 / s_q as f64 } else { 0.0 };
+                let pd = dv as f64 / d_q as f64;
+                tally.tau_syn[input.tau.bucket(ps)] += ps * dv as f64;
+                tally.tau_orig[input.tau.bucket(pd)] += pd * dv as f64;
             }
             let (dk, sk) = (kept[ORIG], kept[SYN]);
             d_kept_q += dk;

@@ -8,7 +8,8 @@ use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
 use std::collections::{BTreeMap, BTreeSet};
 use synthrisk_core::encode::{encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput, NA_INTEGER};
-use synthrisk_core::engine::{run, run_with, ChunkSizes, SynthesisResult, TargetRequest};
+use synthrisk_core::engine::{run, run_plan, run_plan_with, run_with, ChunkSizes, SynthesisResult, TargetRequest};
+use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, N_STEPS, N_TABLES};
 use synthrisk_core::measures::MEASURE_NAMES;
 use synthrisk_core::workers::{never_stop, Workers};
@@ -240,6 +241,20 @@ fn case_strategy() -> impl Strategy<Value = Case> {
 }
 
 impl RawVar {
+    /// The variable with dataset `j` cut to `rows`, in that order.
+    fn with_subset(&self, j: usize, rows: &[u32]) -> RawVar {
+        fn cut<T: Copy>(c: &[T], rows: &[u32]) -> Vec<T> {
+            rows.iter().map(|&r| c[r as usize]).collect()
+        }
+        let mut out = self.clone();
+        match &mut out {
+            RawVar::Factor { datasets, .. } => datasets[j].1 = cut(&datasets[j].1, rows),
+            RawVar::Double(cols) => cols[j] = cut(&cols[j], rows),
+            RawVar::Integer(cols) => cols[j] = cut(&cols[j], rows),
+        }
+        out
+    }
+
     fn replicate_original(&mut self, copies: usize) {
         fn rep<T: Copy>(cols: &mut [Vec<T>], copies: usize) {
             let orig = cols[0].repeat(copies);
@@ -276,16 +291,17 @@ struct LabelSpec {
     twoway_min_cell: f64,
 }
 
-fn label_spec(case: &Case, ti: usize, n_datasets: usize) -> LabelSpec {
-    let o = &case.options[ti];
+/// `o`: the dataset that plays the original.
+fn label_spec(case: &Case, ti: usize, n_datasets: usize, o: usize) -> LabelSpec {
+    let opt = &case.options[ti];
     let target = &case.vars[case.n_keys + ti];
     let t_labels = observed_labels(target, n_datasets);
     let pick = |v: &[Label], i: u8| v[i as usize % v.len()].clone();
     LabelSpec {
-        not_target: o.not_target.iter().map(|&i| pick(&t_labels, i)).collect(),
+        not_target: opt.not_target.iter().map(|&i| pick(&t_labels, i)).collect(),
         // usetargetNA = FALSE removes the missing target level if the original has it.
-        exclude_missing: !o.use_target_na && target.labels(0).contains(&Label::Missing),
-        key_target: o
+        exclude_missing: !opt.use_target_na && target.labels(o).contains(&Label::Missing),
+        key_target: opt
             .key_target
             .iter()
             .map(|&(k, kl, tl)| {
@@ -293,9 +309,9 @@ fn label_spec(case: &Case, ti: usize, n_datasets: usize) -> LabelSpec {
                 (k, pick(&observed_labels(&case.vars[k], n_datasets), kl), pick(&t_labels, tl))
             })
             .collect(),
-        use_keys_na: o.use_keys_na.clone(),
-        denom_lim: o.denom_lim,
-        twoway_min_cell: o.twoway_min_cell,
+        use_keys_na: opt.use_keys_na.clone(),
+        denom_lim: opt.denom_lim,
+        twoway_min_cell: opt.twoway_min_cell,
     }
 }
 
@@ -305,14 +321,21 @@ struct Naive {
     removed: [[u64; N_STEPS]; N_TABLES],
     one_way: (Option<Label>, u64, u64, u64, u64),
     two_way: BTreeMap<(usize, Label, Label), (u64, u64, u64)>,
+    /// Tau curve (SPEC 10) on `TAU`: synthetic and original, in percent.
+    tau_syn: Vec<f64>,
+    tau_orig: Vec<f64>,
 }
+
+/// The tau grid of the tests: unsorted, with a repeat.
+const TAU: [f64; 7] = [0.0, 1.0 / 3.0, 0.5, 0.2, 1.0, 0.75, 0.5];
 
 fn pct(a: f64, b: f64) -> f64 {
     100.0 * a / b
 }
 
-/// SPEC sections 3 to 7, on labels, cell by cell.
-fn naive(case: &Case, ti: usize, j: usize, spec: &LabelSpec) -> Naive {
+/// SPEC sections 3 to 7 and the tau curve of 10, on labels, cell by cell; dataset `o`
+/// is the original, `j` the synthesis.
+fn naive(case: &Case, ti: usize, o: usize, j: usize, spec: &LabelSpec) -> Naive {
     type Q = Vec<Label>;
     let keys = &case.vars[..case.n_keys];
     let target = &case.vars[case.n_keys + ti];
@@ -320,8 +343,8 @@ fn naive(case: &Case, ti: usize, j: usize, spec: &LabelSpec) -> Naive {
         let cols: Vec<Vec<Label>> = keys.iter().map(|k| k.labels(d)).collect();
         (0..target.labels(d).len()).map(|r| cols.iter().map(|c| c[r].clone()).collect()).collect()
     };
-    let (qd, qs) = (q_of(0), q_of(j));
-    let (td, ts) = (target.labels(0), target.labels(j));
+    let (qd, qs) = (q_of(o), q_of(j));
+    let (td, ts) = (target.labels(o), target.labels(j));
     let (nd, ns) = (td.len() as f64, ts.len() as f64);
     let mut dmap: BTreeMap<(Q, Label), u64> = BTreeMap::new();
     let mut smap: BTreeMap<(Q, Label), u64> = BTreeMap::new();
@@ -357,6 +380,29 @@ fn naive(case: &Case, ti: usize, j: usize, spec: &LabelSpec) -> Naive {
             None
         }
     };
+    // Tau curve: proportions before exclusions; the DiSCO table's steps with value d.
+    let mut tau_syn = vec![0.0; TAU.len()];
+    let mut tau_orig = vec![0.0; TAU.len()];
+    for (q, t) in &cells {
+        let d = dmap.get(&(q.clone(), t.clone())).copied().unwrap_or(0);
+        if d == 0 || step_of(q, t, d).is_some() {
+            continue;
+        }
+        let s = smap.get(&(q.clone(), t.clone())).copied().unwrap_or(0);
+        let sqq = sq.get(q).copied().unwrap_or(0);
+        let ps = if sqq > 0 { s as f64 / sqq as f64 } else { 0.0 };
+        let pd = d as f64 / dq[q] as f64;
+        for (k, &tau) in TAU.iter().enumerate() {
+            if ps >= tau {
+                tau_syn[k] += ps * d as f64;
+            }
+            if pd >= tau {
+                tau_orig[k] += pd * d as f64;
+            }
+        }
+    }
+    let tau_syn: Vec<f64> = tau_syn.iter().map(|&x| pct(x, nd)).collect();
+    let tau_orig: Vec<f64> = tau_orig.iter().map(|&x| pct(x, nd)).collect();
     let mut total = [0u64; N_TABLES];
     let mut removed = [[0u64; N_STEPS]; N_TABLES];
     let mut kept: Vec<BTreeMap<(Q, Label), u64>> = vec![BTreeMap::new(); N_TABLES];
@@ -486,7 +532,7 @@ fn naive(case: &Case, ti: usize, j: usize, spec: &LabelSpec) -> Naive {
         e.2 = qd.iter().filter(|q| q[*i] == *kl).count() as u64;
         e.1 = qd.iter().zip(&td).filter(|(q, tt)| q[*i] == *kl && *tt == t).count() as u64;
     }
-    Naive { measures, total, removed, one_way, two_way }
+    Naive { measures, total, removed, one_way, two_way, tau_syn, tau_orig }
 }
 
 fn close(got: f64, want: f64) -> bool {
@@ -507,7 +553,8 @@ fn encode_case(case: &Case, workers: &Workers) -> Vec<EncodedVar> {
     enc
 }
 
-fn requests(case: &Case, enc: &[EncodedVar], specs: &[LabelSpec]) -> Vec<TargetRequest> {
+/// `o`: the dataset that plays the original.
+fn requests(case: &Case, enc: &[EncodedVar], specs: &[LabelSpec], o: usize) -> Vec<TargetRequest> {
     specs
         .iter()
         .enumerate()
@@ -521,7 +568,7 @@ fn requests(case: &Case, enc: &[EncodedVar], specs: &[LabelSpec]) -> Vec<TargetR
             for (c, l) in t_labels.iter().enumerate() {
                 spec.excluded_target[c] = s.not_target.contains(l);
             }
-            spec.exclude_missing_target = !case.options[ti].use_target_na && enc[var].has_missing[0];
+            spec.exclude_missing_target = !case.options[ti].use_target_na && enc[var].has_missing[o];
             spec.key_target = s
                 .key_target
                 .iter()
@@ -581,20 +628,20 @@ proptest! {
         let two = Workers::new(2).unwrap();
         let enc = encode_case(&case, &one);
         let n_datasets = enc[0].codes.len();
-        let specs: Vec<LabelSpec> = (0..case.options.len()).map(|ti| label_spec(&case, ti, n_datasets)).collect();
-        let reqs = requests(&case, &enc, &specs);
+        let specs: Vec<LabelSpec> = (0..case.options.len()).map(|ti| label_spec(&case, ti, n_datasets, 0)).collect();
+        let reqs = requests(&case, &enc, &specs, 0);
         let keys: Vec<usize> = (0..case.n_keys).collect();
         let use_na = &case.options[0].use_keys_na;
         // usekeysNA is shared by all targets of a call.
         let specs: Vec<LabelSpec> = specs.into_iter().map(|mut s| { s.use_keys_na = use_na.clone(); s }).collect();
-        let sizes = ChunkSizes { range_rows: case.range_rows, chunk_rows: case.chunk_rows };
+        let sizes = ChunkSizes { range_rows: case.range_rows, chunk_rows: case.chunk_rows, view_words: 1 << 25 };
         let a = run(&one, &enc, &keys, use_na, &reqs, &never_stop).unwrap();
         let b = run_with(&one, &enc, &keys, use_na, &reqs, sizes, &never_stop).unwrap();
         let c = run_with(&two, &enc, &keys, use_na, &reqs, sizes, &never_stop).unwrap();
         let d = run(&two, &enc, &keys, use_na, &reqs, &never_stop).unwrap();
         for ti in 0..reqs.len() {
             for j in 1..n_datasets {
-                let want = naive(&case, ti, j, &specs[ti]);
+                let want = naive(&case, ti, 0, j, &specs[ti]);
                 for got in [&a, &b] {
                     check_against_naive(&case, &enc, ti, j, &got[ti].synthesis[j - 1], &want);
                 }
@@ -608,6 +655,66 @@ proptest! {
     }
 }
 
+fn close_all(got: &[f64], want: &[f64]) -> bool {
+    got.len() == want.len() && got.iter().zip(want).all(|(&g, &w)| close(g, w))
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Plans: another dataset as the original (the holdout), a subsample of a dataset as
+    /// a synthesis (the size curve, in memory batches of any size) and the tau curve.
+    #[test]
+    fn plans_match_naive_reference(case in case_strategy(), keep in proptest::collection::vec(any::<bool>(), 1..8),
+                                   swap in any::<bool>(), tiny_batches in any::<bool>()) {
+        let one = Workers::new(1).unwrap();
+        let two = Workers::new(2).unwrap();
+        let enc = encode_case(&case, &one);
+        let n_datasets = enc[0].codes.len();
+        let o = usize::from(swap);
+        let other = 1 - o;
+        let specs: Vec<LabelSpec> = (0..case.options.len()).map(|ti| label_spec(&case, ti, n_datasets, o)).collect();
+        let reqs = requests(&case, &enc, &specs, o);
+        let keys: Vec<usize> = (0..case.n_keys).collect();
+        let use_na = &case.options[0].use_keys_na;
+        let specs: Vec<LabelSpec> = specs.into_iter().map(|mut s| { s.use_keys_na = use_na.clone(); s }).collect();
+        // A subsample of `other`, rows in reverse order.
+        let n_other = enc[0].codes[other].len();
+        let rows: Vec<u32> = (0..n_other as u32).rev().filter(|&r| keep[r as usize % keep.len()]).collect();
+        let plan = Plan {
+            original: o,
+            syntheses: vec![SynthesisView::whole(other), SynthesisView { dataset: other, rows: Some(rows.clone()) }],
+            tau: TauGrid::new(&TAU).unwrap(),
+        };
+        let sub_case = Case { vars: case.vars.iter().map(|v| v.with_subset(other, &rows)).collect(), ..case.clone() };
+        // Batches of views never change a sum; q ranges may (floating point), so runs are
+        // compared to the bit only at equal ranges, and each with the reference.
+        let batched = ChunkSizes { view_words: if tiny_batches { 1 } else { 1 << 25 }, ..ChunkSizes::default() };
+        let small = ChunkSizes { range_rows: case.range_rows, chunk_rows: case.chunk_rows, view_words: 1 };
+        let a = run_plan(&one, &enc, &keys, use_na, &reqs, &plan, &never_stop).unwrap();
+        let b = run_plan_with(&two, &enc, &keys, use_na, &reqs, &plan, batched, &never_stop).unwrap();
+        let c = run_plan_with(&two, &enc, &keys, use_na, &reqs, &plan, small, &never_stop).unwrap();
+        for ti in 0..reqs.len() {
+            let wants = [naive(&case, ti, o, other, &specs[ti]), naive(&sub_case, ti, o, other, &specs[ti])];
+            for (vi, want) in wants.iter().enumerate() {
+                let got = &a[ti].synthesis[vi];
+                check_against_naive(&case, &enc, ti, other, got, want);
+                check_against_naive(&case, &enc, ti, other, &c[ti].synthesis[vi], want);
+                prop_assert!(close_all(&c[ti].synthesis[vi].tau_syn, &want.tau_syn));
+                prop_assert!(close_all(&got.tau_syn, &want.tau_syn), "tau synthetic: got {:?}, want {:?}", got.tau_syn, want.tau_syn);
+                prop_assert!(close_all(&got.tau_orig, &want.tau_orig), "tau original: got {:?}, want {:?}", got.tau_orig, want.tau_orig);
+                // tau = 1 is DiSCO and Dorig, to the bit.
+                prop_assert_eq!(got.tau_syn[4].to_bits(), got.measures.get("DiSCO").unwrap().to_bits());
+                prop_assert_eq!(got.tau_orig[4].to_bits(), got.measures.get("Dorig").unwrap().to_bits());
+                let other_run = &b[ti].synthesis[vi];
+                prop_assert_eq!(bits(got), bits(other_run), "threads, chunks or batches changed a result");
+                prop_assert_eq!(&got.tau_syn.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                                &other_run.tau_syn.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+            }
+        }
+    }
+}
+
 #[test]
 fn a_stop_request_ends_the_run_between_chunks() {
     let n = 50usize;
@@ -615,7 +722,7 @@ fn a_stop_request_ends_the_run_between_chunks() {
     let vars = vec![EncodedVar::new(codes(0), 5, 4, None), EncodedVar::new(codes(1), 5, 4, None)];
     let req = || vec![TargetRequest { var: 1, spec: ExclusionSpec::none(5, 4), twoway_min_cell: 1.0 }];
     let w = Workers::new(2).unwrap();
-    let sizes = ChunkSizes { range_rows: 4, chunk_rows: 8 };
+    let sizes = ChunkSizes { range_rows: 4, chunk_rows: 8, view_words: 1 << 25 };
     let asked = std::cell::Cell::new(0);
     let counting = || {
         asked.set(asked.get() + 1);
