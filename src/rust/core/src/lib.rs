@@ -6,6 +6,7 @@ pub mod encode;
 pub mod engine;
 pub mod error;
 pub mod exclusions;
+pub mod identification;
 pub mod keys;
 pub mod measures;
 pub mod plan;
