@@ -57,3 +57,8 @@ rust_measure_names <- function() {
 rust_identification <- function(encoded, exact, radius_values, radius, relative, n_threads) {
   .Call(wrap__rust_identification, encoded, exact, radius_values, radius, relative, n_threads)
 }
+
+# list(q = per dataset, each record's q (1-based); counts = per dataset, rows of each q).
+rust_record_keys <- function(encoded, keys, n_threads) {
+  .Call(wrap__rust_record_keys, encoded, keys, n_threads)
+}

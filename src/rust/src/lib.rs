@@ -10,6 +10,7 @@ use synthrisk_core::engine::{run_plan, TargetRequest};
 use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
 use synthrisk_core::error::CoreError;
 use synthrisk_core::identification::{identification, RadiusVar};
+use synthrisk_core::record_keys::record_keys;
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, N_STEPS, N_TABLES};
 use synthrisk_core::measures::MEASURE_NAMES;
 use synthrisk_core::workers::Workers;
@@ -441,6 +442,34 @@ fn rust_identification(encoded: Robj, exact: Robj, radius_values: List, radius: 
     identification_impl(encoded, exact, radius_values, radius, relative, n_threads).unwrap_or_else(error_robj)
 }
 
+fn record_keys_impl(encoded: Robj, keys: Robj, n_threads: i32) -> GlueResult<Robj> {
+    let workers = n_threads_of(n_threads)?;
+    let ptr: ExternalPtr<Encoded> = ExternalPtr::try_from(encoded).map_err(|_| internal("not an encoding of synthrisk"))?;
+    let vars = &ptr.try_addr().map_err(|_| internal("the encoding was released"))?.0;
+    let keys = index_vec(&keys, "keys")?;
+    if keys.iter().any(|&k| k >= vars.len()) {
+        return Err(internal("key index out of range"));
+    }
+    let codes: Vec<&[Vec<u32>]> = keys.iter().map(|&k| vars[k].codes.as_slice()).collect();
+    let levels: Vec<u32> = keys.iter().map(|&k| vars[k].n_levels).collect();
+    let r = record_keys(&workers, &codes, &levels, &user_interrupt)?;
+    let to_r = |v: &Vec<u32>, plus: i32| Robj::from(v.iter().map(|&x| x as i32 + plus).collect::<Vec<i32>>());
+    named_list(
+        ["q", "counts"],
+        [
+            List::from_values(r.q.iter().map(|q| to_r(q, 1))).into(),
+            List::from_values(r.counts.iter().map(|c| to_r(c, 0))).into(),
+        ],
+    )
+}
+
+/// Each record's q (1-based) per dataset, and per dataset the rows of each q.
+/// @noRd
+#[extendr]
+fn rust_record_keys(encoded: Robj, keys: Robj, n_threads: i32) -> Robj {
+    record_keys_impl(encoded, keys, n_threads).unwrap_or_else(error_robj)
+}
+
 /// Names of the measures in the rows returned by `rust_compute`.
 /// @noRd
 #[extendr]
@@ -454,5 +483,6 @@ extendr_module! {
     fn rust_merge_numeric_levels;
     fn rust_compute;
     fn rust_identification;
+    fn rust_record_keys;
     fn rust_measure_names;
 }

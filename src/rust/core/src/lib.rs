@@ -10,6 +10,7 @@ pub mod identification;
 pub mod keys;
 pub mod measures;
 pub mod plan;
+pub mod record_keys;
 pub mod rows_by_q;
 pub mod sweep;
 pub mod workers;
