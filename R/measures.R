@@ -6,13 +6,14 @@
 measure_registry <- data.frame(
   measure = c("UiO", "UiS", "UiOiS", "repU",
               "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DCAPd", "DiSDiO", "max_denom", "mean_denom",
-              "baseCAPd", "CAPd", "CAPs", "DCAP", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb"),
-  component = c(rep("ident", 4), rep("attrib", 9), rep("allCAPs", 10)),
-  group = c(rep("identity", 4), rep("attribute", 9), rep("CAP", 10)),
-  unit = c(rep("%", 11), "count", "count", rep("%", 10)),
+              "baseCAPd", "CAPd", "CAPs", "DCAP", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb",
+              "TCAP_taub"),
+  component = c(rep("ident", 4), rep("attrib", 9), rep("allCAPs", 11)),
+  group = c(rep("identity", 4), rep("attribute", 9), rep("CAP", 11)),
+  unit = c(rep("%", 11), "count", "count", rep("%", 11)),
   data = c("original", rep("synthetic", 3),
            "original", rep("synthetic", 8),
-           "original", "original", rep("synthetic", 8)),
+           "original", "original", rep("synthetic", 9)),
   definition = c(
     "unique in the original: records whose key combination (q) occurs once in the original",
     "unique in the synthetic data: records whose q occurs once in the synthesis (over Ns)",
@@ -36,7 +37,8 @@ measure_registry <- data.frame(
     "expected correct attributions over synthetic records whose q occurs in the original (C / Nb)",
     "of the original records whose q is predicted with certainty, the share predicted correctly (DiSCO / DiS)",
     "records predicted with certainty and correct over Ns (K / Ns)",
-    "records predicted with certainty and correct over Nb (K / Nb)"
+    "records predicted with certainty and correct over Nb (K / Nb)",
+    "TCAP as Taub et al. (2018) define it: of the synthetic records whose q predicts one target level and occurs in the original, the mean share of original records in q with that level"
   ),
   stringsAsFactors = FALSE
 )

@@ -22,7 +22,7 @@
 #'   reports `NA`).
 #' @param attrib.meas Attribute measures of the summary (original, synthetic):
 #'   `"DiSCO"` (Dorig, DiSCO), `"DiSDiO"` (Dorig, DiSDiO), `"DCAP"` (CAPd, DCAPd) or
-#'   `"TCAP"` (Dorig, TCAP).
+#'   `"TCAP"` (Dorig, TCAP) or `"TCAP_taub"` (Dorig, TCAP_taub, Taub et al.'s TCAP).
 #' @param plot Whether `print()` draws `attrib.plot`.
 #' @keywords internal
 multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, print.flag = TRUE, denom_lim = 5,
@@ -108,7 +108,8 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
 }
 
 attrib_meas_columns <- list(DiSCO = c("Dorig", "DiSCO"), DiSDiO = c("Dorig", "DiSDiO"),
-                            DCAP = c("CAPd", "DCAPd"), TCAP = c("Dorig", "TCAP"))
+                            DCAP = c("CAPd", "DCAPd"), TCAP = c("Dorig", "TCAP"),
+                            TCAP_taub = c("Dorig", "TCAP_taub"))
 ident_meas_columns <- c(repU = "repU", UiSiO = "UiOiS", baseCAPd = "baseCAPd")
 
 per_target_flags <- function(x, targets, call) {
