@@ -62,3 +62,9 @@ rust_identification <- function(encoded, exact, radius_values, radius, relative,
 rust_record_keys <- function(encoded, keys, n_threads) {
   .Call(wrap__rust_record_keys, encoded, keys, n_threads)
 }
+
+# Record-level counts and flags of one target (a request as target_request() makes it),
+# per synthesis: list(original = ..., synthetic = ...).
+rust_records <- function(encoded, keys, use_keys_na, target, n_threads) {
+  .Call(wrap__rust_records, encoded, keys, use_keys_na, target, n_threads)
+}

@@ -11,6 +11,7 @@ use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
 use synthrisk_core::error::CoreError;
 use synthrisk_core::identification::{identification, RadiusVar};
 use synthrisk_core::record_keys::record_keys;
+use synthrisk_core::records::records;
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, N_STEPS, N_TABLES};
 use synthrisk_core::measures::MEASURE_NAMES;
 use synthrisk_core::workers::Workers;
@@ -470,6 +471,42 @@ fn rust_record_keys(encoded: Robj, keys: Robj, n_threads: i32) -> Robj {
     record_keys_impl(encoded, keys, n_threads).unwrap_or_else(error_robj)
 }
 
+fn records_impl(encoded: Robj, keys: Robj, use_keys_na: Robj, target: List, n_threads: i32) -> GlueResult<Robj> {
+    let workers = n_threads_of(n_threads)?;
+    let ptr: ExternalPtr<Encoded> = ExternalPtr::try_from(encoded).map_err(|_| internal("not an encoding of synthrisk"))?;
+    let vars = &ptr.try_addr().map_err(|_| internal("the encoding was released"))?.0;
+    let keys = index_vec(&keys, "keys")?;
+    let use_na = logical_vec(&use_keys_na, "use_keys_na")?;
+    let request = target_request(target)?;
+    let per_synthesis = records(&workers, vars, &keys, &use_na, request.var, &request.spec, &user_interrupt)?;
+    let ints = |v: &[u32]| Robj::from(v.iter().map(|&x| x as i32).collect::<Vec<i32>>());
+    let bools = |v: &[bool]| Robj::from(v.iter().map(|&x| Rbool::from(x)).collect::<Vec<Rbool>>());
+    let steps = |v: &[u8]| Robj::from(v.iter().map(|&x| x as i32).collect::<Vec<i32>>());
+    let out: Vec<Robj> = per_synthesis
+        .iter()
+        .map(|(o, s)| {
+            let original = named_list(
+                ["d_q", "s_q", "q_in_syn", "excluded", "pd_one", "ps_one", "cap"],
+                [ints(&o.d_q), ints(&o.s_q), bools(&o.q_in_syn), steps(&o.excluded), bools(&o.pd_one), bools(&o.ps_one),
+                 Robj::from(o.cap.clone())],
+            )?;
+            let synthetic = named_list(
+                ["s_q", "d_q", "excluded", "weap", "tcap"],
+                [ints(&s.s_q), ints(&s.d_q), steps(&s.excluded), Robj::from(s.weap.clone()), Robj::from(s.tcap.clone())],
+            )?;
+            named_list(["original", "synthetic"], [original, synthetic])
+        })
+        .collect::<GlueResult<_>>()?;
+    Ok(List::from_values(out).into())
+}
+
+/// Record-level counts and flags of one target, per synthesis.
+/// @noRd
+#[extendr]
+fn rust_records(encoded: Robj, keys: Robj, use_keys_na: Robj, target: List, n_threads: i32) -> Robj {
+    records_impl(encoded, keys, use_keys_na, target, n_threads).unwrap_or_else(error_robj)
+}
+
 /// Names of the measures in the rows returned by `rust_compute`.
 /// @noRd
 #[extendr]
@@ -484,5 +521,6 @@ extendr_module! {
     fn rust_compute;
     fn rust_identification;
     fn rust_record_keys;
+    fn rust_records;
     fn rust_measure_names;
 }

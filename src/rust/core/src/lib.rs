@@ -11,6 +11,7 @@ pub mod keys;
 pub mod measures;
 pub mod plan;
 pub mod record_keys;
+pub mod records;
 pub mod rows_by_q;
 pub mod sweep;
 pub mod workers;
