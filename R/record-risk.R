@@ -50,6 +50,10 @@
 #' summary(rr)
 #' # The original records an intruder would attribute correctly:
 #' head(rr$original[rr$original$disco, ])
+#'
+#' # UCI Adult: which synthetic records are replicated uniques on four keys
+#' ra <- record_risk(adult_synds, adult, c("age", "sex", "occupation", "race"))
+#' sum(ra$synthetic$replicated_unique)
 record_risk <- function(object, data, keys, target = NULL, ...) {
   env <- rlang::current_env()
   syn_info <- synthesis_list(object, call = env)

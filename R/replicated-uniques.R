@@ -33,6 +33,7 @@
 #' sum(ru$repU.rm)
 #' cleaned <- remove_replicated_uniques(sd2011_synds, sd2011, keys = c("sex", "age", "region", "placesize"))
 #' nrow(cleaned$syn)
+#' replicated.uniques(adult_synds, adult, keys = c("age", "sex", "occupation", "race"))
 replicated.uniques <- function(object, data, keys = names(data), n_threads = NULL) {
   env <- rlang::current_env()
   syn <- synthesis_list(object, call = env)$syn
