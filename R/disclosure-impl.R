@@ -36,6 +36,14 @@
 #'   numeric vs factor to factor). If `FALSE`, such a variable is an error. Levels
 #'   are always matched by label.
 #' @param n_threads Threads for the Rust core; default [synthrisk_threads()].
+#' @param control Holdout baseline: original records of the same population that
+#'   were *not* used to make the synthesis (a data frame with the keys and target,
+#'   e.g. from [holdout_split()]), or `NULL`. Every measure is then computed also with
+#'   `control` as the original, and the result gains `holdout` (see
+#'   [disclosure()]). The measures of `data` do not change: `control` is coded with
+#'   the levels and grouping breaks of `data` and the syntheses, its values beyond
+#'   the outer breaks going to the end intervals. By default `print()` then shows
+#'   the holdout table too.
 #' @param ... Must be empty.
 #' @param .records Internal: also return the record-level counts (for [record_risk()]).
 #' @return A `disclosure` object, see [disclosure()].
@@ -45,7 +53,7 @@ disclosure_impl <- function(.syn, .cont.na, data, keys, target, print.flag = TRU
                             usekeysNA = TRUE, exclude.keys = NULL, exclude.keylevs = NULL,
                             exclude.targetlevs = NULL, ngroups_target = NULL, ngroups_keys = NULL,
                             thresh_1way = c(50, 90), thresh_2way = c(4, 80), digits = 2, to.print = "short",
-                            compare.synorig = TRUE, n_threads = NULL, ..., .records = FALSE) {
+                            compare.synorig = TRUE, n_threads = NULL, control = NULL, ..., .records = FALSE) {
   env <- parent.frame()
   call <- user_call(sys.call(-1), "disclosure")
   check_extra_args(list(...), env)
@@ -77,21 +85,35 @@ disclosure_impl <- function(.syn, .cont.na, data, keys, target, print.flag = TRU
   thresh_1way <- check_thresholds(thresh_1way, "thresh_1way", env)
   thresh_2way <- check_thresholds(thresh_2way, "thresh_2way", env)
   check_digits(digits, env)
-  to.print <- check_choices(to.print, print_choices, "to.print", env)
+  to.print <- holdout_to_print(check_choices(to.print, print_choices, "to.print", env),
+                               chosen = !missing(to.print), with_control = !is.null(control))
   n_threads <- if (is.null(n_threads)) synthrisk_threads() else check_n_threads(n_threads, call = env)
 
   vars <- c(keys, target)
+  check_control(control, vars, env)
+  if (.records && !is.null(control)) {
+    cli::cli_abort("{.arg control} is not used by record-level output; pass it to {.fn disclosure}.", call = env)
+  }
   ngroups <- stats::setNames(as.list(c(ngroups_keys, ngroups_target)), vars)
   enc <- encode_variables(vars, data, syn, .cont.na, ngroups, strict = !compare.synorig,
-                          n_threads = n_threads, call = env)
+                          n_threads = n_threads, call = env, control = control)
+  plans <- holdout_plans(length(syn), !is.null(control))
   opts <- list(list(target = target, not.targetlev = not.targetlev, usetargetNA = usetargetNA,
                     exclude.keys = exclude.keys, exclude.keylevs = exclude.keylevs,
                     exclude.targetlevs = exclude.targetlevs))
-  raw <- run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads, env)
+  raw <- run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads, env,
+                  plan = plans$train)
   x <- build_disclosure(raw[[1]], target, keys, enc$labels, length(syn), thresh_1way, thresh_2way, digits,
                         to.print, call)
   x$grouping <- enc$grouping %||% list()
   x$notes <- disclosure_notes(x, enc, length(syn))
+  if (!is.null(control)) {
+    raw_control <- run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads,
+                            env, plan = plans$control)
+    control_result <- build_disclosure(raw_control[[1]], target, keys, enc$labels, length(syn), thresh_1way,
+                                       thresh_2way, digits, to.print, call)
+    x <- add_holdout(x, control_result, nrow(control), enc$control)
+  }
   if (.records) {
     # record_risk(): the same request, record by record.
     request <- target_request(opts[[1]], enc, keys, denom_lim, exclude_ov_denom_lim, thresh_2way, env)

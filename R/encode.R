@@ -10,9 +10,14 @@
 #   grouping_record(): variable, ngroups, grouped, style, breaks, labels, n_levels,
 #   reason);
 # * `one_sided`: per variable, whether it has levels on one side only (from the core).
+# * `control`: with holdout records (`control`, encoded as the last dataset, m + 1),
+#   per grouped variable how many of them lay beyond the outer breaks (see
+#   control_grouping()); otherwise NULL.
 
-encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_threads, call) {
-  check_variable_columns(vars, data, syn, call)
+encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_threads, call, control = NULL) {
+  check_variable_columns(vars, data, syn, call, control)
+  n_control <- if (is.null(control)) 0L else 1L
+  control_grouping <- list()
   cont.na <- normalise_cont_na(cont.na, call)
   specs <- vector("list", length(vars))
   factor_levels <- vector("list", length(vars))
@@ -20,20 +25,27 @@ encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_thread
   grouping <- list()
   for (i in seq_along(vars)) {
     v <- vars[[i]]
-    comparable <- comparable_columns(v, data, syn, strict, call)
+    comparable <- comparable_columns(v, data, syn, strict, call, control)
     cols <- comparable$cols
     if (comparable$adjusted) adjusted <- c(adjusted, v)
     if (!is.factor(cols[[1]]) && ngroups[[v]] > 0) {
-      grouped <- group_numeric(v, cols, ngroups[[v]], cont_na_codes(cont.na, v), call)
+      grouped <- group_numeric(v, cols, ngroups[[v]], cont_na_codes(cont.na, v), call, n_control)
       grouping[[v]] <- grouped$record
+      if (n_control > 0 && !is.null(grouped$control)) control_grouping[[v]] <- grouped$control
       if (!is.null(grouped$cols)) cols <- grouped$cols
     }
     if (is.factor(cols[[1]])) {
-      specs[[i]] <- factor_spec(cols)
+      specs[[i]] <- factor_spec(cols, n_control)
       factor_levels[[i]] <- specs[[i]]$labels
       specs[[i]]$labels <- NULL
     } else {
       all_integer <- all(vapply(cols, is.integer, logical(1)))
+      if (!all_integer && n_control > 0) {
+        # Whole-number control values do not make integer data double (their labels
+        # would change, e.g. 1e+05 for 100000).
+        cols[[length(cols)]] <- whole_as_integer(cols[[length(cols)]])
+        all_integer <- all(vapply(cols, is.integer, logical(1)))
+      }
       if (!all_integer) cols <- lapply(cols, as.double)
       specs[[i]] <- list(kind = if (all_integer) "integer" else "double", columns = cols, remaps = NULL,
                          n_levels = 0L, missing_code = 0L)
@@ -53,15 +65,43 @@ encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_thread
     }
   }
   one_sided <- vapply(info, function(x) isTRUE(x$one_sided), logical(1))
+  if (n_control > 0) {
+    # The core compares every dataset with the original; control is no synthesis.
+    one_sided <- vapply(seq_along(vars), function(i) {
+      if (is.null(info[[i]]$numeric_levels)) one_sided[[i]] else one_sided_without_control(specs[[i]]$columns)
+    }, logical(1))
+  }
   list(ptr = res$ptr, vars = vars, labels = labels, info = info, adjusted = adjusted, grouping = grouping,
-       one_sided = stats::setNames(one_sided, vars))
+       one_sided = stats::setNames(one_sided, vars),
+       control = if (n_control > 0) control_grouping)
+}
+
+# An integer copy of `x` when its values are whole numbers within integer range.
+whole_as_integer <- function(x) {
+  if (!is.double(x)) return(x)
+  finite <- x[!is.na(x)]
+  if (all(is.finite(finite)) && all(finite == round(finite)) && all(abs(finite) <= .Machine$integer.max)) {
+    return(as.integer(x))
+  }
+  x
+}
+
+# Whether a numeric variable has a level in the original or a synthesis only, by label
+# (as factor() labels numbers), leaving out the last column (the holdout records).
+one_sided_without_control <- function(columns) {
+  level_set <- function(x) {
+    x <- unique(x)
+    sort(unique(as.character(x[!is.na(x) | is.nan(x)])))
+  }
+  sets <- lapply(columns[-length(columns)], level_set)
+  any(vapply(sets[-1], function(s) !identical(s, sets[[1]]), logical(1)))
 }
 
 # The core's description of a factor variable: its columns, each side's map from
 # level to union code, and the union's labels. NA, an NA level and a level "Missing"
 # are all the missing level (SPEC section 2.3).
-factor_spec <- function(cols) {
-  lev <- union_levels(cols)
+factor_spec <- function(cols, n_control = 0L) {
+  lev <- union_levels(cols, n_control)
   lev <- lev[!is.na(lev)]
   missing_at <- match("Missing", lev)
   if (is.na(missing_at)) {

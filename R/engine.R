@@ -26,7 +26,9 @@ target_levels_to_exclude <- function(x, t_labels, target, arg, call) {
 # Per-target options, as a list with elements target, not.targetlev, usetargetNA,
 # exclude.keys, exclude.keylevs, exclude.targetlevs
 # (and optionally not_arg, the name of the argument not.targetlev came from).
-target_request <- function(opt, enc, keys, denom_lim, exclude_ov_denom_lim, thresh_2way, call) {
+# `original`: the 0-based dataset of the encoding that is the original (its missing
+# target values decide usetargetNA, SPEC 5.2).
+target_request <- function(opt, enc, keys, denom_lim, exclude_ov_denom_lim, thresh_2way, call, original = 0L) {
   tv <- opt$target
   t_labels <- enc$labels[[tv]]
   info <- enc$info[[tv]]
@@ -69,7 +71,7 @@ target_request <- function(opt, enc, keys, denom_lim, exclude_ov_denom_lim, thre
   list(
     var = match(tv, enc$vars) - 1L,
     excluded_target = t_labels %in% not_lev,
-    exclude_missing_target = !isTRUE(opt$usetargetNA) && isTRUE(info$has_missing[1]),
+    exclude_missing_target = !isTRUE(opt$usetargetNA) && isTRUE(info$has_missing[original + 1L]),
     target_missing_code = info$missing_code,
     kt_key = as.integer(kt_key - 1L),
     kt_key_level = as.integer(kt_key_level - 1L),
@@ -84,7 +86,8 @@ target_request <- function(opt, enc, keys, denom_lim, exclude_ov_denom_lim, thre
 run_core <- function(enc, keys, usekeysNA, target_options, denom_lim, exclude_ov_denom_lim, thresh_2way,
                      n_threads, call, plan = NULL) {
   requests <- lapply(target_options, target_request, enc = enc, keys = keys, denom_lim = denom_lim,
-                     exclude_ov_denom_lim = exclude_ov_denom_lim, thresh_2way = thresh_2way, call = call)
+                     exclude_ov_denom_lim = exclude_ov_denom_lim, thresh_2way = thresh_2way, call = call,
+                     original = plan$original %||% 0L)
   raw <- rust_result(rust_compute(enc$ptr, match(keys, enc$vars) - 1L, as.logical(usekeysNA), requests, n_threads, plan),
                      call = call)
   names(raw) <- vapply(target_options, function(o) o$target, character(1))

@@ -30,12 +30,14 @@ grouping_record <- function(var, n, grouped, style = NA_character_, breaks = num
        labels = labels, n_levels = length(labels), reason = reason)
 }
 
-# `cols`: numeric columns (original first), `codes`: the variable's cont.na codes.
+# `cols`: numeric columns (original first); the last `n_control` of them are holdout
+# records (`control`), which are cut with the breaks of the others and never move them.
 # Returns `cols` (factors with the same levels, or NULL when the variable is left
-# ungrouped) and `record` (see grouping_record()).
-group_numeric <- function(var, cols, n, codes, call) {
+# ungrouped), `record` (see grouping_record()) and `control` (see control_grouping()).
+group_numeric <- function(var, cols, n, codes, call, n_control = 0L) {
   usable <- function(x) x[is.finite(x) & is.na(match(x, codes))]
-  pooled <- unlist(lapply(cols, usable), use.names = FALSE)
+  main <- seq_len(length(cols) - n_control)
+  pooled <- unlist(lapply(cols[main], usable), use.names = FALSE)
   distinct <- unique(pooled)
   if (length(distinct) < 2) {
     reason <- if (length(distinct) == 0) "no usable values (only NA, non-finite values or cont.na codes)"
@@ -43,13 +45,16 @@ group_numeric <- function(var, cols, n, codes, call) {
     return(list(cols = NULL, record = grouping_record(var, n, FALSE, reason = reason)))
   }
   # Levels after the intervals: each distinct code label, then the non-finite values
-  # that occur and are not codes.
+  # that occur and are not codes; those met only in `control` come last, so that the
+  # codes of the original and synthetic levels do not depend on `control`.
   code_labels <- unique(as.character(codes))
   code_level <- match(as.character(codes), code_labels)
   nonfinite_values <- c(-Inf, Inf, NaN)
-  seen <- vapply(nonfinite_values, function(v) {
-    !(v %in% codes) && any(vapply(cols, function(x) v %in% x, logical(1)))
+  seen_in <- function(which) vapply(nonfinite_values, function(v) {
+    !(v %in% codes) && any(vapply(cols[which], function(x) v %in% x, logical(1)))
   }, logical(1))
+  seen <- seen_in(main)
+  seen_control <- seen_in(setdiff(seq_along(cols), main)) & !seen
   special_labels <- c(code_labels, nonfinite_labels[seen])
 
   style <- "quantile"
@@ -61,21 +66,35 @@ group_numeric <- function(var, cols, n, codes, call) {
   interval_levels <- levels(cut(pooled[1], brks, right = FALSE, include.lowest = TRUE, dig.lab = 8))
   n_intervals <- length(interval_levels)
   # Level of each non-finite value that is not a code (NA for those that are).
-  nonfinite_level <- n_intervals + length(code_labels) + cumsum(seen)
-  nonfinite_level[!seen] <- NA
-  grouped <- lapply(cols, function(x) {
-    out <- as.integer(cut(x, brks, right = FALSE, include.lowest = TRUE, dig.lab = 8))
+  nonfinite_level <- rep(NA_integer_, 3)
+  nonfinite_level[seen] <- n_intervals + length(code_labels) + seq_len(sum(seen))
+  nonfinite_level[seen_control] <- n_intervals + length(special_labels) + seq_len(sum(seen_control))
+  # Control values beyond the outer breaks go to the end intervals.
+  open_brks <- c(-Inf, brks[-c(1, length(brks))], Inf)
+  grouped <- lapply(seq_along(cols), function(i) {
+    x <- cols[[i]]
+    out <- as.integer(cut(x, if (i %in% main) brks else open_brks, right = FALSE, include.lowest = TRUE,
+                          dig.lab = 8))
     code_at <- match(x, codes)
     is_code <- !is.na(code_at)
     out[is_code] <- n_intervals + code_level[code_at[is_code]]
     nonfinite_at <- match(x, nonfinite_values)
     other_special <- !is_code & !is.na(nonfinite_at)
     out[other_special] <- nonfinite_level[nonfinite_at[other_special]]
-    factor_from_codes(out, c(interval_levels, special_labels))
+    factor_from_codes(out, c(interval_levels, special_labels, nonfinite_labels[seen_control]))
   })
+  control_values <- unlist(lapply(cols[setdiff(seq_along(cols), main)], usable), use.names = FALSE)
   list(cols = grouped,
        record = grouping_record(var, n, TRUE, style = style, breaks = brks,
-                                labels = c(interval_levels, special_labels)))
+                                labels = c(interval_levels, special_labels)),
+       control = control_grouping(var, sum(control_values < brks[1]), sum(control_values > brks[length(brks)])))
+}
+
+# How the holdout records (`control`) of a grouped variable met the breaks of the
+# original and synthetic data: how many lay below the lowest / above the highest break
+# and were put in the first / last interval.
+control_grouping <- function(var, below, above) {
+  list(variable = var, below = as.integer(below), above = as.integer(above))
 }
 
 factor_from_codes <- function(codes, levels) {

@@ -101,11 +101,21 @@ column_kind <- function(x) {
 # Columns of `var` in the original (first) and every synthesis, as factors whose levels
 # are labels (SPEC section 1): unless every side is plain numeric, each side becomes a
 # factor of its labels; levels are matched by label later. With `strict` (that is,
-# compare.synorig = FALSE) sides of different kinds are an error.
-comparable_columns <- function(var, data, syn, strict, call) {
+# compare.synorig = FALSE) sides of different kinds are an error. Holdout records
+# (`control`, or NULL) come last; they follow the kind of the original and synthetic
+# data and never change what is done to those.
+comparable_columns <- function(var, data, syn, strict, call, control = NULL) {
   cols <- lapply(c(list(data[[var]]), lapply(syn, function(s) s[[var]])), plain_column)
   kinds <- vapply(cols, column_kind, character(1))
-  if (all(kinds == "numeric")) return(list(cols = cols, adjusted = FALSE))
+  control_col <- if (!is.null(control)) plain_column(control[[var]])
+  control_kind <- if (!is.null(control)) column_kind(control_col)
+  if (all(kinds == "numeric")) {
+    if (!is.null(control) && control_kind != "numeric") {
+      cli::cli_abort(c("Variable {.val {var}} is {control_kind} in {.arg control} but numeric in {.arg data} and the synthetic data.",
+                       i = "{.arg control} must hold the same kinds of columns as {.arg data}."), call = call)
+    }
+    return(list(cols = c(cols, if (!is.null(control)) list(control_col)), adjusted = FALSE))
+  }
   if (strict && length(unique(kinds)) > 1) {
     j <- which(kinds != kinds[1])[1] - 1
     cli::cli_abort(c("Variable {.val {var}} is {kinds[1]} on one side and {kinds[j + 1]} on the other.",
@@ -114,7 +124,14 @@ comparable_columns <- function(var, data, syn, strict, call) {
                      i = "Use {.code compare.synorig = TRUE} to compare them as factors of their labels."),
                  call = call)
   }
-  list(cols = label_factors(cols, kinds), adjusted = any(kinds != "factor"))
+  if (strict && !is.null(control) && control_kind != kinds[1]) {
+    cli::cli_abort(c("Variable {.val {var}} is {control_kind} in {.arg control} but {kinds[1]} in {.arg data}.",
+                     i = "Use {.code compare.synorig = TRUE} to compare them as factors of their labels."),
+                   call = call)
+  }
+  all_kinds <- c(kinds, control_kind)
+  list(cols = label_factors(c(cols, if (!is.null(control)) list(control_col)), all_kinds),
+       adjusted = any(kinds != "factor"))
 }
 
 # A factor of the labels of `x`, its levels in the order of `key_of` of the values.
@@ -185,7 +202,10 @@ pooled_time_labels <- function(cols, kinds) {
 }
 
 # Union of factor levels, in UTF-8 (factors keep their levels as given until here): the
-# syntheses' levels first, then the original's.
-union_levels <- function(cols) {
-  unique(enc2utf8(c(unlist(lapply(cols[-1], levels)), levels(cols[[1]]))))
+# syntheses' levels first, then the original's, then those of the last `n_control`
+# columns (holdout records), which so never move a level of the others.
+union_levels <- function(cols, n_control = 0L) {
+  main <- seq_len(length(cols) - n_control)
+  unique(enc2utf8(c(unlist(lapply(cols[main][-1], levels)), levels(cols[[1]]),
+                    unlist(lapply(cols[-main], levels)))))
 }

@@ -24,6 +24,9 @@
 #'   `"DiSCO"` (Dorig, DiSCO), `"DiSDiO"` (Dorig, DiSDiO), `"DCAP"` (CAPd, DCAPd) or
 #'   `"TCAP"` (Dorig, TCAP) or `"TCAP_taub"` (Dorig, TCAP_taub, Taub et al.'s TCAP).
 #' @param plot Whether `print()` draws `attrib.plot`.
+#' @param control Holdout baseline, as in [disclosure()]: original records not used
+#'   for the synthesis. Every target's result gains `holdout`, and so does the
+#'   summary (with a `target` column).
 #' @keywords internal
 multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, print.flag = TRUE, denom_lim = 5,
                                   exclude_ov_denom_lim = FALSE, not.targetslev = NULL, usetargetsNA = TRUE,
@@ -31,7 +34,7 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
                                   exclude.targetlevs = NULL, ngroups_targets = NULL, ngroups_keys = NULL,
                                   ident.meas = "repU", attrib.meas = "DiSCO", thresh_1way = c(50, 90),
                                   thresh_2way = c(4, 80), digits = 2, plot = TRUE, compare.synorig = TRUE,
-                                  n_threads = NULL, ...) {
+                                  n_threads = NULL, control = NULL, ...) {
   env <- parent.frame()
   call <- user_call(sys.call(-1), "multi.disclosure")
   check_extra_args(list(...), env)
@@ -83,19 +86,32 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
   ex_targetlevs <- per_target_list(exclude.targetlevs, targets, "exclude.targetlevs", env)
 
   vars <- c(keys, targets)
+  check_control(control, vars, env)
   ngroups <- stats::setNames(as.list(c(ngroups_keys, ngroups_targets)), vars)
   enc <- encode_variables(vars, data, syn, .cont.na, ngroups, strict = !compare.synorig,
-                          n_threads = n_threads, call = env)
+                          n_threads = n_threads, call = env, control = control)
+  plans <- holdout_plans(length(syn), !is.null(control))
   opts <- lapply(seq_len(nt), function(i) {
     list(target = targets[i], not.targetlev = not_levels[[i]], not_arg = "not.targetslev", usetargetNA = usetargetsNA[i],
          exclude.keys = ex_keys[[i]], exclude.keylevs = ex_keylevs[[i]], exclude.targetlevs = ex_targetlevs[[i]])
   })
-  raw <- run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads, env)
+  raw <- run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads, env,
+                  plan = plans$train)
+  raw_control <- if (!is.null(control)) {
+    run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads, env,
+             plan = plans$control)
+  }
   m <- length(syn)
   outputs <- lapply(targets, function(tv) {
     d <- build_disclosure(raw[[tv]], tv, keys, enc$labels, m, thresh_1way, thresh_2way, digits, "short", NULL)
     d$grouping <- (enc$grouping %||% list())[intersect(c(keys, tv), names(enc$grouping))]
     d$notes <- disclosure_notes(d, enc, m)
+    if (!is.null(control)) {
+      d$to.print <- c(d$to.print, "holdout")
+      control_result <- build_disclosure(raw_control[[tv]], tv, keys, enc$labels, m, thresh_1way, thresh_2way,
+                                         digits, "short", NULL)
+      d <- add_holdout(d, control_result, nrow(control), enc$control)
+    }
     d
   })
   names(outputs) <- targets
@@ -103,6 +119,7 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
                               usetargetsNA, usekeysNA, digits, plot, call)
   x$grouping <- enc$grouping %||% list()
   x$notes <- multi_notes(x, enc, given_exclusions = !is.null(exclude.keys))
+  if (!is.null(control)) x <- add_multi_holdout(x, nrow(control), enc$control)
   if (print.flag) cat(multi_preparation_lines(x, enc), sep = "\n")
   x
 }

@@ -38,13 +38,13 @@ unusable_column_type <- function(x) {
   NULL
 }
 
-# Every key and target in the original and each synthesis: a usable type, one value per
+# Every key and target in the original, each synthesis (and `control`): a usable type, one value per
 # row, and a row count the core can hold.
-check_variable_columns <- function(vars, data, syn, call) {
-  datasets <- c(list(data), syn)
+check_variable_columns <- function(vars, data, syn, call, control = NULL) {
+  datasets <- c(list(data), syn, if (!is.null(control)) list(control))
   m <- length(syn)
   for (j in seq_along(datasets)) {
-    where <- dataset_name(j - 1, m)
+    where <- if (j > m + 1) "{.arg control}" else dataset_name(j - 1, m)
     check_row_count(nrow(datasets[[j]]), cli::format_inline(where), call)
     for (v in vars) {
       x <- datasets[[j]][[v]]
