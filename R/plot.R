@@ -177,8 +177,17 @@ disclosure_plot_data <- function(x) {
 #' from the object alone, so they work for objects made by synthpop 1.9-3 too
 #' (measures synthpop left `NA`, such as the original `DiSDiO`, are not drawn).
 #'
+#' With `type = "holdout"` (objects made with `control`, see [disclosure()]): the
+#' holdout baseline. For a `disclosure`, each measure of the synthetic data above with
+#' the control records as the original (blue ring) and with the records used for
+#' synthesis (vermillion dot), an arrow from control to train, and R in the row's
+#' label; for a `multi.disclosure`, the same for the synthetic measure of
+#' `attrib.meas`, one row per target. With m > 1 the points are means over the
+#' syntheses and R is that of the means.
+#'
 #' @param object,x A `disclosure` or `multi.disclosure` object (from synthrisk or
 #'   synthpop).
+#' @param type `"measures"` (default) or `"holdout"`.
 #' @param ... Unused.
 #' @return A ggplot (`autoplot()`); `plot()` draws it and returns `x` invisibly.
 #' @seealso [tidy.disclosure()] for the numbers behind the plots.
@@ -192,19 +201,34 @@ disclosure_plot_data <- function(x) {
 #'                        print.flag = FALSE, plot = FALSE)
 #' autoplot(md)
 #' plot(md)
+#'
+#' # Holdout baseline (sd2011_synds5 was made from all of sd2011, so these control
+#' # records were used too; with a real holdout they would not have been)
+#' parts <- holdout_split(sd2011, prop = 0.5, seed = 1)
+#' dh <- disclosure(sd2011_synds5, parts$train, keys = keys, target = "depress",
+#'                  print.flag = FALSE, control = parts$control)
+#' autoplot(dh, type = "holdout")
 NULL
 
 #' @rdname autoplot.disclosure
 #' @export
-autoplot.multi.disclosure <- function(object, ...) {
+autoplot.multi.disclosure <- function(object, type = "measures", ...) {
   rlang::check_dots_empty()
+  if (check_plot_type(type, rlang::current_env()) == "holdout") {
+    require_holdout(object, rlang::current_env())
+    return(holdout_plot_multi(object))
+  }
   attrib_plot(object)
 }
 
 #' @rdname autoplot.disclosure
 #' @export
-autoplot.disclosure <- function(object, ...) {
+autoplot.disclosure <- function(object, type = "measures", ...) {
   rlang::check_dots_empty()
+  if (check_plot_type(type, rlang::current_env()) == "holdout") {
+    require_holdout(object, rlang::current_env())
+    return(holdout_plot_disclosure(object))
+  }
   values <- disclosure_plot_data(object)
   m <- max(values$synthesis)
   legend_labels <- c("original", if (m > 1) c("synthetic: mean", "synthetic: each") else "synthetic")

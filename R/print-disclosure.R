@@ -2,7 +2,7 @@
 # lines with cli (styled in a terminal, plain otherwise), print() writes them to
 # standard output, so knitted reports, sink() and logs keep every heading and warning.
 
-print_choices <- c("short", "ident", "attrib", "allCAPs", "check_1way", "check_2way", "exclusions", "all")
+print_choices <- c("short", "ident", "attrib", "allCAPs", "check_1way", "check_2way", "exclusions", "holdout", "all")
 
 #' Print or format disclosure measures
 #'
@@ -14,8 +14,11 @@ print_choices <- c("short", "ident", "attrib", "allCAPs", "check_1way", "check_2
 #' @param x A `disclosure` object.
 #' @param to.print What to show, any of `"short"` (the UiO/repU and Dorig/DiSCO
 #'   table with the check warnings), `"ident"`, `"attrib"`, `"allCAPs"`,
-#'   `"check_1way"`, `"check_2way"`, `"exclusions"`, `"all"`. `NULL` (default):
-#'   the object's own `to.print`, as synthpop does.
+#'   `"check_1way"`, `"check_2way"`, `"exclusions"`, `"holdout"` (the holdout
+#'   baseline: each measure with the training and the control records as the
+#'   original, and R; see [disclosure()]'s `control`), `"all"`. `NULL` (default):
+#'   the object's own `to.print`, as synthpop does; it includes `"holdout"` when
+#'   `control` was given and `to.print` was not.
 #' @param digits Digits for the measures; `NULL`: the object's `digits`.
 #' @param ... Unused.
 #' @return `print()`: `x`, invisibly. `format()`: a character vector of lines.
@@ -38,7 +41,7 @@ format.disclosure <- function(x, to.print = NULL, digits = NULL, ...) {
   digits <- digits %||% x$digits %||% 2
   check_digits(digits, rlang::current_env())
   show_call <- "all" %in% to.print
-  if (show_call) to.print <- print_choices[print_choices != "all"]
+  if (show_call) to.print <- setdiff(print_choices, c("all", if (is.null(x$holdout)) "holdout"))
   cli::cli_format_method(disclosure_cli(x, to.print, digits, show_call))
 }
 
@@ -96,6 +99,7 @@ disclosure_cli <- function(x, to.print, digits, show_call = FALSE) {
   if ("check_1way" %in% to.print) check_1way_cli(x, digits)
   if ("check_2way" %in% to.print) check_2way_cli(x, digits)
   if ("exclusions" %in% to.print) exclusions_cli(x)
+  if ("holdout" %in% to.print) holdout_cli(x, digits)
   prep <- preparation_lines(x)
   prep <- prep[!prep %in% (note_of(x, "adjusted") %||% character(0))]
   if (length(prep) > 0) {

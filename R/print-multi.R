@@ -1,6 +1,6 @@
 # Printing a `multi.disclosure` (ours or one made by synthpop 1.9-3), to standard output.
 
-multi_print_choices <- c("ident", "attrib", "checks", "all")
+multi_print_choices <- c("ident", "attrib", "checks", "holdout", "all")
 
 #' Print or format a multi-target disclosure summary
 #'
@@ -11,8 +11,10 @@ multi_print_choices <- c("ident", "attrib", "checks", "all")
 #' @param digits Digits for the measures; `NULL`: the object's `digits`.
 #' @param plot Whether to draw `attrib.plot`; `NULL`: the object's `plot`.
 #' @param to.print Any of `"ident"` (identity measures), `"attrib"` (the attribute
-#'   table), `"checks"` (the 1-way and 2-way check tables of the flagged targets) or
-#'   `"all"`.
+#'   table), `"checks"` (the 1-way and 2-way check tables of the flagged targets),
+#'   `"holdout"` (per target, the summary's identity and attribute measures with the
+#'   training and the control records as the original, and R) or `"all"`. The
+#'   default shows `"holdout"` too when the object has a holdout baseline.
 #' @param ... Unused.
 #' @return `print()`: `x`, invisibly. `format()`: a character vector of lines.
 #' @export
@@ -22,6 +24,7 @@ multi_print_choices <- c("ident", "attrib", "checks", "all")
 #' md
 #' print(md, to.print = "all", digits = 1)
 print.multi.disclosure <- function(x, digits = NULL, plot = NULL, to.print = c("ident", "attrib"), ...) {
+  if (missing(to.print)) to.print <- multi_default_to_print(x)
   cat(format.multi.disclosure(x, digits = digits, to.print = to.print, ...), sep = "\n")
   plot <- plot %||% x$plot %||% FALSE
   check_flag(plot, "plot", rlang::current_env())
@@ -36,11 +39,16 @@ print.multi.disclosure <- function(x, digits = NULL, plot = NULL, to.print = c("
 #' @export
 format.multi.disclosure <- function(x, digits = NULL, to.print = c("ident", "attrib"), ...) {
   env <- rlang::current_env()
+  if (missing(to.print)) to.print <- multi_default_to_print(x)
   to.print <- check_choices(to.print, multi_print_choices, "to.print", env)
   digits <- digits %||% x$digits %||% 2
   check_digits(digits, env)
-  if ("all" %in% to.print) to.print <- multi_print_choices[-4]
+  if ("all" %in% to.print) to.print <- setdiff(multi_print_choices, c("all", if (is.null(x$holdout)) "holdout"))
   cli::cli_format_method(multi_disclosure_cli(x, to.print, digits))
+}
+
+multi_default_to_print <- function(x) {
+  c("ident", "attrib", if (!is.null(x$holdout)) "holdout")
 }
 
 multi_targets <- function(x) {
@@ -90,6 +98,7 @@ multi_disclosure_cli <- function(x, to.print, digits) {
       if (has_check(d$check2)) check_2way_cli(d, digits)
     }
   }
+  if ("holdout" %in% to.print) multi_holdout_cli(x, digits)
   prep <- x$notes %||% character(0)
   prep_lines <- multi_preparation_lines(x)
   prep_lines <- prep_lines[!prep_lines %in% (note_of(x, "adjusted") %||% character(0))]

@@ -61,6 +61,8 @@ flag_message <- function(message) {
 #' have are absent.
 #'
 #' @param x A `disclosure` or `multi.disclosure` object (from synthrisk or synthpop).
+#' @param type For `tidy()`: `"measures"` (default), or `"holdout"` for the holdout
+#'   baseline of an object made with `control` (see [disclosure()]).
 #' @param row.names,optional Unused, for the generic.
 #' @param ... Unused.
 #' @return Data frames.
@@ -77,6 +79,11 @@ flag_message <- function(message) {
 #'   `check_2way` (`TRUE` when the target needs that check) and the check messages
 #'   `check1` and `check2` (`""` when none).
 #'
+#'   `tidy(type = "holdout")`: `target`, `synthesis`, `group`, `measure`, `unit`,
+#'   `train` (the measure with `data` as the original), `control` (with `control` as
+#'   the original) and `R` (`(r_train - r_control) / (1 - r_control)`, r the measure
+#'   as a proportion; `NA` for counts and where r_control is 1).
+#'
 #'   `as.data.frame()`: `target`, `synthesis`, `group`, `measure`, `value`.
 #' @seealso [autoplot.disclosure()] for pictures of the same numbers.
 #' @name tidy.disclosure
@@ -90,20 +97,46 @@ flag_message <- function(message) {
 #' glance(md)
 #' subset(tidy(md), measure == "DiSCO")
 #' head(as.data.frame(md))
+#'
+#' # Holdout baseline (sd2011_synds5 was made from all of sd2011, so these control
+#' # records were used too; with a real holdout they would not have been)
+#' parts <- holdout_split(sd2011, prop = 0.5, seed = 1)
+#' dh <- disclosure(sd2011_synds5, parts$train, keys = keys, target = "depress",
+#'                  print.flag = FALSE, control = parts$control)
+#' subset(tidy(dh, type = "holdout"), measure %in% c("repU", "DiSCO"))
 NULL
 
 #' @rdname tidy.disclosure
 #' @export
-tidy.disclosure <- function(x, ...) {
+tidy.disclosure <- function(x, type = "measures", ...) {
   rlang::check_dots_empty()
+  if (tidy_type(type) == "holdout") return(holdout_rows(x))
   measure_rows(x)
 }
 
 #' @rdname tidy.disclosure
 #' @export
-tidy.multi.disclosure <- function(x, ...) {
+tidy.multi.disclosure <- function(x, type = "measures", ...) {
   rlang::check_dots_empty()
+  if (tidy_type(type) == "holdout") return(bind_rows_of(target_results(x), holdout_rows))
   bind_rows_of(target_results(x), measure_rows)
+}
+
+tidy_type <- function(type) {
+  check_choice(type, c("measures", "holdout"), "type", rlang::caller_env())
+}
+
+# One row per synthesis and measure of the holdout baseline, with group and unit.
+holdout_rows <- function(x) {
+  if (is.null(x$holdout)) {
+    cli::cli_abort(c("{.arg x} has no holdout baseline.",
+                     i = "Pass {.arg control}, original records not used for the synthesis, to {.fn disclosure} or {.fn multi.disclosure}."),
+                   call = rlang::caller_env(2))
+  }
+  h <- x$holdout
+  data.frame(target = rep(x$target, nrow(h)), synthesis = h$synthesis, group = unname(measure_group[h$measure]),
+             measure = h$measure, unit = unname(measure_unit[h$measure]), train = h$train, control = h$control,
+             R = h$R, stringsAsFactors = FALSE)
 }
 
 #' @rdname tidy.disclosure
