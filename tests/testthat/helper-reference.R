@@ -40,9 +40,11 @@ ref_breaks <- function(values, n, style) {
 }
 
 # Grouped labels of the sides of one numeric variable (SPEC 2.1), or NULL when fewer
-# than two distinct usable values leave it ungrouped.
-ref_group <- function(cols, n, codes) {
-  usable <- unlist(lapply(cols, function(x) x[is.finite(x) & !(x %in% codes)]))
+# than two distinct usable values leave it ungrouped. The last `n_control` sides are
+# holdout records: no part in the breaks, cut with the outer breaks open (SPEC 10).
+ref_group <- function(cols, n, codes, n_control = 0) {
+  main <- seq_len(length(cols) - n_control)
+  usable <- unlist(lapply(cols[main], function(x) x[is.finite(x) & !(x %in% codes)]))
   if (length(unique(usable)) < 2) return(NULL)
   special_of <- function(x) {
     out <- rep(NA_character_, length(x))
@@ -52,13 +54,21 @@ ref_group <- function(cols, n, codes) {
     out[x %in% codes] <- as.character(x[x %in% codes])
     out
   }
-  seen <- unique(unlist(lapply(cols, function(x) special_of(x[!(x %in% codes)]))))
+  seen <- unique(unlist(lapply(cols[main], function(x) special_of(x[!(x %in% codes)]))))
+  seen_control <- unique(unlist(lapply(cols[-main], function(x) special_of(x[!(x %in% codes)]))))
   specials <- c(unique(as.character(codes)), intersect(c("-Inf", "Inf", "NaN"), seen))
+  specials <- c(specials, setdiff(intersect(c("-Inf", "Inf", "NaN"), seen_control), specials))
   brks <- ref_breaks(usable, n, "quantile")
   if (length(brks) - 1 + length(specials) < 3) brks <- ref_breaks(usable, n, "equal")
   intervals <- levels(cut(usable, brks, right = FALSE, include.lowest = TRUE, dig.lab = 8))
-  labels <- lapply(cols, function(x) {
+  labels <- lapply(seq_along(cols), function(i) {
+    x <- cols[[i]]
     lab <- as.character(cut(x, brks, right = FALSE, include.lowest = TRUE, dig.lab = 8))
+    if (!(i %in% main)) {
+      # Beyond the outer breaks: the end intervals.
+      lab[is.finite(x) & x < min(brks)] <- intervals[1]
+      lab[is.finite(x) & x > max(brks)] <- intervals[length(intervals)]
+    }
     sp <- special_of(x)
     lab[!is.na(sp)] <- sp[!is.na(sp)]
     lab
@@ -85,11 +95,12 @@ ref_side <- function(x, pooled_time) {
 }
 
 # Labels of every side of variable `v` and the level order (SPEC 1, 2).
-ref_variable <- function(cols, ngroups, codes) {
+ref_variable <- function(cols, ngroups, codes, n_control = 0) {
   cols <- lapply(cols, ref_plain)
+  main <- seq_len(length(cols) - n_control)
   if (all(vapply(cols, ref_is_number, logical(1)))) {
     if (ngroups > 0) {
-      g <- ref_group(cols, ngroups, codes)
+      g <- ref_group(cols, ngroups, codes, n_control)
       if (!is.null(g)) return(g)
     }
     values <- unlist(cols)
@@ -113,17 +124,22 @@ ref_variable <- function(cols, ngroups, codes) {
     ifelse(is.na(v) & !is.nan(v), NA_character_, paste(as.character(v), u))
   }
   sides <- lapply(cols, ref_side, pooled_time = pooled_time)
-  lev <- unique(unlist(c(lapply(sides[-1], `[[`, "levels"), list(sides[[1]]$levels))))
+  lev <- unique(unlist(c(lapply(sides[main][-1], `[[`, "levels"), list(sides[[1]]$levels),
+                         lapply(sides[-main], `[[`, "levels"))))
   list(labels = lapply(sides, `[[`, "labels"), levels = lev)
 }
 
 ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 5, exclude_ov_denom_lim = FALSE,
                            not.targetlev = NULL, usetargetNA = TRUE, usekeysNA = TRUE, exclude.keys = NULL,
                            exclude.keylevs = NULL, exclude.targetlevs = NULL, ngroups_target = 0,
-                           ngroups_keys = 0, thresh_1way = c(50, 90), thresh_2way = c(4, 80)) {
+                           ngroups_keys = 0, thresh_1way = c(50, 90), thresh_2way = c(4, 80), control = NULL) {
+  # With `control`: the measures with `control` as the original, its levels and
+  # grouping breaks those of `data` and the syntheses (SPEC 10, holdout baseline).
   if (is.data.frame(syn)) syn <- list(syn)
   data <- as.list(data)
   syn <- lapply(syn, as.list)
+  n_control <- if (is.null(control)) 0 else 1
+  if (!is.null(control)) control <- as.list(control)
   if (is.numeric(keys)) keys <- names(data)[keys]
   if (is.numeric(target)) target <- names(data)[target]
   if (is.null(ngroups_target)) ngroups_target <- 0
@@ -136,22 +152,23 @@ ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 
   ngroups_keys <- ngroups_keys[o]
   ngroups <- stats::setNames(c(ngroups_keys, ngroups_target), c(keys, target))
   m <- length(syn)
-  Nd <- length(data[[target]])
+  o <- if (is.null(control)) 1 else m + 2  # the original among the datasets
+  Nd <- length((if (is.null(control)) data else control)[[target]])
 
   # Level codes of every variable in every dataset (1 = original). NA, an NA level and
   # the label "Missing" are one level "Missing" (SPEC 2.3).
   code <- list()
   lev <- list()
   for (v in c(keys, target)) {
-    cols <- c(list(data[[v]]), lapply(syn, function(s) s[[v]]))
-    var <- ref_variable(cols, ngroups[[v]], ref_cont_na(cont.na, v))
+    cols <- c(list(data[[v]]), lapply(syn, function(s) s[[v]]), if (!is.null(control)) list(control[[v]]))
+    var <- ref_variable(cols, ngroups[[v]], ref_cont_na(cont.na, v), n_control)
     labs <- lapply(var$labels, function(l) ifelse(is.na(l), "Missing", l))
     lev[[v]] <- unique(c(var$levels, "Missing"))
     code[[v]] <- lapply(labs, function(l) match(l, lev[[v]]))
   }
   # q: the tuple of key codes.
   qname <- function(i) do.call(paste, c(lapply(keys, function(k) code[[k]][[i]]), sep = "."))
-  qd <- qname(1)
+  qd <- qname(o)
   Q <- unique(c(qd, unlist(lapply(seq_len(m), function(j) qname(j + 1)))))
   q_codes <- matrix(as.integer(unlist(strsplit(Q, ".", fixed = TRUE))), ncol = length(keys), byrow = TRUE)
   n_t <- length(lev[[target]])
@@ -162,7 +179,7 @@ ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 
     x[] <- as.vector(cnt)
     x
   }
-  dmat <- dense(qd, code[[target]][[1]])
+  dmat <- dense(qd, code[[target]][[o]])
   missing_t <- match("Missing", lev[[target]])
 
   # Exclusion steps 1 to 4 (SPEC 5), later steps first so earlier ones win.
@@ -175,7 +192,7 @@ ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 
   for (i in seq_along(keys)) {
     if (!usekeysNA[i]) step_mask[lev[[keys[i]]][q_codes[, i]] == "Missing", ] <- 3L
   }
-  if (!usetargetNA && any(code[[target]][[1]] == missing_t)) step_mask[, missing_t] <- 2L
+  if (!usetargetNA && any(code[[target]][[o]] == missing_t)) step_mask[, missing_t] <- 2L
   no_levels <- is.null(not.targetlev) || identical(not.targetlev, "")
   if (!no_levels) step_mask[, lev[[target]] %in% not.targetlev] <- 1L
 
@@ -256,8 +273,8 @@ ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 
       if (nrow(at) == 0) next
       t_code <- as.integer(rownames(np)[at[, 1]])
       k_code <- as.integer(colnames(np)[at[, 2]])
-      key_orig <- code[[keys[i]]][[1]]
-      t_orig <- code[[target]][[1]]
+      key_orig <- code[[keys[i]]][[o]]
+      t_orig <- code[[target]][[o]]
       kt_tot <- vapply(seq_along(t_code), function(r) sum(key_orig == k_code[r] & t_orig == t_code[r]), numeric(1))
       k_tot <- vapply(k_code, function(kk) sum(key_orig == kk), numeric(1))
       pairs <- rbind(pairs, data.frame(target_key_levs = paste(lev[[target]][t_code], lev[[keys[i]]][k_code], sep = "|"),
