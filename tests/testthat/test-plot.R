@@ -415,3 +415,56 @@ test_that("plots match their snapshots at 5 x 3 and 7 x 4 inches", {
     }
   }
 })
+
+# ---- Holdout baseline: autoplot(type = "holdout") ------------------------------------
+
+holdout_objects <- function() {
+  parts <- holdout_split(sd2011, prop = 0.3, seed = 7)
+  d <- disclosure(sd2011_synds5, parts$train, keys = keys4, target = "depress", print.flag = FALSE,
+                  control = parts$control)
+  md <- multi.disclosure(sd2011_synds5, parts$train, keys = keys4, ngroups_targets = c(income = 20),
+                         print.flag = FALSE, plot = FALSE, control = parts$control)
+  list(d = d, md = md)
+}
+
+test_that("the holdout plots show control (ring), train (dot), an arrow and R per row", {
+  obj <- holdout_objects()
+  p <- autoplot(obj$md, type = "holdout")
+  pts <- layer_data_of(p, "GeomPoint")[[1]]
+  expect_setequal(unique(pts$colour), c("#0072B2", "#D55E00"))
+  rows <- levels(p$data$label)
+  # Rows as attrib.table, first at the bottom (as the attribute plot), R in the label.
+  expect_identical(sub("  \\(R = .*\\)$", "", rows), attr(obj$md$attrib.table, "targets"))
+  s <- synthrisk:::holdout_summary(obj$md$holdout[obj$md$holdout$target == "depress", ])
+  expect_true(any(rows == paste0("depress  (R = ", formatC(round(s["DiSCO", "R"], 2) + 0, format = "f", digits = 2), ")")))
+  pd <- autoplot(obj$d, type = "holdout")
+  expect_identical(sub("  \\(R = .*\\)$", "", rev(levels(pd$data$label))),
+                   c("repU", "UiOiS", "DiSCO", "DiSDiO", "DCAPd", "TCAP", "TCAP_taub"))
+  plain <- disclosure(sd2011_synds, sd2011, keys = keys4, target = "depress", print.flag = FALSE)
+  expect_error(autoplot(plain, type = "holdout"), "no holdout baseline")
+  expect_error(autoplot(obj$d, type = "holdouts"), "type")
+  expect_identical(synthrisk:::format_ratio(c(-0.001, 0.123, NA, NaN)), c("R = 0.00", "R = 0.12", "R = NA", "R = NA"))
+})
+
+test_that("the holdout plots keep labels, legend and points whole at 5 x 3 and 7 x 4 inches", {
+  obj <- holdout_objects()
+  for (p in list(autoplot(obj$d, type = "holdout"), autoplot(obj$md, type = "holdout"))) {
+    for (size in figure_sizes) {
+      label <- sprintf("%s at %g x %g in", p$labels$title, size[1], size[2])
+      expect_identical(layout_problems(p, size[1], size[2]), character(), label = label)
+      expect_identical(ink_on_border(p, size[1], size[2]), 0L, label = label)
+    }
+  }
+})
+
+test_that("holdout plots match their snapshots at 5 x 3 and 7 x 4 inches", {
+  skip_if_not_installed("vdiffr")
+  obj <- holdout_objects()
+  plots <- list(`holdout disclosure depress m5` = autoplot(obj$d, type = "holdout"),
+                `holdout multi m5` = autoplot(obj$md, type = "holdout"))
+  for (name in names(plots)) {
+    for (size in figure_sizes) {
+      vdiffr::expect_doppelganger(sprintf("%s %gx%g", name, size[1], size[2]), at_size(plots[[name]], size[1], size[2]))
+    }
+  }
+})
