@@ -55,7 +55,34 @@
 #'   data frame, plus `TCAP_synthpop`, synthpop 1.9-3's TCAP, and the record counts
 #'   `Nd`, `Ns`), `grouping` (breaks and labels of each grouped variable), `notes`
 #'   (one line per difference from synthpop 1.9-3 or adjustment), `keys`, `target`,
-#'   `digits`, `Norig`, `Nsyn`, `m`, `to.print`, `call`.
+#'   `digits`, `Norig`, `Nsyn`, `m`, `to.print`, `call`. With `control`, also
+#'   `holdout` (one row per synthesis and measure: `synthesis`, `measure`, `train` =
+#'   the measure with `data` as the original, `control` = with `control` as the
+#'   original, `R`; see the section "Holdout baseline"), `Ncontrol` and
+#'   `holdout_notes` (control values put in end intervals of grouped variables).
+#'
+#' @section Holdout baseline:
+#' Records used for the synthesis may be at risk because the synthesis learnt
+#' about them, or only because they resemble the population. Passing `control`,
+#' records of the same population kept out of the synthesis (see
+#' [holdout_split()]), computes every measure a second time with `control` as the
+#' original. With r a measure as a proportion, `R = (r_train - r_control) / (1 -
+#' r_control)` (Giomi et al., 2022) is 0 when the training records are no more at
+#' risk than the control records and positive when they are more; it is `NA` for
+#' the counts `max_denom` and `mean_denom` and where r_control is 1. Measures of
+#' the synthetic data alone (UiS, Dsyn, CAPs) are the same for both. Most measures
+#' depend on the number of original records (UiO is higher in a smaller sample),
+#' so compare a control set of about the size of `data`.
+#'
+#' The numbers of `data` do not change: `control` is coded on the union of levels
+#' with `data` and the syntheses, and numeric variables are grouped with the breaks
+#' of `data` and the syntheses only; control values below the lowest or above the
+#' highest break go to the first or last interval (a line of the printout and
+#' `holdout_notes` say how many). Without grouping the control numbers are those of
+#' `disclosure(object, control, ...)`.
+#' @references Giomi, M., Boenisch, F., Wehmeyer, C. and Tasnádi, B. (2023). A
+#'   unified framework for quantifying privacy risk in synthetic data. *Proceedings
+#'   on Privacy Enhancing Technologies* 2023(2), 312-328 (the holdout baseline and R).
 #' @seealso [multi.disclosure()] for many targets at once, [print.disclosure()],
 #'   [autoplot.disclosure()], [tidy.disclosure()].
 #' @export
@@ -72,6 +99,15 @@
 #' d_df <- disclosure(sd2011_synds$syn, sd2011, list(income = -8), keys, "marital",
 #'                    print.flag = FALSE)
 #' d_df$check2
+#'
+#' # Holdout baseline: records kept out of the synthesis as a second original.
+#' # (sd2011_synds was made from all of sd2011, so here the control records were
+#' # used too and R is near 0; synthesise from parts$train for a real holdout.)
+#' parts <- holdout_split(sd2011, prop = 0.5, seed = 1)
+#' dh <- disclosure(sd2011_synds, parts$train, keys = keys, target = "depress",
+#'                  print.flag = FALSE, control = parts$control)
+#' print(dh, to.print = "holdout")
+#' subset(dh$holdout, measure %in% c("repU", "DiSCO", "TCAP"))
 disclosure <- function(object, data, ...) {
   UseMethod("disclosure")
 }

@@ -99,6 +99,10 @@ holdout_to_print <- function(to.print, chosen, with_control) {
 #'
 #' # Synthesise from parts$train (e.g. with synthpop::syn()), then compare:
 #' # disclosure(syn_object, parts$train, keys, target, control = parts$control)
+#' # Here sd2011_synds stands in for such a synthesis (it was made from all of sd2011):
+#' dh <- disclosure(sd2011_synds, parts$train, keys = c("sex", "age", "region", "placesize"),
+#'                  target = "depress", print.flag = FALSE, control = parts$control)
+#' subset(dh$holdout, measure %in% c("repU", "DiSCO"))
 holdout_split <- function(data, prop = 0.2, seed = NULL) {
   env <- rlang::current_env()
   check_data_frame(data, "data", env)

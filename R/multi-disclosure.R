@@ -20,7 +20,9 @@
 #'   measure, mean over syntheses), `Norig`, `denom_lim`, `exclude_ov_denom_lim`,
 #'   `digits`, `usetargetsNA`, `usekeysNA`, `ident.meas`, `attrib.meas`, `m`, `plot`,
 #'   `output.list` (the `disclosure` object of each target), `grouping`, `notes`,
-#'   `call`.
+#'   `call`. With `control`, also `holdout` (the holdout tables of all targets, with
+#'   a first column `target`; see [disclosure()], section "Holdout baseline"),
+#'   `Ncontrol` and `holdout_notes`.
 #' @seealso [autoplot.multi.disclosure()], [tidy.multi.disclosure()],
 #'   [print.multi.disclosure()].
 #' @export
@@ -35,6 +37,15 @@
 #' md2 <- disclosure.summary(sd2011_synds, sd2011, keys, targets = c("depress", "ls"),
 #'                           print.flag = FALSE, plot = FALSE)
 #' md2$attrib.table
+#'
+#' # Holdout baseline for every target (sd2011_synds was made from all of sd2011,
+#' # so these control records were used too; see holdout_split())
+#' parts <- holdout_split(sd2011, prop = 0.5, seed = 1)
+#' mdh <- multi.disclosure(sd2011_synds, parts$train, keys = keys,
+#'                         targets = c("depress", "ls", "marital"),
+#'                         print.flag = FALSE, plot = FALSE, control = parts$control)
+#' print(mdh, to.print = "holdout")
+#' autoplot(mdh, type = "holdout")
 multi.disclosure <- function(object, data, ...) {
   UseMethod("multi.disclosure")
 }

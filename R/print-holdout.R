@@ -17,9 +17,9 @@ holdout_heading_cli <- function(x) {
 
 holdout_explanation <- paste(
   "R = (r_train - r_control) / (1 - r_control), r the measure as a proportion: 0 when the records used for",
-  "synthesis are no more at risk than records never used, 1 at the most; NA for counts (max_denom,",
-  "mean_denom) and where r_control is 1. Measures depend on the number of records: compare sets of",
-  "similar size.")
+  "synthesis are no more at risk than records never used, positive (up to 1) when they are more; NA for counts",
+  "(max_denom, mean_denom) and where r_control is 1. Measures depend on the number of records: compare sets",
+  "of similar size.")
 
 holdout_missing_cli <- function() {
   cli::cli_text("No holdout baseline in this object: pass {.arg control}, original records not used for the synthesis.")
