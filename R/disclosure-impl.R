@@ -120,7 +120,7 @@ disclosure_impl <- function(.syn, .cont.na, data, keys, target, print.flag = TRU
     x$records_raw <- rust_result(rust_records(enc$ptr, match(keys, enc$vars) - 1L, as.logical(usekeysNA), request,
                                               n_threads), call = env)
   }
-  if (print.flag) cat(preparation_lines(x, enc), sep = "\n")
+  if (print.flag) cat(c(preparation_lines(x, enc), x$holdout_notes), sep = "\n")
   x
 }
 

@@ -120,7 +120,7 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
   x$grouping <- enc$grouping %||% list()
   x$notes <- multi_notes(x, enc, given_exclusions = !is.null(exclude.keys))
   if (!is.null(control)) x <- add_multi_holdout(x, nrow(control), enc$control)
-  if (print.flag) cat(multi_preparation_lines(x, enc), sep = "\n")
+  if (print.flag) cat(c(multi_preparation_lines(x, enc), x$holdout_notes), sep = "\n")
   x
 }
 
