@@ -38,7 +38,8 @@
 #' @param n_threads Threads for the Rust core; default [synthrisk_threads()].
 #' @return An object of class `identification_risk`: `summary` (a data frame with
 #'   `synthesis`, `exp.risk`, `true.rate`, `false.rate`, `s`; one row per synthesis,
-#'   then, with more than one, a row `"mean"` of their means), `records` (a data
+#'   then a row `"mean"` of their means; `false.rate` of the mean row is `NA` when
+#'   a synthesis has none), `records` (a data
 #'   frame with `row`, `synthesis`, `c`, `T`, `K`, `F` per original record and
 #'   synthesis), `known`, `syn.vars`, `radius` (per numeric variable matched within a
 #'   radius), `relative`, `N`, `m`.
@@ -155,12 +156,10 @@ new_identification_risk <- function(raw, known, syn.vars, radius, relative, n) {
                false.rate = if (s == 0) NA_real_ else sum(r$F) / s,
                s = s)
   }))
-  if (m > 1) {
-    means <- data.frame(synthesis = "mean", exp.risk = mean(per_synthesis$exp.risk),
-                        true.rate = mean(per_synthesis$true.rate), false.rate = mean(per_synthesis$false.rate),
-                        s = mean(per_synthesis$s))
-    per_synthesis <- rbind(per_synthesis, means)
-  }
+  means <- data.frame(synthesis = "mean", exp.risk = mean(per_synthesis$exp.risk),
+                      true.rate = mean(per_synthesis$true.rate), false.rate = mean(per_synthesis$false.rate),
+                      s = mean(per_synthesis$s))
+  per_synthesis <- rbind(per_synthesis, means)
   rownames(per_synthesis) <- NULL
   structure(list(summary = per_synthesis, records = records, known = known, syn.vars = syn.vars, radius = radius,
                  relative = relative, N = n, m = m),

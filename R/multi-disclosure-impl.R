@@ -209,6 +209,7 @@ build_multi_disclosure <- function(outputs, keys, m, ident.meas, attrib.meas, de
     ),
     class = "multi.disclosure"
   )
-  x$attrib.plot <- attrib_plot(x)
+  # attrib.plot is drawn on first access (R/lazy-plot.R), not here: a third of a
+  # small call's time went to a ggplot that plot = FALSE never shows.
   x
 }

@@ -104,14 +104,22 @@ new_record_risk_target <- function(x) {
   raw <- x$records_raw
   x$records_raw <- NULL
   m <- length(raw)
-  step <- function(code) factor(ifelse(code == 0L, NA, exclusion_step_labels[pmax(code, 1L)]), levels = exclusion_step_labels)
+  # The step as a factor, built from its codes (0 = kept) without labelling each row.
+  step <- function(code) {
+    code[code == 0L] <- NA_integer_
+    structure(code, levels = exclusion_step_labels, class = "factor")
+  }
+  na_where <- function(x, where) {
+    x[where] <- NA_real_
+    x
+  }
   original <- do.call(rbind, lapply(seq_len(m), function(j) {
     o <- raw[[j]]$original
     kept <- o$excluded == 0L
     unique_orig <- kept & o$d_q == 1L
     data.frame(row = seq_along(o$d_q), synthesis = j, d_q = o$d_q, s_q = o$s_q, unique_orig = unique_orig,
                unique_in_syn = unique_orig & o$q_in_syn, replicated_unique = unique_orig & o$s_q == 1L,
-               rk = ifelse(kept, 1 / o$d_q, NA_real_), disclosive_orig = kept & o$pd_one, disco = kept & o$ps_one,
+               rk = na_where(1 / o$d_q, !kept), disclosive_orig = kept & o$pd_one, disco = kept & o$ps_one,
                cap = o$cap, excluded = step(o$excluded))
   }))
   synthetic <- do.call(rbind, lapply(seq_len(m), function(j) {
@@ -119,7 +127,7 @@ new_record_risk_target <- function(x) {
     kept <- s$excluded == 0L
     data.frame(row = seq_along(s$s_q), synthesis = j, s_q = s$s_q, d_q = s$d_q,
                replicated_unique = kept & s$s_q == 1L & s$d_q == 1L, unique_syn_in_orig = kept & s$s_q == 1L & s$d_q >= 1L,
-               weap = s$weap, tcap = ifelse(is.nan(s$tcap), NA_real_, s$tcap), excluded = step(s$excluded))
+               weap = s$weap, tcap = na_where(s$tcap, is.nan(s$tcap)), excluded = step(s$excluded))
   }))
   structure(list(original = original, synthetic = synthetic, keys = x$keys, target = x$target, m = m, Nd = x$Norig,
                  Ns = x$Nsyn, disclosure = x),

@@ -47,5 +47,5 @@ cat(sprintf("\n## identification_risk\n\n1,000,000 records, known sex, age, regi
 cat("| call | median of 3 (s) | ratio to disclosure() |\n|---|---|---|\n")
 cat(sprintf("| identification_risk() | %.2f | %.2f |\n| disclosure() (same keys, target depress) | %.2f | 1 |\n",
             t_id, t_id / t_disc, t_disc))
-cat(sprintf("\nResult: exp.risk %.1f, true.rate %.4f, false.rate %.4f, s = %d.\n", ir$summary$exp.risk,
-            ir$summary$true.rate, ir$summary$false.rate, ir$summary$s))
+cat(sprintf("\nResult: exp.risk %.1f, true.rate %.4f, false.rate %.4f, s = %d.\n", ir$summary$exp.risk[1],
+            ir$summary$true.rate[1], ir$summary$false.rate[1], as.integer(ir$summary$s[1])))

@@ -90,7 +90,7 @@ fn bool_scalar(x: &Robj, what: &str) -> GlueResult<bool> {
 
 fn n_threads_of(n: i32) -> GlueResult<Workers> {
     let n = usize::try_from(n).ok().filter(|&n| n >= 1).ok_or_else(|| internal(format!("n_threads is {n}")))?;
-    Workers::new(n)
+    Workers::shared(n)
 }
 
 fn named_list<const N: usize>(names: [&str; N], values: [Robj; N]) -> GlueResult<Robj> {

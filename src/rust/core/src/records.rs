@@ -75,20 +75,26 @@ pub fn records(
     let rows_orig = RowsByQ::new(&index.q[0], index.n_q);
     let n_t = tv.n_levels as usize;
     let step_code = |s: Option<usize>| s.map_or(0u8, |x| x as u8 + 1);
+    let step_code = &step_code;
 
     let mut out = Vec::with_capacity(n_datasets - 1);
     for j in 1..n_datasets {
         let rows_syn = RowsByQ::new(&index.q[j], index.n_q);
-        let n_orig = index.q[0].len();
-        let n_syn = index.q[j].len();
-        // Each q fills the entries of its own rows; q are independent, so the pass runs
-        // over q in parallel and writes through per-row slots gathered afterwards.
-        let per_q: Vec<(Vec<(u32, OrigRow)>, Vec<(u32, SynRow)>)> = workers.chunk(should_stop, || {
-            (0..index.n_q)
-                .into_par_iter()
-                .map_init(
-                    || (vec![0u32; n_t], vec![0u32; n_t], Vec::<u32>::new(), Vec::<u32>::new()),
-                    |(d, s, touched, kt), q| {
+        // Pass 1, over q in blocks: the cells of each q (target level, d, s and the step
+        // that removes the cell from the original and from the synthetic table) and the
+        // kept counts of q.
+        let blocks: Vec<std::ops::Range<usize>> =
+            (0..index.n_q).step_by(Q_BLOCK).map(|lo| lo..(lo + Q_BLOCK).min(index.n_q)).collect();
+        let parts: Vec<QBlock> = workers.chunk(should_stop, || {
+            blocks
+                .par_iter()
+                .map(|b| {
+                    let mut d = vec![0u32; n_t];
+                    let mut s = vec![0u32; n_t];
+                    let mut touched: Vec<u32> = Vec::new();
+                    let mut kt: Vec<u32> = Vec::new();
+                    let mut part = QBlock::default();
+                    for q in b.clone() {
                         touched.clear();
                         for &r in rows_orig.of(q) {
                             let t = tv.codes[0][r as usize] as usize;
@@ -104,15 +110,11 @@ pub fn records(
                             }
                             s[t] += 1;
                         }
-                        let (d_q, s_q) = (rows_orig.count(q) as u32, rows_syn.count(q) as u32);
-                        spec.key_target_levels_for(&index, q, kt);
-                        // Steps of each touched cell for the original and synthetic tables,
-                        // and the kept counts of q.
-                        let mut cells: Vec<(u32, u32, u32, Option<usize>, Option<usize>)> = Vec::with_capacity(touched.len());
+                        spec.key_target_levels_for(&index, q, &mut kt);
                         let (mut d_kept, mut s_kept) = (0u32, 0u32);
                         for &t in touched.iter() {
                             let (dv, sv) = (d[t as usize], s[t as usize]);
-                            let base = spec.cell_step(t, missing_key[q], kt);
+                            let base = spec.cell_step(t, missing_key[q], &kt);
                             let over = |v: u32| matches!(spec.denom_lim, Some(lim) if v as u64 > lim);
                             let step_d = base.or(if over(dv) { Some(STEP_DENOM_LIM) } else { None });
                             let step_s = base.or(if over(sv) { Some(STEP_DENOM_LIM) } else { None });
@@ -122,105 +124,116 @@ pub fn records(
                             if step_s.is_none() {
                                 s_kept += sv;
                             }
-                            cells.push((t, dv, sv, step_d, step_s));
-                        }
-                        let kept_of = |t: u32, which_s: bool| -> u32 {
-                            cells
-                                .iter()
-                                .find(|c| c.0 == t)
-                                .map_or(0, |c| if which_s { if c.4.is_none() { c.2 } else { 0 } } else if c.3.is_none() { c.1 } else { 0 })
-                        };
-                        let orig_rows: Vec<(u32, OrigRow)> = rows_orig
-                            .of(q)
-                            .iter()
-                            .map(|&r| {
-                                let t = tv.codes[0][r as usize];
-                                let c = cells.iter().find(|c| c.0 == t).copied().unwrap_or((t, 0, 0, None, None));
-                                let excluded = step_code(c.3);
-                                let s_cell = kept_of(t, true);
-                                let cap = if excluded == 0 && s_kept > 0 { s_cell as f64 / s_kept as f64 } else { 0.0 };
-                                (
-                                    r,
-                                    OrigRow {
-                                        d_q: d_kept,
-                                        s_q: s_kept,
-                                        q_in_syn: s_q > 0,
-                                        excluded,
-                                        pd_one: d_q > 0 && c.1 == d_q,
-                                        ps_one: s_q > 0 && c.2 == s_q,
-                                        cap,
-                                    },
-                                )
-                            })
-                            .collect();
-                        let syn_rows: Vec<(u32, SynRow)> = rows_syn
-                            .of(q)
-                            .iter()
-                            .map(|&r| {
-                                let t = tv.codes[j][r as usize];
-                                let c = cells.iter().find(|c| c.0 == t).copied().unwrap_or((t, 0, 0, None, None));
-                                let s_cell = kept_of(t, true);
-                                let d_cell = kept_of(t, false);
-                                (
-                                    r,
-                                    SynRow {
-                                        s_q: s_kept,
-                                        d_q: d_kept,
-                                        excluded: step_code(c.4),
-                                        weap: if s_kept > 0 { s_cell as f64 / s_kept as f64 } else { 0.0 },
-                                        tcap: if d_kept > 0 { d_cell as f64 / d_kept as f64 } else { f64::NAN },
-                                    },
-                                )
-                            })
-                            .collect();
-                        for &t in touched.iter() {
+                            part.cells.push(Cell { t, d: dv, s: sv, step_d: step_code(step_d), step_s: step_code(step_s) });
                             d[t as usize] = 0;
                             s[t as usize] = 0;
                         }
-                        (orig_rows, syn_rows)
-                    },
-                )
+                        part.n_cells.push(touched.len() as u32);
+                        part.d_kept.push(d_kept);
+                        part.s_kept.push(s_kept);
+                    }
+                    part
+                })
                 .collect()
         })?;
-        let mut o = OriginalRecords {
-            d_q: vec![0; n_orig],
-            s_q: vec![0; n_orig],
-            q_in_syn: vec![false; n_orig],
-            excluded: vec![0; n_orig],
-            pd_one: vec![false; n_orig],
-            ps_one: vec![false; n_orig],
-            cap: vec![0.0; n_orig],
-        };
-        let mut sy = SyntheticRecords {
-            s_q: vec![0; n_syn],
-            d_q: vec![0; n_syn],
-            excluded: vec![0; n_syn],
-            weap: vec![0.0; n_syn],
-            tcap: vec![0.0; n_syn],
-        };
-        for (orig_rows, syn_rows) in per_q {
-            for (r, x) in orig_rows {
-                let r = r as usize;
-                o.d_q[r] = x.d_q;
-                o.s_q[r] = x.s_q;
-                o.q_in_syn[r] = x.q_in_syn;
-                o.excluded[r] = x.excluded;
-                o.pd_one[r] = x.pd_one;
-                o.ps_one[r] = x.ps_one;
-                o.cap[r] = x.cap;
+        let mut cells: Vec<Cell> = Vec::new();
+        let mut offsets: Vec<usize> = Vec::with_capacity(index.n_q + 1);
+        let mut d_kept: Vec<u32> = Vec::with_capacity(index.n_q);
+        let mut s_kept: Vec<u32> = Vec::with_capacity(index.n_q);
+        offsets.push(0);
+        for p in parts {
+            let mut at = cells.len();
+            for n in p.n_cells {
+                at += n as usize;
+                offsets.push(at);
             }
-            for (r, x) in syn_rows {
-                let r = r as usize;
-                sy.s_q[r] = x.s_q;
-                sy.d_q[r] = x.d_q;
-                sy.excluded[r] = x.excluded;
-                sy.weap[r] = x.weap;
-                sy.tcap[r] = x.tcap;
-            }
+            cells.extend(p.cells);
+            d_kept.extend(p.d_kept);
+            s_kept.extend(p.s_kept);
         }
+        let cell_of = |q: usize, t: u32| -> Cell {
+            cells[offsets[q]..offsets[q + 1]].iter().find(|c| c.t == t).copied().unwrap_or_default()
+        };
+        let kept_s = |c: &Cell| if c.step_s == 0 { c.s } else { 0 };
+        let kept_d = |c: &Cell| if c.step_d == 0 { c.d } else { 0 };
+        // Pass 2, over records: each reads its own cell.
+        let orig_rows: Vec<OrigRow> = workers.chunk(should_stop, || {
+            (0..index.q[0].len())
+                .into_par_iter()
+                .map(|r| {
+                    let q = index.q[0][r] as usize;
+                    let c = cell_of(q, tv.codes[0][r]);
+                    let (dq_all, sq_all) = (rows_orig.count(q) as u32, rows_syn.count(q) as u32);
+                    let cap = if c.step_d == 0 && s_kept[q] > 0 { kept_s(&c) as f64 / s_kept[q] as f64 } else { 0.0 };
+                    OrigRow {
+                        d_q: d_kept[q],
+                        s_q: s_kept[q],
+                        q_in_syn: sq_all > 0,
+                        excluded: c.step_d,
+                        pd_one: dq_all > 0 && c.d == dq_all,
+                        ps_one: sq_all > 0 && c.s == sq_all,
+                        cap,
+                    }
+                })
+                .collect()
+        })?;
+        let syn_rows: Vec<SynRow> = workers.chunk(should_stop, || {
+            (0..index.q[j].len())
+                .into_par_iter()
+                .map(|r| {
+                    let q = index.q[j][r] as usize;
+                    let c = cell_of(q, tv.codes[j][r]);
+                    SynRow {
+                        s_q: s_kept[q],
+                        d_q: d_kept[q],
+                        excluded: c.step_s,
+                        weap: if s_kept[q] > 0 { kept_s(&c) as f64 / s_kept[q] as f64 } else { 0.0 },
+                        tcap: if d_kept[q] > 0 { kept_d(&c) as f64 / d_kept[q] as f64 } else { f64::NAN },
+                    }
+                })
+                .collect()
+        })?;
+        let o = OriginalRecords {
+            d_q: orig_rows.iter().map(|x| x.d_q).collect(),
+            s_q: orig_rows.iter().map(|x| x.s_q).collect(),
+            q_in_syn: orig_rows.iter().map(|x| x.q_in_syn).collect(),
+            excluded: orig_rows.iter().map(|x| x.excluded).collect(),
+            pd_one: orig_rows.iter().map(|x| x.pd_one).collect(),
+            ps_one: orig_rows.iter().map(|x| x.ps_one).collect(),
+            cap: orig_rows.iter().map(|x| x.cap).collect(),
+        };
+        let sy = SyntheticRecords {
+            s_q: syn_rows.iter().map(|x| x.s_q).collect(),
+            d_q: syn_rows.iter().map(|x| x.d_q).collect(),
+            excluded: syn_rows.iter().map(|x| x.excluded).collect(),
+            weap: syn_rows.iter().map(|x| x.weap).collect(),
+            tcap: syn_rows.iter().map(|x| x.tcap).collect(),
+        };
         out.push((o, sy));
     }
     Ok(out)
+}
+
+/// q per block of the first pass.
+const Q_BLOCK: usize = 1 << 12;
+
+/// A cell (t, q) of one q: counts and the steps (1-5, 0 for kept) that remove it from
+/// the original and from the synthetic table.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cell {
+    t: u32,
+    d: u32,
+    s: u32,
+    step_d: u8,
+    step_s: u8,
+}
+
+#[derive(Default)]
+struct QBlock {
+    cells: Vec<Cell>,
+    n_cells: Vec<u32>,
+    d_kept: Vec<u32>,
+    s_kept: Vec<u32>,
 }
 
 #[derive(Debug, Clone, Copy)]
