@@ -13,7 +13,9 @@
 #' same [RNGkind()]) and the session's random numbers are left as they were. A size equal
 #' to the rows of a synthesis is the whole synthesis (its rows equal the measures of
 #' [multi.disclosure()]); larger sizes are capped at its rows (the result says so). All
-#' subsamples go to the core in one call, which encodes the keys once.
+#' subsamples go to the core in one call, which encodes the keys once. Numeric variables
+#' grouped with `ngroups_targets` / `ngroups_keys` are cut at the breaks of the whole
+#' data and syntheses, the same for every subsample.
 #'
 #' @inheritParams tau_curve
 #' @param sizes Subsample sizes (records); default 20 sizes from 5 % to 100 % of
