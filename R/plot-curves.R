@@ -71,9 +71,10 @@ draw_tau_plot <- function(curves, marks, targets, subtitle) {
     ggplot2::aes(x = .data$tau, y = .data$value, colour = .data$data, linetype = .data$data, group = .data$data)
   }
   p <- ggplot2::ggplot(curves, line_aes) + ggplot2::geom_line(linewidth = 0.7) +
-    ggplot2::scale_linetype_manual(values = c("solid", "22"), name = NULL)
+    ggplot2::scale_linetype_manual(values = c("solid", "22"), name = NULL, guide = ggplot2::guide_legend(order = 2))
   p <- p + if (one_panel) {
-    ggplot2::scale_colour_manual(values = stats::setNames(okabe_ito[seq_along(targets)], targets), name = NULL)
+    ggplot2::scale_colour_manual(values = stats::setNames(okabe_ito[seq_along(targets)], targets), name = NULL,
+                                 guide = ggplot2::guide_legend(order = 1))
   } else {
     ggplot2::scale_colour_manual(values = stats::setNames(okabe_ito[2:1], levels(curves$data)), name = NULL)
   }
@@ -88,7 +89,7 @@ draw_tau_plot <- function(curves, marks, targets, subtitle) {
       ggplot2::geom_point(data = marks, ggplot2::aes(x = .data$tau, y = .data$value, shape = .data$mark),
                           inherit.aes = FALSE, size = 2.4, stroke = 1, colour = okabe_ito[2])
     }
-    p <- p + points + ggplot2::scale_shape_manual(values = c(1, 16), name = NULL)
+    p <- p + points + ggplot2::scale_shape_manual(values = c(1, 16), name = NULL, guide = ggplot2::guide_legend(order = 3))
   }
   if (!one_panel) p <- p + ggplot2::facet_wrap(ggplot2::vars(.data$target))
   p +
@@ -152,7 +153,7 @@ autoplot.size_curve <- function(object, ...) {
 # The curves' legends stand on the right, one guide under the other, in small type.
 curve_legend_theme <- function() {
   list(plot_theme("right"),
-       ggplot2::theme(legend.box = "vertical", legend.justification = c(0, 0.5),
+       ggplot2::theme(legend.box = "vertical", legend.box.just = "left",
                       legend.spacing.y = grid::unit(4, "pt"), legend.key.width = grid::unit(20, "pt"),
                       legend.key.height = grid::unit(11, "pt"), legend.text = ggplot2::element_text(size = 8.5),
                       legend.title = ggplot2::element_text(size = 9),
