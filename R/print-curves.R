@@ -41,7 +41,7 @@ format.tau_curve <- function(x, digits = 2, ...) {
                   dimnames = list(targets, paste0("tau=", cols)))
   n_tau <- length(unique(x$tau))
   c(sprintf("Tau curve: D(tau) in %%, synthetic (original)%s", if (m > 1) sprintf("; means over %d syntheses", m) else ""),
-    sprintf("Keys: %s; %d target%s; %d tau value%s from %s to %s%s", paste(keys, collapse = ", "),
+    sprintf("Keys: %s; %d target%s; %d tau value%s from %s to %s%s", if (is.null(keys)) "-" else paste(keys, collapse = ", "),
             length(targets), if (length(targets) == 1) "" else "s", n_tau, if (n_tau == 1) "" else "s",
             format(min(x$tau)), format(max(x$tau)), if (n_tau > length(shown)) sprintf(", %d shown", length(shown)) else ""),
     matrix_lines(cells),
@@ -58,8 +58,9 @@ print.tau_curve <- function(x, digits = 2, ...) {
 format.size_curve <- function(x, digits = 2, ...) {
   capped <- attr(x, "capped")
   seed <- attr(x, "seed")
-  m <- attr(x, "m")
-  reps <- attr(x, "reps")
+  # A subset (x[...]) keeps the class but not the attributes.
+  m <- attr(x, "m") %||% length(unique(x$synthesis))
+  reps <- attr(x, "reps") %||% length(unique(x$rep))
   keys <- attr(x, "keys")
   n_orig <- attr(x, "n_orig")
   x <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
@@ -75,17 +76,18 @@ format.size_curve <- function(x, digits = 2, ...) {
   cells <- matrix(fmt_pct(means, digits), nrow(means), dimnames = list(rows, paste0("n=", shown)))
   sizes <- sort(unique(x$size))
   cap_lines <- if (!is.null(capped) && nrow(capped) > 0) {
-    sprintf("Synthesis %d has %s rows: sizes %s were capped to it.", capped$synthesis,
+    sprintf("Synthesis %d has %s rows; the larger sizes asked for (%s) use all of them.", capped$synthesis,
             format(capped$rows, big.mark = ","),
             vapply(capped$requested, function(s) paste(format(s, big.mark = ","), collapse = ", "), ""))
   }
   c(sprintf("Size curve: measures (%%) of random subsamples of the synthetic data; means over %s",
             if (m > 1) sprintf("%d syntheses x %d repeats", m, reps) else sprintf("%d repeats", reps)),
-    sprintf("Keys: %s; %d size%s from %s to %s%s; original data %s records%s", paste(keys, collapse = ", "),
+    sprintf("Keys: %s; %d size%s from %s to %s%s%s%s", if (is.null(keys)) "-" else paste(keys, collapse = ", "),
             length(sizes), if (length(sizes) == 1) "" else "s", format(min(sizes), big.mark = ","),
             format(max(sizes), big.mark = ","),
             if (length(sizes) > length(shown)) sprintf(" (%d shown)", length(shown)) else "",
-            format(n_orig, big.mark = ","), if (is.null(seed)) "" else sprintf("; seed %d", seed)),
+            if (is.null(n_orig)) "" else paste0("; original data ", format(n_orig, big.mark = ","), " records"),
+            if (is.null(seed)) "" else sprintf("; seed %d", seed)),
     matrix_lines(cells),
     cap_lines,
     "summary() gives sd, min and max; as.data.frame() every value.")

@@ -58,7 +58,9 @@ test_that("every subsample gives the measures of disclosure() on the same rows",
   expect_identical(sort(unique(sc$size[sc$synthesis == 2])), c(400L, 2500L, 3000L))
   capped <- attr(sc, "capped")
   expect_identical(capped$synthesis, 2L)
-  expect_output(print(sc), "Synthesis 2 has 3,000 rows: sizes 3,500 were capped to it")
+  expect_output(print(sc), "Synthesis 2 has 3,000 rows; the larger sizes asked for (3,500) use all of them.", fixed = TRUE)
+  # A subset keeps the class, not the attributes, and still prints.
+  expect_output(print(sc[sc$synthesis == 1, ]), "means over 1 repeats|means over 2 repeats")
 })
 
 test_that("seed makes the draws reproducible and leaves the session's random numbers alone", {
