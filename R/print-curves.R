@@ -29,7 +29,7 @@ fmt_pct <- function(x, digits) {
 #' @export
 format.tau_curve <- function(x, digits = 2, ...) {
   keys <- attr(x, "keys")
-  m <- attr(x, "m") %||% length(unique(x$synthesis))
+  m <- length(unique(x$synthesis))
   x <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
   targets <- unique(x$target)
   shown <- spread_values(x$tau, 5)
@@ -58,9 +58,10 @@ print.tau_curve <- function(x, digits = 2, ...) {
 format.size_curve <- function(x, digits = 2, ...) {
   capped <- attr(x, "capped")
   seed <- attr(x, "seed")
-  # A subset (x[...]) keeps the class but not the attributes.
-  m <- attr(x, "m") %||% length(unique(x$synthesis))
-  reps <- attr(x, "reps") %||% length(unique(x$rep))
+  # Counted from the rows, so that a subset (x[...]) says what it holds.
+  m <- length(unique(x$synthesis))
+  reps <- length(unique(x$rep))
+  if (!is.null(capped)) capped <- capped[capped$synthesis %in% x$synthesis, , drop = FALSE]
   keys <- attr(x, "keys")
   n_orig <- attr(x, "n_orig")
   x <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
