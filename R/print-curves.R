@@ -79,7 +79,7 @@ format.size_curve <- function(x, digits = 2, ...) {
   cap_lines <- if (!is.null(capped) && nrow(capped) > 0) {
     sprintf("Synthesis %d has %s rows; the larger sizes asked for (%s) use all of them.", capped$synthesis,
             format(capped$rows, big.mark = ","),
-            vapply(capped$requested, function(s) paste(format(s, big.mark = ","), collapse = ", "), ""))
+            vapply(capped$requested, function(s) paste(format(s, big.mark = ",", trim = TRUE), collapse = ", "), ""))
   }
   c(sprintf("Size curve: measures (%%) of random subsamples of the synthetic data; means over %s",
             if (m > 1) sprintf("%d syntheses x %d repeats", m, reps) else sprintf("%d repeats", reps)),
