@@ -3,10 +3,12 @@
 #' How the measures change with the size of the synthetic data (the synthpop
 #' disclosure vignette's Figure 2): each synthesis is subsampled without replacement to
 #' each size, `reps` times, and the measures are computed for every subsample against
-#' the whole original data. Measures over the original records (`DiSCO`, `DCAPd`) grow
-#' with the size of the synthetic data, while those over the synthetic records
-#' (`DCAPs`, `TCAPs`) or over the records an intruder would act on (`DCAPb`, `TCAPb`,
-#' `TCAP`) settle quickly.
+#' the whole original data. The numerators (C, the expected correct attributions, and K,
+#' the original records predicted with certainty and correctly) count original records,
+#' so measures over the original records (`DiSCO`, `DCAPd`) grow with the size of the
+#' synthetic data, while the same numerators over synthetic records (`DCAPs`, `TCAPs`,
+#' `DCAPb`, `TCAPb`) can exceed 100 % for small subsamples; the curves show how much
+#' each measure depends on the size.
 #'
 #' The subsamples are drawn in R with [sample.int()], synthesis by synthesis, then size
 #' by size, then repeat by repeat; with `seed` they are the same in every run (under the
