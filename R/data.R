@@ -31,3 +31,26 @@
 
 #' @rdname sd2011_synds
 "sd2011_synds5"
+
+#' UCI Adult example: original and synthetic data
+#'
+#' The UCI Adult (1994 US census extract) data, 48,842 records of 13 variables, and
+#' one synthesis of it made by synthpop's `syn()`: a larger example with
+#' high-cardinality targets (`hours.per.week`, `capital.gain`) and keys such as
+#' `age`, `sex`, `occupation` and `race`.
+#'
+#' @format `adult`: a data frame with 48842 rows and 13 variables (`age`,
+#'   `workclass`, `education.num`, `marital.status`, `occupation`, `relationship`,
+#'   `race`, `sex`, `capital.gain`, `capital.loss`, `hours.per.week`,
+#'   `native.country`, `income`). `adult_synds`: a `synds` object with one
+#'   synthesis (`syn`, a data frame like `adult`; seed 1234).
+#' @source Becker, B. and Kohavi, R. (1996), Adult, UCI Machine Learning Repository
+#'   (CC BY 4.0), doi:10.24432/C5XW20; synthesised with synthpop 1.9-3.
+#' @examples
+#' d <- disclosure(adult_synds, adult, keys = c("age", "sex", "occupation", "race"),
+#'                 target = "hours.per.week", print.flag = FALSE)
+#' d$attrib
+"adult"
+
+#' @rdname adult
+"adult_synds"

@@ -37,6 +37,7 @@
 #'   are always matched by label.
 #' @param n_threads Threads for the Rust core; default [synthrisk_threads()].
 #' @param ... Must be empty.
+#' @param .records Internal: also return the record-level counts (for [record_risk()]).
 #' @return A `disclosure` object, see [disclosure()].
 #' @keywords internal
 disclosure_impl <- function(.syn, .cont.na, data, keys, target, print.flag = TRUE, denom_lim = 5,
@@ -44,7 +45,7 @@ disclosure_impl <- function(.syn, .cont.na, data, keys, target, print.flag = TRU
                             usekeysNA = TRUE, exclude.keys = NULL, exclude.keylevs = NULL,
                             exclude.targetlevs = NULL, ngroups_target = NULL, ngroups_keys = NULL,
                             thresh_1way = c(50, 90), thresh_2way = c(4, 80), digits = 2, to.print = "short",
-                            compare.synorig = TRUE, n_threads = NULL, ...) {
+                            compare.synorig = TRUE, n_threads = NULL, ..., .records = FALSE) {
   env <- parent.frame()
   call <- user_call(sys.call(-1), "disclosure")
   check_extra_args(list(...), env)
@@ -91,6 +92,12 @@ disclosure_impl <- function(.syn, .cont.na, data, keys, target, print.flag = TRU
                         to.print, call)
   x$grouping <- enc$grouping %||% list()
   x$notes <- disclosure_notes(x, enc, length(syn))
+  if (.records) {
+    # record_risk(): the same request, record by record.
+    request <- target_request(opts[[1]], enc, keys, denom_lim, exclude_ov_denom_lim, thresh_2way, env)
+    x$records_raw <- rust_result(rust_records(enc$ptr, match(keys, enc$vars) - 1L, as.logical(usekeysNA), request,
+                                              n_threads), call = env)
+  }
   if (print.flag) cat(preparation_lines(x, enc), sep = "\n")
   x
 }

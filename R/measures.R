@@ -6,13 +6,14 @@
 measure_registry <- data.frame(
   measure = c("UiO", "UiS", "UiOiS", "repU",
               "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DCAPd", "DiSDiO", "max_denom", "mean_denom",
-              "baseCAPd", "CAPd", "CAPs", "DCAP", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb"),
-  component = c(rep("ident", 4), rep("attrib", 9), rep("allCAPs", 10)),
-  group = c(rep("identity", 4), rep("attribute", 9), rep("CAP", 10)),
-  unit = c(rep("%", 11), "count", "count", rep("%", 10)),
+              "baseCAPd", "CAPd", "CAPs", "DCAP", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb",
+              "TCAP_taub"),
+  component = c(rep("ident", 4), rep("attrib", 9), rep("allCAPs", 11)),
+  group = c(rep("identity", 4), rep("attribute", 9), rep("CAP", 11)),
+  unit = c(rep("%", 11), "count", "count", rep("%", 11)),
   data = c("original", rep("synthetic", 3),
            "original", rep("synthetic", 8),
-           "original", "original", rep("synthetic", 8)),
+           "original", "original", rep("synthetic", 9)),
   definition = c(
     "unique in the original: records whose key combination (q) occurs once in the original",
     "unique in the synthetic data: records whose q occurs once in the synthesis (over Ns)",
@@ -36,17 +37,18 @@ measure_registry <- data.frame(
     "expected correct attributions over synthetic records whose q occurs in the original (C / Nb)",
     "of the original records whose q is predicted with certainty, the share predicted correctly (DiSCO / DiS)",
     "records predicted with certainty and correct over Ns (K / Ns)",
-    "records predicted with certainty and correct over Nb (K / Nb)"
+    "records predicted with certainty and correct over Nb (K / Nb)",
+    "TCAP as Taub et al. (2018) define it: of the synthetic records whose q predicts one target level and occurs in the original, the mean share of original records in q with that level"
   ),
   # Each percentage as 100 * numerator / denominator (SPEC 6), in the symbols of
   # curve_symbols; NA for the counts and the baseline. The size curve's plot draws the
   # numerator as the line type and the denominator as the colour.
   numerator = c("UiO", "UiS", "UiOiS", "repU",
                 "did", "dis", "iS", "DiS", "K", "C", "DiSDiO", NA, NA,
-                NA, "CAPd", "CAPs", "C", "C", "C", "C", "K", "K", "K"),
+                NA, "CAPd", "CAPs", "C", "C", "C", "C", "K", "K", "K", "Tt"),
   denominator = c("Nd", "Ns", "Nd", "Nd",
                   "Nd", "Ns", "Nd", "Nd", "Nd", "Nd", "Nd", NA, NA,
-                  NA, "Nd", "Ns", "Nd", "Nd", "Ns", "Nb", "DiS", "Ns", "Nb"),
+                  NA, "Nd", "Ns", "Nd", "Nd", "Ns", "Nb", "DiS", "Ns", "Nb", "Sc"),
   stringsAsFactors = FALSE
 )
 
@@ -60,6 +62,8 @@ curve_symbols <- c(
   K = "K: predicted with certainty and correct", C = "C: expected correct attributions",
   DiSDiO = "disclosive in both and correct", CAPd = "expected correct, original predicting itself",
   CAPs = "expected correct, synthetic predicting itself",
+  Tt = "sum of pd over the synthetic records of Sc",
+  Sc = "synthetic records whose q predicts one level and occurs in the original",
   Nd = "Nd: original records", Ns = "Ns: synthetic records",
   Nb = "Nb: synthetic records whose q is in the original"
 )

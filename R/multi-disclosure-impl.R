@@ -22,7 +22,7 @@
 #'   reports `NA`).
 #' @param attrib.meas Attribute measures of the summary (original, synthetic):
 #'   `"DiSCO"` (Dorig, DiSCO), `"DiSDiO"` (Dorig, DiSDiO), `"DCAP"` (CAPd, DCAPd) or
-#'   `"TCAP"` (Dorig, TCAP).
+#'   `"TCAP"` (Dorig, TCAP) or `"TCAP_taub"` (Dorig, TCAP_taub, Taub et al.'s TCAP).
 #' @param plot Whether `print()` draws `attrib.plot`.
 #' @param .plan Internal (the curves): a function of the list of syntheses returning the
 #'   core's plan; then the raw counts are returned instead of a `multi.disclosure`.
@@ -120,7 +120,8 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
 }
 
 attrib_meas_columns <- list(DiSCO = c("Dorig", "DiSCO"), DiSDiO = c("Dorig", "DiSDiO"),
-                            DCAP = c("CAPd", "DCAPd"), TCAP = c("Dorig", "TCAP"))
+                            DCAP = c("CAPd", "DCAPd"), TCAP = c("Dorig", "TCAP"),
+                            TCAP_taub = c("Dorig", "TCAP_taub"))
 ident_meas_columns <- c(repU = "repU", UiSiO = "UiOiS", baseCAPd = "baseCAPd")
 
 per_target_flags <- function(x, targets, call) {
@@ -203,6 +204,7 @@ build_multi_disclosure <- function(outputs, keys, m, ident.meas, attrib.meas, de
     ),
     class = "multi.disclosure"
   )
-  x$attrib.plot <- attrib_plot(x)
+  # attrib.plot is drawn on first access (R/lazy-plot.R), not here: a third of a
+  # small call's time went to a ggplot that plot = FALSE never shows.
   x
 }

@@ -72,7 +72,8 @@ check_component <- function(tables, m) {
 
 build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, thresh_2way, digits, to.print, call) {
   stats <- stats_matrix(raw)
-  allcaps <- stats[, c("baseCAPd", "CAPd", "CAPs", "DCAPd", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb"),
+  allcaps <- stats[, c("baseCAPd", "CAPd", "CAPs", "DCAPd", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb",
+                            "TCAP_taub"),
                    drop = FALSE]
   colnames(allcaps) <- cap_names
   one <- lapply(seq_len(m), one_way_check, raw = raw, target = target, t_labels = labels[[target]],

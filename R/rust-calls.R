@@ -51,3 +51,20 @@ rust_compute <- function(encoded, keys, use_keys_na, targets, n_threads, plan = 
 rust_measure_names <- function() {
   .Call(wrap__rust_measure_names)
 }
+
+# Per synthesis, list(c = matches of each original record, t = whether its own row
+# matches); see identification_risk().
+rust_identification <- function(encoded, exact, radius_values, radius, relative, n_threads) {
+  .Call(wrap__rust_identification, encoded, exact, radius_values, radius, relative, n_threads)
+}
+
+# list(q = per dataset, each record's q (1-based); counts = per dataset, rows of each q).
+rust_record_keys <- function(encoded, keys, n_threads) {
+  .Call(wrap__rust_record_keys, encoded, keys, n_threads)
+}
+
+# Record-level counts and flags of one target (a request as target_request() makes it),
+# per synthesis: list(original = ..., synthetic = ...).
+rust_records <- function(encoded, keys, use_keys_na, target, n_threads) {
+  .Call(wrap__rust_records, encoded, keys, use_keys_na, target, n_threads)
+}

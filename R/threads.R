@@ -17,8 +17,17 @@ synthrisk_threads <- function() {
   if (nzchar(limit) && !identical(tolower(limit), "false")) {
     return(2L)
   }
-  n <- parallel::detectCores(logical = TRUE)
-  if (is.na(n) || n < 1) 1L else as.integer(n)
+  detected_cores()
+}
+
+# parallel::detectCores() starts a shell on Linux (several ms): ask once per session.
+core_count <- new.env(parent = emptyenv())
+detected_cores <- function() {
+  if (is.null(core_count$n)) {
+    n <- parallel::detectCores(logical = TRUE)
+    core_count$n <- if (is.na(n) || n < 1) 1L else as.integer(n)
+  }
+  core_count$n
 }
 
 check_n_threads <- function(n_threads, arg = "n_threads", call = rlang::caller_env()) {

@@ -216,6 +216,11 @@ ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 
     Nb <- sum(sq2[dq2 > 0])
     dcells <- kept$DiSCO[kept$DiSCO > 0]
     margin <- colSums(dmat)
+    # Taub's TCAP (SPEC 10): q whose kept synthetic records have one target level u
+    # and whose kept original records exist, weighted by their synthetic records.
+    taub_q <- which(rowSums(s2 > 0) == 1 & dq2 > 0)
+    taub_u <- as.vector((s2[taub_q, , drop = FALSE] > 0) %*% seq_len(ncol(s2)))
+    taub <- pct(sum(sq2[taub_q] * d2[cbind(taub_q, taub_u)] / dq2[taub_q]), sum(sq2[taub_q]))
     res <- list(
       UiO = pct(sum(dq2 == 1), Nd), UiS = pct(sum(sq2 == 1), Ns), UiOiS = pct(sum(dq2 == 1 & sq > 0), Nd),
       repU = pct(sum(dq2 == 1 & sq2 == 1), Nd),
@@ -225,7 +230,7 @@ ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 
       baseCAPd = 100 * sum((margin / Nd)^2), CAPd = pct(sum(rowSums(pd2^2) * dq2), Nd),
       CAPs = pct(sum(rowSums(ps2^2) * sq2), Ns), DCAP = pct(C, Nd), DCAPs = pct(C, Ns), DCAPb = pct(C, Nb),
       TCAP = pct(K, sum(kept$DiS)), TCAPs = pct(K, Ns), TCAPb = pct(K, Nb),
-      TCAP_synthpop = pct(K, sum(d2[sq2 > 0, ])),
+      TCAP_synthpop = pct(K, sum(d2[sq2 > 0, ])), TCAP_taub = taub,
       Nexclusions = nex
     )
     # 1-way check (SPEC 7)
@@ -288,7 +293,7 @@ ref_labels <- function(x) {
 
 ref_measures <- c("UiO", "UiS", "UiOiS", "repU", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DCAPd", "DiSDiO",
                   "max_denom", "mean_denom", "baseCAPd", "CAPd", "CAPs", "DCAP", "DCAPs", "DCAPb", "TCAP",
-                  "TCAPs", "TCAPb", "TCAP_synthpop")
+                  "TCAPs", "TCAPb", "TCAP_synthpop", "TCAP_taub")
 
 # Numbers equal to 1e-9, with NA, NaN, Inf and -Inf in the same places.
 same_numbers <- function(a, b) {
@@ -303,7 +308,7 @@ same_numbers <- function(a, b) {
 # The measures of synthesis j of a disclosure object, by name.
 got_measures <- function(got, j) {
   row <- c(as.list(got$ident[j, ]), as.list(got$attrib[j, ]), as.list(got$allCAPs[j, ]),
-           list(TCAP_synthpop = got$measures$TCAP_synthpop[j]))
+           list(TCAP_synthpop = got$measures$TCAP_synthpop[j], TCAP_taub = got$measures$TCAP_taub[j]))
   vapply(ref_measures, function(x) as.double(row[[x]]), numeric(1))
 }
 

@@ -174,7 +174,7 @@ test_that("autoplot of a disclosure shows each original -> synthetic pair, means
   ticks <- layers[[1]]
   pts <- layers[[2]]
   pairs <- list(c("UiO", "repU"), c("UiO", "UiOiS"), c("Dorig", "DiSCO"), c("Dorig", "DiSDiO"),
-                c("CAPd", "DCAPd"), c("Dorig", "TCAP"))
+                c("CAPd", "DCAPd"), c("Dorig", "TCAP"), c("Dorig", "TCAP_taub"))
   column <- function(name) {
     for (component in c("ident", "attrib", "allCAPs")) if (name %in% names(d[[component]])) return(d[[component]][[name]])
   }

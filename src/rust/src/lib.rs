@@ -9,6 +9,9 @@ use synthrisk_core::encode::{close_numeric_pairs, encode_all, merge_numeric_leve
 use synthrisk_core::engine::{run_plan, TargetRequest};
 use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
 use synthrisk_core::error::CoreError;
+use synthrisk_core::identification::{identification, RadiusVar};
+use synthrisk_core::record_keys::record_keys;
+use synthrisk_core::records::records;
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, N_STEPS, N_TABLES};
 use synthrisk_core::measures::MEASURE_NAMES;
 use synthrisk_core::workers::Workers;
@@ -87,7 +90,7 @@ fn bool_scalar(x: &Robj, what: &str) -> GlueResult<bool> {
 
 fn n_threads_of(n: i32) -> GlueResult<Workers> {
     let n = usize::try_from(n).ok().filter(|&n| n >= 1).ok_or_else(|| internal(format!("n_threads is {n}")))?;
-    Workers::new(n)
+    Workers::shared(n)
 }
 
 fn named_list<const N: usize>(names: [&str; N], values: [Robj; N]) -> GlueResult<Robj> {
@@ -370,6 +373,140 @@ fn rust_compute(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: List, n_t
     compute_impl(encoded, keys, use_keys_na, targets, n_threads, plan).unwrap_or_else(error_robj)
 }
 
+/// `encoded`: NULL or an encoding whose variables `exact` (0-based) are matched
+/// exactly; `radius_values`: per numeric variable matched within a radius, a list of
+/// double vectors (original first), with `radius` and `relative` per variable.
+fn identification_impl(
+    encoded: Robj,
+    exact: Robj,
+    radius_values: List,
+    radius: Robj,
+    relative: Robj,
+    n_threads: i32,
+) -> GlueResult<Robj> {
+    let workers = n_threads_of(n_threads)?;
+    let exact = index_vec(&exact, "exact")?;
+    let ptr: Option<ExternalPtr<Encoded>> = if encoded.is_null() {
+        None
+    } else {
+        Some(ExternalPtr::try_from(encoded).map_err(|_| internal("not an encoding of synthrisk"))?)
+    };
+    let empty: Vec<EncodedVar> = Vec::new();
+    let vars = match &ptr {
+        Some(p) => &p.try_addr().map_err(|_| internal("the encoding was released"))?.0,
+        None => &empty,
+    };
+    if exact.iter().any(|&k| k >= vars.len()) {
+        return Err(internal("exact variable out of range"));
+    }
+    let exact_codes: Vec<&[Vec<u32>]> = exact.iter().map(|&k| vars[k].codes.as_slice()).collect();
+    let levels: Vec<u32> = exact.iter().map(|&k| vars[k].n_levels).collect();
+    let radius = radius.as_real_slice().ok_or_else(|| internal("`radius` must be doubles"))?;
+    let relative = logical_vec(&relative, "relative")?;
+    let columns: Vec<Vec<Robj>> =
+        radius_values.values().map(|v| Ok(as_list(v, "radius_values[[i]]")?.values().collect())).collect::<GlueResult<_>>()?;
+    if columns.len() != radius.len() || columns.len() != relative.len() {
+        return Err(internal("one radius and one relative flag per numeric variable"));
+    }
+    let radius_vars: Vec<RadiusVar<'_>> = columns
+        .iter()
+        .zip(radius)
+        .zip(&relative)
+        .map(|((cols, &r), &rel)| {
+            let values = cols
+                .iter()
+                .map(|c| c.as_real_slice().ok_or_else(|| internal("numeric columns must be doubles")))
+                .collect::<GlueResult<Vec<&[f64]>>>()?;
+            Ok(RadiusVar { values, radius: r, relative: rel })
+        })
+        .collect::<GlueResult<_>>()?;
+    let results = identification(&workers, &exact_codes, &levels, &radius_vars, &user_interrupt)?;
+    let out: Vec<Robj> = results
+        .iter()
+        .map(|r| {
+            named_list(
+                ["c", "t"],
+                [
+                    Robj::from(r.c.iter().map(|&c| c as i32).collect::<Vec<i32>>()),
+                    Robj::from(r.t.iter().map(|&t| Rbool::from(t)).collect::<Vec<Rbool>>()),
+                ],
+            )
+        })
+        .collect::<GlueResult<_>>()?;
+    Ok(List::from_values(out).into())
+}
+
+/// Matches of each original record among the synthetic records, per synthesis.
+/// @noRd
+#[extendr]
+fn rust_identification(encoded: Robj, exact: Robj, radius_values: List, radius: Robj, relative: Robj, n_threads: i32) -> Robj {
+    identification_impl(encoded, exact, radius_values, radius, relative, n_threads).unwrap_or_else(error_robj)
+}
+
+fn record_keys_impl(encoded: Robj, keys: Robj, n_threads: i32) -> GlueResult<Robj> {
+    let workers = n_threads_of(n_threads)?;
+    let ptr: ExternalPtr<Encoded> = ExternalPtr::try_from(encoded).map_err(|_| internal("not an encoding of synthrisk"))?;
+    let vars = &ptr.try_addr().map_err(|_| internal("the encoding was released"))?.0;
+    let keys = index_vec(&keys, "keys")?;
+    if keys.iter().any(|&k| k >= vars.len()) {
+        return Err(internal("key index out of range"));
+    }
+    let codes: Vec<&[Vec<u32>]> = keys.iter().map(|&k| vars[k].codes.as_slice()).collect();
+    let levels: Vec<u32> = keys.iter().map(|&k| vars[k].n_levels).collect();
+    let r = record_keys(&workers, &codes, &levels, &user_interrupt)?;
+    let to_r = |v: &Vec<u32>, plus: i32| Robj::from(v.iter().map(|&x| x as i32 + plus).collect::<Vec<i32>>());
+    named_list(
+        ["q", "counts"],
+        [
+            List::from_values(r.q.iter().map(|q| to_r(q, 1))).into(),
+            List::from_values(r.counts.iter().map(|c| to_r(c, 0))).into(),
+        ],
+    )
+}
+
+/// Each record's q (1-based) per dataset, and per dataset the rows of each q.
+/// @noRd
+#[extendr]
+fn rust_record_keys(encoded: Robj, keys: Robj, n_threads: i32) -> Robj {
+    record_keys_impl(encoded, keys, n_threads).unwrap_or_else(error_robj)
+}
+
+fn records_impl(encoded: Robj, keys: Robj, use_keys_na: Robj, target: List, n_threads: i32) -> GlueResult<Robj> {
+    let workers = n_threads_of(n_threads)?;
+    let ptr: ExternalPtr<Encoded> = ExternalPtr::try_from(encoded).map_err(|_| internal("not an encoding of synthrisk"))?;
+    let vars = &ptr.try_addr().map_err(|_| internal("the encoding was released"))?.0;
+    let keys = index_vec(&keys, "keys")?;
+    let use_na = logical_vec(&use_keys_na, "use_keys_na")?;
+    let request = target_request(target)?;
+    let per_synthesis = records(&workers, vars, &keys, &use_na, request.var, &request.spec, &user_interrupt)?;
+    let ints = |v: &[u32]| Robj::from(v.iter().map(|&x| x as i32).collect::<Vec<i32>>());
+    let bools = |v: &[bool]| Robj::from(v.iter().map(|&x| Rbool::from(x)).collect::<Vec<Rbool>>());
+    let steps = |v: &[u8]| Robj::from(v.iter().map(|&x| x as i32).collect::<Vec<i32>>());
+    let out: Vec<Robj> = per_synthesis
+        .iter()
+        .map(|(o, s)| {
+            let original = named_list(
+                ["d_q", "s_q", "q_in_syn", "excluded", "pd_one", "ps_one", "cap"],
+                [ints(&o.d_q), ints(&o.s_q), bools(&o.q_in_syn), steps(&o.excluded), bools(&o.pd_one), bools(&o.ps_one),
+                 Robj::from(o.cap.clone())],
+            )?;
+            let synthetic = named_list(
+                ["s_q", "d_q", "excluded", "weap", "tcap"],
+                [ints(&s.s_q), ints(&s.d_q), steps(&s.excluded), Robj::from(s.weap.clone()), Robj::from(s.tcap.clone())],
+            )?;
+            named_list(["original", "synthetic"], [original, synthetic])
+        })
+        .collect::<GlueResult<_>>()?;
+    Ok(List::from_values(out).into())
+}
+
+/// Record-level counts and flags of one target, per synthesis.
+/// @noRd
+#[extendr]
+fn rust_records(encoded: Robj, keys: Robj, use_keys_na: Robj, target: List, n_threads: i32) -> Robj {
+    records_impl(encoded, keys, use_keys_na, target, n_threads).unwrap_or_else(error_robj)
+}
+
 /// Names of the measures in the rows returned by `rust_compute`.
 /// @noRd
 #[extendr]
@@ -382,5 +519,8 @@ extendr_module! {
     fn rust_encode_variables;
     fn rust_merge_numeric_levels;
     fn rust_compute;
+    fn rust_identification;
+    fn rust_record_keys;
+    fn rust_records;
     fn rust_measure_names;
 }

@@ -1,20 +1,22 @@
 //! The measures of SPEC section 6, in percent, from a synthesis' merged tally.
 //! `TCAP_synthpop` is synthpop 1.9-3's TCAP: disclosive and correct over the original
 //! records (after exclusions) whose q occurs in the synthetic data (after exclusions).
+//! `TCAP_taub` is TCAP as Taub et al. (2018) define it (SPEC 10): weighted by synthetic
+//! records.
 
 use crate::exclusions::*;
 use crate::sweep::Tally;
 
 /// Names of the numbers `SynthesisMeasures::values` returns, in that order.
-pub const MEASURE_NAMES: [&str; 24] = [
+pub const MEASURE_NAMES: [&str; 25] = [
     "UiO", "UiS", "UiOiS", "repU", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DCAPd", "DiSDiO", "max_denom",
     "mean_denom", "baseCAPd", "CAPd", "CAPs", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb", "TCAP_synthpop",
-    "Nd", "Ns",
+    "TCAP_taub", "Nd", "Ns",
 ];
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SynthesisMeasures {
-    pub values: [f64; 24],
+    pub values: [f64; 25],
 }
 
 /// `100 * num / den` with R's arithmetic: `x / 0` is `Inf` for `x > 0`, `NaN` for `x = 0`
@@ -61,6 +63,7 @@ impl SynthesisMeasures {
                 pct(disco, ns),
                 pct(disco, nb),
                 pct(disco, t.n_orig_in_syn as f64),
+                pct(t.taub_num, t.taub_den as f64),
                 nd,
                 ns,
             ],

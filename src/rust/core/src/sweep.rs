@@ -54,6 +54,11 @@ pub struct Tally {
     /// the DiSCO table's exclusions keep, by bucket of the tau grid (empty: no curve).
     pub tau_syn: Vec<f64>,
     pub tau_orig: Vec<f64>,
+    /// Taub's TCAP (SPEC 10), after exclusions: over the q whose kept synthetic records
+    /// have one target level u and whose kept original records exist, the sum of
+    /// s'[.,q] * pd'[u,q], and of s'[.,q].
+    pub taub_num: f64,
+    pub taub_den: u64,
 }
 
 impl Tally {
@@ -79,6 +84,8 @@ impl Tally {
             twoway_cells: Vec::new(),
             tau_syn: vec![0.0; buckets],
             tau_orig: vec![0.0; buckets],
+            taub_num: 0.0,
+            taub_den: 0,
         }
     }
 
@@ -119,6 +126,8 @@ impl Tally {
         for (a, b) in self.tau_orig.iter_mut().zip(next.tau_orig) {
             *a += b;
         }
+        self.taub_num += next.taub_num;
+        self.taub_den += next.taub_den;
     }
 }
 
@@ -158,6 +167,8 @@ pub fn sweep(input: &SweepInput<'_>, q_lo: usize, q_hi: usize) -> Tally {
 
         let (mut d_kept_q, mut s_kept_q) = (0u64, 0u64);
         let (mut sd, mut dd, mut ss) = (0u64, 0u64, 0u64);
+        // Kept synthetic levels of q, and the kept original count of the last one.
+        let (mut syn_kept_levels, mut d_kept_of_syn_level) = (0u32, 0u64);
         for &t in &touched {
             let dv = d[t as usize] as u64;
             let sv = s[t as usize] as u64;
@@ -203,6 +214,10 @@ pub fn sweep(input: &SweepInput<'_>, q_lo: usize, q_hi: usize) -> Tally {
             let (dk, sk) = (kept[ORIG], kept[SYN]);
             d_kept_q += dk;
             s_kept_q += sk;
+            if sk > 0 {
+                syn_kept_levels += 1;
+                d_kept_of_syn_level = dk;
+            }
             sd += sk * dk;
             dd += dk * dk;
             ss += sk * sk;
@@ -237,6 +252,10 @@ pub fn sweep(input: &SweepInput<'_>, q_lo: usize, q_hi: usize) -> Tally {
         if d_kept_q > 0 {
             tally.capd_num += dd as f64 / d_kept_q as f64;
             tally.n_b += s_kept_q;
+            if syn_kept_levels == 1 {
+                tally.taub_num += s_kept_q as f64 * (d_kept_of_syn_level as f64 / d_kept_q as f64);
+                tally.taub_den += s_kept_q;
+            }
         }
     }
     tally

@@ -3,6 +3,18 @@
 //! caller's "should stop" callback (the R glue checks for Ctrl-C there, on R's thread).
 
 use crate::error::{CoreError, CoreResult};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+fn build_pool(n_threads: usize) -> CoreResult<rayon::ThreadPool> {
+    if n_threads == 0 {
+        return Err(CoreError::new("internal: the number of threads must be at least 1"));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n_threads)
+        .build()
+        .map_err(|e| CoreError::new(format!("could not start {n_threads} threads: {e}")))
+}
 
 /// A callback that says whether the user asked to stop; called only on the thread that
 /// called into the core, never inside the pool.
@@ -13,20 +25,30 @@ pub fn never_stop() -> bool {
     false
 }
 
-/// A pool of `n_threads` threads made for one call.
+/// A pool of `n_threads` threads.
 pub struct Workers {
-    pool: rayon::ThreadPool,
+    pool: Arc<rayon::ThreadPool>,
 }
 
+/// Pools kept for the session, one per thread count: starting threads costs more than
+/// a small call's counting.
+static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+
 impl Workers {
+    /// A new pool of its own.
     pub fn new(n_threads: usize) -> CoreResult<Self> {
-        if n_threads == 0 {
-            return Err(CoreError::new("internal: the number of threads must be at least 1"));
+        Ok(Workers { pool: Arc::new(build_pool(n_threads)?) })
+    }
+
+    /// The session's pool of `n_threads` threads, started on first use.
+    pub fn shared(n_threads: usize) -> CoreResult<Self> {
+        let pools = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
+        let mut pools = pools.lock().map_err(|_| CoreError::new("internal: the thread pool cache is poisoned"))?;
+        if let Some(p) = pools.get(&n_threads) {
+            return Ok(Workers { pool: Arc::clone(p) });
         }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(n_threads)
-            .build()
-            .map_err(|e| CoreError::new(format!("could not start {n_threads} threads: {e}")))?;
+        let pool = Arc::new(build_pool(n_threads)?);
+        pools.insert(n_threads, Arc::clone(&pool));
         Ok(Workers { pool })
     }
 

@@ -470,6 +470,16 @@ fn naive(case: &Case, ti: usize, o: usize, j: usize, spec: &LabelSpec) -> Naive 
     for t in &td {
         *margin.entry(t.clone()).or_default() += 1;
     }
+    // Taub's TCAP: q whose kept synthetic records have one level u, with kept originals.
+    let (mut taub_num, mut taub_den) = (0.0, 0.0);
+    for q in &all_q {
+        let syn_levels: Vec<&Label> = kept[1].iter().filter(|((qq, _), &v)| qq == q && v > 0).map(|((_, t), _)| t).collect();
+        if syn_levels.len() == 1 && dk(q) > 0 {
+            let d_u = kept[0].get(&(q.clone(), syn_levels[0].clone())).copied().unwrap_or(0);
+            taub_num += sk(q) as f64 * (d_u as f64 / dk(q) as f64);
+            taub_den += sk(q) as f64;
+        }
+    }
     let base = 100.0 * margin.values().map(|&v| (v as f64 / nd).powi(2)).sum::<f64>();
     let values = [
         pct(count(&|q| dk(q) == 1), nd),
@@ -494,6 +504,7 @@ fn naive(case: &Case, ti: usize, o: usize, j: usize, spec: &LabelSpec) -> Naive 
         pct(k_disco, ns),
         pct(k_disco, nb),
         pct(k_disco, orig_in_syn),
+        pct(taub_num, taub_den),
         nd,
         ns,
     ];

@@ -1,0 +1,239 @@
+#' Identification risk for partially synthetic data
+#'
+#' For partially synthetic data, whose rows are the original records with some
+#' variables (`syn.vars`) replaced, the identification summaries taught by Hu after
+#' Reiter and Mitra: how often an intruder who knows the `known` variables (and
+#' matches the released `syn.vars`) would single out the true record.
+#'
+#' For original record \eqn{i} and each synthesis, \eqn{c_i} is the number of
+#' synthetic records that match record \eqn{i} on every variable of `known` and
+#' `syn.vars`, \eqn{T_i = 1} when the synthetic record of the same row is among
+#' them, \eqn{K_i = [c_i T_i = 1]} (a unique, true match), \eqn{F_i = [c_i (1 - T_i)
+#' = 1]} (a unique, false match) and \eqn{s = \#\{i: c_i = 1\}}. Per synthesis:
+#' * `exp.risk`, the expected match risk \eqn{\sum_i T_i / c_i} (a number of
+#'   records; 0 where \eqn{c_i = 0});
+#' * `true.rate`, the true match rate \eqn{\sum_i K_i / N};
+#' * `false.rate`, the false match rate \eqn{\sum_i F_i / s} (`NA` when \eqn{s = 0}).
+#'
+#' Categorical variables (factors, characters, logicals, dates, and numeric
+#' variables without a radius) match when their labels are equal, a missing value
+#' matching a missing value. A numeric variable with a radius matches when
+#' \eqn{|x_{syn} - x_i| \le} `radius` (or \eqn{\le} `radius` \eqn{\cdot |x_i|} with
+#' `relative = TRUE`, so that a zero matches only zero, and negative values use
+#' their size); the boundary is included; `NA`, `NaN`, `Inf` and `-Inf` match only
+#' the same value. The counting groups records by their categorical values and
+#' searches sorted numeric values, never comparing all pairs.
+#'
+#' @param object A `synds` object, a data frame or a list of data frames (one per
+#'   synthesis), each with the rows of `data` in the same order.
+#' @param data The original data, a data frame.
+#' @param known Variables the intruder knows (names or column numbers of `data`);
+#'   may be empty.
+#' @param syn.vars The synthesised variables the intruder matches on.
+#' @param radius `NULL` (numeric variables match exactly), one number for every
+#'   numeric variable, or a vector named by numeric variable (the others match
+#'   exactly). Numbers `>= 0`.
+#' @param relative If `TRUE` (default), the radius is relative to the size of the
+#'   original value; if `FALSE`, absolute.
+#' @param n_threads Threads for the Rust core; default [synthrisk_threads()].
+#' @return An object of class `identification_risk`: `summary` (a data frame with
+#'   `synthesis`, `exp.risk`, `true.rate`, `false.rate`, `s`; one row per synthesis,
+#'   then a row `"mean"` of their means; `false.rate` of the mean row is `NA` when
+#'   a synthesis has none), `records` (a data
+#'   frame with `row`, `synthesis`, `c`, `T`, `K`, `F` per original record and
+#'   synthesis), `known`, `syn.vars`, `radius` (per numeric variable matched within a
+#'   radius), `relative`, `N`, `m`.
+#' @seealso [disclosure()] for fully synthetic data.
+#' @export
+#' @examples
+#' # A partially synthetic SD2011: income and ls replaced by synthetic values.
+#' part <- sd2011
+#' part$income <- sd2011_synds$syn$income
+#' part$ls <- sd2011_synds$syn$ls
+#' ir <- identification_risk(part, sd2011, known = c("sex", "age", "region"),
+#'                           syn.vars = c("income", "ls"), radius = c(income = 0.1))
+#' ir
+#' head(ir$records)
+#'
+#' # UCI Adult: hours and capital gains synthesised, an intruder knowing age, sex, race.
+#' adult_part <- adult
+#' adult_part[c("hours.per.week", "capital.gain")] <- adult_synds$syn[c("hours.per.week", "capital.gain")]
+#' identification_risk(adult_part, adult, known = c("age", "sex", "race"),
+#'                     syn.vars = c("hours.per.week", "capital.gain"), radius = 0.1)
+identification_risk <- function(object, data, known, syn.vars, radius = NULL, relative = TRUE, n_threads = NULL) {
+  env <- rlang::current_env()
+  syn <- synthesis_list(object, call = env)$syn
+  check_data_frame(data, "data", env)
+  check_syntheses(syn, env)
+  known <- if (missing(known) || is.null(known) || length(known) == 0) character(0) else
+    resolve_columns(known, data, "known", env)
+  if (missing(syn.vars) || is.null(syn.vars) || length(syn.vars) == 0) {
+    cli::cli_abort("{.arg syn.vars} must name at least one synthesised variable of {.arg data}.", call = env)
+  }
+  syn.vars <- resolve_columns(syn.vars, data, "syn.vars", env)
+  for (arg in c("known", "syn.vars")) {
+    v <- get(arg)
+    dup <- unique(v[duplicated(v)])
+    if (length(dup) > 0) cli::cli_abort("{.arg {arg}} repeats {.val {dup}}.", call = env)
+  }
+  both <- intersect(known, syn.vars)
+  if (length(both) > 0) {
+    cli::cli_abort("{.val {both}} {?is/are} in both {.arg known} and {.arg syn.vars}.", call = env)
+  }
+  vars <- c(known, syn.vars)
+  check_in_syntheses(vars, syn, env)
+  for (j in seq_along(syn)) {
+    if (nrow(syn[[j]]) != nrow(data)) {
+      which <- if (length(syn) > 1) paste("Synthesis", j) else "The synthetic data"
+      cli::cli_abort(c("{which} has {nrow(syn[[j]])} rows; partially synthetic data keep the {nrow(data)} rows of {.arg data}.",
+                       i = "Row i of each synthesis must be the synthetic version of row i of {.arg data}."),
+                     call = env)
+    }
+  }
+  check_variable_columns(vars, data, syn, env)
+  check_flag(relative, "relative", env)
+  n_threads <- if (is.null(n_threads)) synthrisk_threads() else check_n_threads(n_threads, call = env)
+  radius <- radius_per_variable(radius, vars, data, syn, env)
+
+  exact <- setdiff(vars, names(radius))
+  enc <- if (length(exact) > 0) {
+    encode_variables(exact, data, syn, NULL, stats::setNames(as.list(rep(0, length(exact))), exact),
+                     strict = FALSE, n_threads = n_threads, call = env)
+  }
+  radius_values <- lapply(names(radius), function(v) {
+    lapply(c(list(data), syn), function(d) as.double(d[[v]]))
+  })
+  raw <- rust_result(rust_identification(enc$ptr, seq_along(exact) - 1L, radius_values, unname(as.double(radius)),
+                                         rep(relative, length(radius)), n_threads), call = env)
+  new_identification_risk(raw, known, syn.vars, radius, relative, nrow(data))
+}
+
+# The radius of each numeric variable matched within one: a named double vector
+# (empty when every variable matches exactly).
+radius_per_variable <- function(radius, vars, data, syn, call) {
+  is_plain_number <- function(x) (is.double(x) || is.integer(x)) && is.null(attr(x, "class"))
+  numeric_vars <- vars[vapply(vars, function(v) {
+    all(vapply(c(list(data), syn), function(d) is_plain_number(d[[v]]), logical(1)))
+  }, logical(1))]
+  if (is.null(radius)) return(stats::setNames(numeric(0), character(0)))
+  if (!is.numeric(radius) || length(radius) == 0 || anyNA(radius) || any(!is.finite(radius)) || any(radius < 0)) {
+    cli::cli_abort("{.arg radius} must be numbers >= 0 (or {.code NULL}), not {.code {describe_value(radius)}}.",
+                   call = call)
+  }
+  if (is.null(names(radius))) {
+    if (length(radius) != 1) {
+      cli::cli_abort(c("{.arg radius} must be one number for every numeric variable, or named by variable.",
+                       x = "It is {.code {describe_value(radius)}} (length {length(radius)})."), call = call)
+    }
+    if (length(numeric_vars) == 0) {
+      cli::cli_abort("{.arg radius} is {radius}, but none of {.val {vars}} is numeric on every side.", call = call)
+    }
+    return(stats::setNames(rep(as.double(radius), length(numeric_vars)), numeric_vars))
+  }
+  nm <- names(radius)
+  bad <- setdiff(nm, numeric_vars)
+  if (length(bad) > 0 || anyDuplicated(nm)) {
+    cli::cli_abort(c("{.arg radius} names {.val {if (length(bad)) bad else nm[duplicated(nm)]}}, not {if (length(bad)) 'a numeric variable of known or syn.vars' else 'once'}.",
+                     did_you_mean(bad, numeric_vars),
+                     i = if (length(numeric_vars)) "The numeric variables are {.val {numeric_vars}}." else "No variable is numeric on every side."),
+                   call = call)
+  }
+  stats::setNames(as.double(radius), nm)
+}
+
+new_identification_risk <- function(raw, known, syn.vars, radius, relative, n) {
+  m <- length(raw)
+  records <- do.call(rbind, lapply(seq_len(m), function(j) {
+    c_i <- raw[[j]]$c
+    t_i <- raw[[j]]$t
+    data.frame(row = seq_len(n), synthesis = j, c = c_i, T = t_i, K = c_i == 1L & t_i, F = c_i == 1L & !t_i)
+  }))
+  per_synthesis <- do.call(rbind, lapply(split(records, records$synthesis), function(r) {
+    s <- sum(r$c == 1L)
+    data.frame(synthesis = as.character(r$synthesis[1]),
+               exp.risk = sum(ifelse(r$T, 1 / r$c, 0)),
+               true.rate = sum(r$K) / n,
+               false.rate = if (s == 0) NA_real_ else sum(r$F) / s,
+               s = s)
+  }))
+  means <- data.frame(synthesis = "mean", exp.risk = mean(per_synthesis$exp.risk),
+                      true.rate = mean(per_synthesis$true.rate), false.rate = mean(per_synthesis$false.rate),
+                      s = mean(per_synthesis$s))
+  per_synthesis <- rbind(per_synthesis, means)
+  rownames(per_synthesis) <- NULL
+  structure(list(summary = per_synthesis, records = records, known = known, syn.vars = syn.vars, radius = radius,
+                 relative = relative, N = n, m = m),
+            class = "identification_risk")
+}
+
+#' Print an identification risk
+#'
+#' Writes the summary, the variables matched and how, to standard output.
+#'
+#' @param x An `identification_risk` object.
+#' @param digits Digits for the rates.
+#' @param ... Unused.
+#' @return `print()`: `x`, invisibly; `format()`: the lines.
+#' @export
+#' @examples
+#' part <- sd2011
+#' part$income <- sd2011_synds$syn$income
+#' ir <- identification_risk(part, sd2011, c("sex", "age"), "income", radius = 0.05)
+#' print(ir, digits = 3)
+print.identification_risk <- function(x, digits = 4, ...) {
+  cat(format(x, digits = digits, ...), sep = "\n")
+  invisible(x)
+}
+
+#' @rdname print.identification_risk
+#' @export
+format.identification_risk <- function(x, digits = 4, ...) {
+  cli::cli_format_method({
+    cli::cli_h1("Identification risk of partially synthetic data")
+    cli::cli_text("{x$N} original record{?s}; {x$m} synthes{?is/es}.")
+    cli::cli_text("Known: {if (length(x$known)) cli::format_inline('{.val {x$known}}') else 'none'}; synthesised: {.val {x$syn.vars}}.")
+    if (length(x$radius) > 0) {
+      how <- if (x$relative) "relative radius (|x_syn - x| <= r * |x|)" else "absolute radius (|x_syn - x| <= r)"
+      cli::cli_text("Matched within a {how}: {paste0(names(x$radius), ' r = ', format(x$radius), collapse = ', ')}; other variables exactly.")
+    } else {
+      cli::cli_text("Every variable matched exactly.")
+    }
+    tab <- x$summary
+    num <- vapply(tab, is.numeric, logical(1))
+    tab[num] <- lapply(tab[num], round, digits = digits)
+    cli_table(tab, row.names = FALSE)
+    cli::cli_text("exp.risk: expected number of records matched to their own row (sum of T/c); true.rate: share of records with one match, their own; false.rate: share of single matches that are not their own (of s).")
+  })
+}
+
+#' Plot an identification risk
+#'
+#' The true and false match rates of each synthesis (and their mean), as points.
+#'
+#' @param object An `identification_risk` object.
+#' @param ... Unused.
+#' @return A ggplot.
+#' @export
+#' @examples
+#' part <- sd2011
+#' part$income <- sd2011_synds5$syn[[1]]$income
+#' ir <- identification_risk(list(part, sd2011), sd2011, c("sex", "age"), "income")
+#' autoplot(ir)
+autoplot.identification_risk <- function(object, ...) {
+  tab <- object$summary
+  long <- data.frame(synthesis = rep(tab$synthesis, 2),
+                     rate = rep(c("true match rate", "false match rate"), each = nrow(tab)),
+                     value = 100 * c(tab$true.rate, tab$false.rate))
+  long$synthesis <- factor(long$synthesis, levels = rev(tab$synthesis))
+  long$rate <- factor(long$rate, levels = c("true match rate", "false match rate"))
+  ggplot2::ggplot(long, ggplot2::aes(x = .data$value, y = .data$synthesis, colour = .data$rate, shape = .data$rate)) +
+    ggplot2::geom_point(size = 3, na.rm = TRUE) +
+    ggplot2::scale_colour_manual(values = c("true match rate" = "#D55E00", "false match rate" = "#0072B2"), name = NULL) +
+    ggplot2::scale_shape_manual(values = c("true match rate" = 16, "false match rate" = 1), name = NULL) +
+    ggplot2::scale_x_continuous(limits = c(0, NA), expand = ggplot2::expansion(mult = c(0.02, 0.08))) +
+    ggplot2::labs(title = "Identification risk", x = "% of records (true) or of single matches (false)",
+                  y = "Synthesis",
+                  subtitle = wrap_subtitle(paste0("Known: ", if (length(object$known)) paste(object$known, collapse = ", ") else "none",
+                                                  "; synthesised: ", paste(object$syn.vars, collapse = ", ")))) +
+    plot_theme("bottom")
+}

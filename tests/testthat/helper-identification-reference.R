@@ -1,0 +1,56 @@
+# A plain-R, all-pairs reference for identification_risk(), written from SPEC.md
+# section 10: every original record against every synthetic record. Only for tests.
+
+ref_label <- function(x) {
+  if (is.factor(x)) x <- as.character(x)
+  out <- as.character(x)
+  # NaN is a value of its own (SPEC 2.2); only NA is missing.
+  out[is.na(x) & !(is.numeric(x) & is.nan(x))] <- "<missing>"
+  out
+}
+
+# Whether synthetic value xs matches original value xi of a numeric variable.
+ref_within <- function(xi, xs, radius, relative) {
+  if (is.na(xi) || !is.finite(xi)) {
+    # NA, NaN, Inf and -Inf match only the same kind of value.
+    kind <- function(v) if (is.nan(v)) "NaN" else if (is.na(v)) "NA" else if (v > 0) "Inf" else "-Inf"
+    return(!is.finite(xs) && kind(xs) == kind(xi))
+  }
+  if (is.na(xs) || !is.finite(xs)) return(FALSE)
+  reach <- if (relative) radius * abs(xi) else radius
+  abs(xs - xi) <= reach
+}
+
+ref_identification <- function(syn_list, data, known, syn.vars, radius = list(), relative = TRUE) {
+  vars <- c(known, syn.vars)
+  n <- nrow(data)
+  summaries <- list()
+  records <- list()
+  for (j in seq_along(syn_list)) {
+    syn <- syn_list[[j]]
+    matches <- function(i, s) {
+      for (v in vars) {
+        if (!is.null(radius[[v]])) {
+          if (!ref_within(data[[v]][i], syn[[v]][s], radius[[v]], relative)) return(FALSE)
+        } else if (ref_label(data[[v]][i]) != ref_label(syn[[v]][s])) {
+          return(FALSE)
+        }
+      }
+      TRUE
+    }
+    c_i <- integer(n)
+    t_i <- logical(n)
+    for (i in seq_len(n)) {
+      for (s in seq_len(n)) if (matches(i, s)) c_i[i] <- c_i[i] + 1L
+      t_i[i] <- matches(i, i)
+    }
+    k_i <- c_i * t_i == 1
+    f_i <- c_i * (1 - t_i) == 1
+    s <- sum(c_i == 1)
+    summaries[[j]] <- data.frame(synthesis = as.character(j), exp.risk = sum(ifelse(t_i, 1 / c_i, 0)),
+                                 true.rate = sum(k_i) / n, false.rate = if (s == 0) NA_real_ else sum(f_i) / s,
+                                 s = s)
+    records[[j]] <- data.frame(row = seq_len(n), synthesis = j, c = c_i, T = t_i, K = k_i, F = f_i)
+  }
+  list(summary = do.call(rbind, summaries), records = do.call(rbind, records))
+}
