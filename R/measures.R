@@ -40,7 +40,32 @@ measure_registry <- data.frame(
     "records predicted with certainty and correct over Nb (K / Nb)",
     "TCAP as Taub et al. (2018) define it: of the synthetic records whose q predicts one target level and occurs in the original, the mean share of original records in q with that level"
   ),
+  # Each percentage as 100 * numerator / denominator (SPEC 6), in the symbols of
+  # curve_symbols; NA for the counts and the baseline. The size curve's plot draws the
+  # numerator as the line type and the denominator as the colour.
+  numerator = c("UiO", "UiS", "UiOiS", "repU",
+                "did", "dis", "iS", "DiS", "K", "C", "DiSDiO", NA, NA,
+                NA, "CAPd", "CAPs", "C", "C", "C", "C", "K", "K", "K", "Tt"),
+  denominator = c("Nd", "Ns", "Nd", "Nd",
+                  "Nd", "Ns", "Nd", "Nd", "Nd", "Nd", "Nd", NA, NA,
+                  NA, "Nd", "Ns", "Nd", "Nd", "Ns", "Nb", "DiS", "Ns", "Nb", "Sc"),
   stringsAsFactors = FALSE
+)
+
+# What the symbols of the numerator and denominator columns count.
+curve_symbols <- c(
+  UiO = "unique in the original", UiS = "unique in the synthetic data",
+  UiOiS = "unique in the original, q in the synthetic data", repU = "replicated uniques",
+  did = "disclosive in the original", dis = "disclosive in the synthetic data",
+  iS = "original records whose q is in the synthetic data",
+  DiS = "original records whose q is predicted with certainty",
+  K = "K: predicted with certainty and correct", C = "C: expected correct attributions",
+  DiSDiO = "disclosive in both and correct", CAPd = "expected correct, original predicting itself",
+  CAPs = "expected correct, synthetic predicting itself",
+  Tt = "sum of pd over the synthetic records of Sc",
+  Sc = "synthetic records whose q predicts one level and occurs in the original",
+  Nd = "Nd: original records", Ns = "Ns: synthetic records",
+  Nb = "Nb: synthetic records whose q is in the original"
 )
 
 measure_names <- function(component) {

@@ -27,6 +27,8 @@
 #' @param control Holdout baseline, as in [disclosure()]: original records not used
 #'   for the synthesis. Every target's result gains `holdout`, and so does the
 #'   summary (with a `target` column).
+#' @param .plan Internal (the curves): a function of the list of syntheses returning the
+#'   core's plan; then the raw counts are returned instead of a `multi.disclosure`.
 #' @keywords internal
 multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, print.flag = TRUE, denom_lim = 5,
                                   exclude_ov_denom_lim = FALSE, not.targetslev = NULL, usetargetsNA = TRUE,
@@ -34,7 +36,7 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
                                   exclude.targetlevs = NULL, ngroups_targets = NULL, ngroups_keys = NULL,
                                   ident.meas = "repU", attrib.meas = "DiSCO", thresh_1way = c(50, 90),
                                   thresh_2way = c(4, 80), digits = 2, plot = TRUE, compare.synorig = TRUE,
-                                  n_threads = NULL, control = NULL, ...) {
+                                  n_threads = NULL, control = NULL, ..., .plan = NULL) {
   env <- parent.frame()
   call <- user_call(sys.call(-1), "multi.disclosure")
   check_extra_args(list(...), env)
@@ -87,6 +89,10 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
 
   vars <- c(keys, targets)
   check_control(control, vars, env)
+  if (!is.null(.plan) && !is.null(control)) {
+    cli::cli_abort("{.arg control} is not used by the curves; pass it to {.fn disclosure} or {.fn multi.disclosure}.",
+                   call = env)
+  }
   ngroups <- stats::setNames(as.list(c(ngroups_keys, ngroups_targets)), vars)
   enc <- encode_variables(vars, data, syn, .cont.na, ngroups, strict = !compare.synorig,
                           n_threads = n_threads, call = env, control = control)
@@ -95,6 +101,16 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
     list(target = targets[i], not.targetlev = not_levels[[i]], not_arg = "not.targetslev", usetargetNA = usetargetsNA[i],
          exclude.keys = ex_keys[[i]], exclude.keylevs = ex_keylevs[[i]], exclude.targetlevs = ex_targetlevs[[i]])
   })
+  if (!is.null(.plan)) {
+    # The curves: their own plan of (sub)samples and tau values, and the raw counts back.
+    plan <- .plan(syn)
+    raw <- run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads, env,
+                    plan = plan)
+    if (print.flag) cat(grouping_lines(enc$grouping %||% list()), sep = "\n")
+    return(list(raw = raw, plan = plan, keys = keys, targets = targets, m = length(syn),
+                n_syn = vapply(syn, nrow, integer(1)), n_orig = nrow(data), grouping = enc$grouping %||% list(),
+                denom_lim = denom_lim, exclude_ov_denom_lim = exclude_ov_denom_lim))
+  }
   raw <- run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads, env,
                   plan = plans$train)
   raw_control <- if (!is.null(control)) {

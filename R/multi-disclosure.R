@@ -12,7 +12,7 @@
 #' columns), the result's `notes` and its printout say so.
 #'
 #' @inheritParams disclosure
-#' @inheritDotParams multi_disclosure_impl -.syn -.cont.na -data
+#' @inheritDotParams multi_disclosure_impl -.syn -.cont.na -data -.plan
 #' @return An object of class `multi.disclosure`: `attrib.table` (one row per target,
 #'   ordered by the synthetic measure: `attrib.orig`, `attrib.syn` (means over the
 #'   syntheses), `check1`, `Npairs` (1 when 2-way pairs need checks), `check2`),

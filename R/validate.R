@@ -203,3 +203,43 @@ check_in_syntheses <- function(vars, syn, call) {
     }
   }
 }
+
+# The tau grid of tau_curve(): at least one number, each within [0, 1]; the order and
+# repeats are the user's.
+check_tau <- function(x, call) {
+  if (!is.numeric(x) || length(x) == 0 || anyNA(x) || !is.null(dim(x)) || any(!is.finite(x)) ||
+        any(x < 0 | x > 1)) {
+    cli::cli_abort(c("{.arg tau} must be one or more numbers from 0 to 1.",
+                     x = "It is {.code {describe_value(x)}}."), call = call)
+  }
+  as.double(x)
+}
+
+# One positive whole number (reps of size_curve()).
+check_count <- function(x, arg, call) {
+  if (!is.numeric(x) || length(x) != 1 || is.na(x) || !is.finite(x) || x < 1 || x != round(x) ||
+        x > .Machine$integer.max) {
+    cli::cli_abort("{.arg {arg}} must be a positive whole number, not {.code {describe_value(x)}}.", call = call)
+  }
+  as.integer(x)
+}
+
+# Subsample sizes of size_curve(): positive whole numbers.
+check_sizes <- function(x, call) {
+  if (!is.numeric(x) || length(x) == 0 || anyNA(x) || !is.null(dim(x)) || any(!is.finite(x)) || any(x < 1) ||
+        any(x != round(x)) || any(x > .Machine$integer.max)) {
+    cli::cli_abort(c("{.arg sizes} must be positive whole numbers of records.",
+                     x = "It is {.code {describe_value(x)}}."), call = call)
+  }
+  as.integer(x)
+}
+
+# A seed for set.seed(): NULL or one whole number.
+check_seed <- function(x, call) {
+  if (is.null(x)) return(NULL)
+  if (!is.numeric(x) || length(x) != 1 || is.na(x) || !is.finite(x) || x != round(x) ||
+        abs(x) > .Machine$integer.max) {
+    cli::cli_abort("{.arg seed} must be {.code NULL} or a whole number, not {.code {describe_value(x)}}.", call = call)
+  }
+  as.integer(x)
+}

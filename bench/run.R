@@ -5,6 +5,9 @@
 #   3. Scale: generated data of 1e4 to 1e7 rows, 5 keys, 10 targets (bench/generate.R),
 #      m = 1 and m = 5 at 1e6, each size in a fresh R process under /usr/bin/time -v.
 #   4. The floor: data.table computing only the four count tables, same process.
+#   5. The curves: tau_curve() (21 tau values) and size_curve() (20 sizes x 10 repeats)
+#      as ratios to one multi.disclosure() call in the same process, on SD2011 (m = 5)
+#      and on the scale data at 1e6 rows (m = 1; bench/curves_one.R, a fresh process).
 # Set SYNTHRISK_BENCH_MAX_ROWS (e.g. 1e6) for a quicker run.
 suppressPackageStartupMessages(library(synthrisk))
 runs <- 5L
@@ -20,6 +23,13 @@ median_time <- function(f, runs) {
 cat("SD2011 workload\n")
 sd_keys <- c("sex", "age", "region", "placesize")
 sd_s <- median_time(function() {
+  multi.disclosure(sd2011_synds5, sd2011, keys = sd_keys, plot = FALSE, print.flag = FALSE)
+}, 20)
+
+cat("SD2011 curves\n")
+sd_tau_s <- median_time(function() tau_curve(sd2011_synds5, sd2011, keys = sd_keys), 20)
+sd_size_s <- median_time(function() size_curve(sd2011_synds5, sd2011, keys = sd_keys, seed = 1), 3)
+sd_multi_same_s <- median_time(function() {
   multi.disclosure(sd2011_synds5, sd2011, keys = sd_keys, plot = FALSE, print.flag = FALSE)
 }, 20)
 
@@ -49,6 +59,24 @@ sizes <- c(1e4, 1e5, 1e6, 1e7)
 sizes <- sizes[sizes <= max_rows]
 scale <- lapply(sizes, function(n) run_size(n, 1L, if (n == max(sizes)) "2,1" else "2"))
 m5 <- if (1e6 <= max_rows) run_size(1e6, 5L, "2") else NULL
+
+run_curves <- function(rows, m) {
+  out <- file.path(out_dir, sprintf("curves_%g_m%d.rds", rows, m))
+  cat(sprintf("Curves: %g rows, m = %d\n", rows, m))
+  status <- system2("Rscript", c("bench/curves_one.R", format(rows, scientific = FALSE), m, 3, out))
+  if (status != 0) stop("curve benchmark of ", rows, " rows failed")
+  readRDS(out)
+}
+curves_1e6 <- if (1e6 <= max_rows) run_curves(1e6, 1L) else NULL
+curve_rows <- rbind(
+  data.frame(workload = "SD2011, m = 5, 4 keys, 5 targets", multi_s = sd_multi_same_s, tau_s = sd_tau_s,
+             tau_ratio = sd_tau_s / sd_multi_same_s, size_s = sd_size_s, size_ratio = sd_size_s / sd_multi_same_s),
+  if (!is.null(curves_1e6)) {
+    data.frame(workload = "1e6 rows, m = 1, 5 keys, 10 targets", multi_s = curves_1e6$multi_s, tau_s = curves_1e6$tau_s,
+               tau_ratio = curves_1e6$tau_s / curves_1e6$multi_s, size_s = curves_1e6$size_s,
+               size_ratio = curves_1e6$size_s / curves_1e6$multi_s)
+  }
+)
 
 row_of <- function(r) {
   data.frame(rows = format(r$rows, big.mark = ",", scientific = FALSE), m = r$m,
@@ -121,7 +149,16 @@ lines <- c(
   "`peak_above_session_mb`: the process's peak resident memory during one synthrisk call minus its resident",
   "memory just before (the data held by the session). `process_max_rss_mb`: `/usr/bin/time -v` for the whole",
   "process, data generation and the data.table floor included.", "",
-  "![time against rows](time_vs_rows.png)"
+  "![time against rows](time_vs_rows.png)", "",
+  "## Curves (ratios to one multi.disclosure() call in the same process)", "",
+  fmt(curve_rows), "",
+  "`tau_s`: `tau_curve()` with 21 tau values (median of 20 runs for SD2011, 3 at 1e6 rows). `size_s`:",
+  "`size_curve()` with its defaults, 20 sizes from 5 % to 100 % x 10 repeats per synthesis (SD2011: 955",
+  "subsamples, median of 3; 1e6 rows: 191 subsamples, one run), the subsamples drawn in R and computed",
+  "in one call of the core. Those subsamples hold about 96.5 times the rows of each synthesis: the size",
+  "curve does the work of about that many multi.disclosure() calls.",
+  if (!is.null(curves_1e6)) sprintf(paste("At 1e6 rows the size curve's peak resident memory above the session",
+                                          "was %.0f MB."), curves_1e6$size_peak_above_session_mb)
 )
 writeLines(lines, "bench/RESULTS.md")
 cat(lines, sep = "\n")

@@ -132,7 +132,8 @@ ref_variable <- function(cols, ngroups, codes, n_control = 0) {
 ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 5, exclude_ov_denom_lim = FALSE,
                            not.targetlev = NULL, usetargetNA = TRUE, usekeysNA = TRUE, exclude.keys = NULL,
                            exclude.keylevs = NULL, exclude.targetlevs = NULL, ngroups_target = 0,
-                           ngroups_keys = 0, thresh_1way = c(50, 90), thresh_2way = c(4, 80), control = NULL) {
+                           ngroups_keys = 0, thresh_1way = c(50, 90), thresh_2way = c(4, 80), tau = NULL,
+                           control = NULL) {
   # With `control`: the measures with `control` as the original, its levels and
   # grouping breaks those of `data` and the syntheses (SPEC 10, holdout baseline).
   if (is.data.frame(syn)) syn <- list(syn)
@@ -283,6 +284,16 @@ ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 
     }
     if (!is.null(pairs)) pairs <- pairs[pairs$PctTargetKeyLevel > thresh_2way[2], ]
     res$check_2way <- if (is.null(pairs) || nrow(pairs) == 0) "" else pairs
+    # Tau curve (SPEC 10): shares before exclusions; then the cells the exclusion steps
+    # take from the DiSCO table, step 5 judging a cell by its original count.
+    if (!is.null(tau)) {
+      ps0 <- share(smat, sq)
+      pd0 <- share(dmat, dq)
+      kept_cell <- step_mask == 0L & !(exclude_ov_denom_lim & dmat > denom_lim)
+      curve <- function(p) vapply(tau, function(t) pct(sum((p * dmat)[kept_cell & p >= t]), Nd), numeric(1))
+      res$tau_syn <- curve(ps0)
+      res$tau_orig <- curve(pd0)
+    }
     res$levels <- lev
     out[[j]] <- res
   }

@@ -1,0 +1,173 @@
+#' Disclosure measures for random subsamples of the synthetic data
+#'
+#' How the measures change with the size of the synthetic data (the synthpop
+#' disclosure vignette's Figure 2): each synthesis is subsampled without replacement to
+#' each size, `reps` times, and the measures are computed for every subsample against
+#' the whole original data. The numerators (C, the expected correct attributions, and K,
+#' the original records predicted with certainty and correctly) count original records,
+#' so measures over the original records (`DiSCO`, `DCAPd`) grow with the size of the
+#' synthetic data, while the same numerators over synthetic records (`DCAPs`, `TCAPs`,
+#' `DCAPb`, `TCAPb`) can exceed 100 % for small subsamples; the curves show how much
+#' each measure depends on the size.
+#'
+#' The subsamples are drawn in R with [sample.int()], synthesis by synthesis, then size
+#' by size, then repeat by repeat; with `seed` they are the same in every run (under the
+#' same [RNGkind()]) and the session's random numbers are left as they were. A size equal
+#' to the rows of a synthesis is the whole synthesis (its rows equal the measures of
+#' [multi.disclosure()]); larger sizes are capped at its rows (the result says so). All
+#' subsamples go to the core in one call, which encodes the keys once. Numeric variables
+#' grouped with `ngroups_targets` / `ngroups_keys` are cut at the breaks of the whole
+#' data and syntheses, the same for every subsample.
+#'
+#' @inheritParams tau_curve
+#' @param sizes Subsample sizes (records); default 20 sizes from 5 % to 100 % of
+#'   `nrow(data)`. Each is capped at the rows of each synthesis.
+#' @param reps Subsamples per synthesis and size.
+#' @param seed `NULL` (use the session's random numbers) or a whole number.
+#' @param measures Measures to keep (names as in [tidy.disclosure()]).
+#' @param ... Other arguments of [multi.disclosure()], as for [tau_curve()].
+#' @return A data frame of class `size_curve` with one row per target, synthesis, size,
+#'   repeat and measure: `target`, `synthesis`, `size`, `rep`, `measure`, `value` (in
+#'   %). `summary()` gives the mean, standard deviation, minimum and maximum over
+#'   syntheses and repeats per target, size and measure; [autoplot()][autoplot.size_curve]
+#'   draws the means.
+#' @seealso [tau_curve()], [multi.disclosure()]
+#' @export
+#' @examples
+#' keys <- c("sex", "age", "region", "placesize")
+#' sc <- size_curve(sd2011_synds5, sd2011, keys = keys, targets = "depress", reps = 3, seed = 1)
+#' sc
+#' summary(sc)
+#' autoplot(sc)
+size_curve <- function(object, data, keys, targets = NULL, sizes = NULL, reps = 10, seed = NULL,
+                       measures = c("DiSCO", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb"), ...) {
+  env <- rlang::current_env()
+  if (!is.null(sizes)) sizes <- check_sizes(sizes, env)
+  reps <- check_count(reps, "reps", env)
+  seed <- check_seed(seed, env)
+  measures <- unique(check_choices(measures, curve_measures(), "measures", env))
+  if (missing(keys)) keys <- NULL
+  draws <- NULL
+  plan_of <- function(syn) {
+    wanted <- sizes %||% default_sizes(nrow(data))
+    draws <<- subsample_plan(vapply(syn, nrow, integer(1)), wanted, reps, seed)
+    draws$plan
+  }
+  res <- run_curve(object, data, keys, targets, list(...), plan_of, env)
+  build_size_curve(res, draws, measures, reps, seed)
+}
+
+# Measures a size curve can show: the percentages of the registry.
+curve_measures <- function() {
+  reg <- measure_registry[!duplicated(measure_registry$measure), ]
+  reg$measure[reg$unit == "%"]
+}
+
+default_sizes <- function(n) {
+  unique(pmax(1L, as.integer(round(seq(0.05, 1, length.out = 20) * n))))
+}
+
+# Runs `code` after set.seed(seed) and puts the session's random numbers back; with a
+# NULL seed, just runs it.
+with_seed <- function(seed, code) {
+  if (is.null(seed)) return(code)
+  genv <- globalenv()
+  old <- if (exists(".Random.seed", envir = genv, inherits = FALSE)) get(".Random.seed", envir = genv)
+  on.exit(if (is.null(old)) rm(".Random.seed", envir = genv) else assign(".Random.seed", old, envir = genv))
+  set.seed(seed)
+  code
+}
+
+# The plan of subsamples: per synthesis j (dataset j of the encoding), its sizes (capped
+# at its rows; repeats dropped) and reps rows each, drawn in the order synthesis, size,
+# rep. The whole synthesis is one view shared by its repeats. `index` says which view
+# each (synthesis, size, rep) uses.
+subsample_plan <- function(n_syn, sizes, reps, seed) {
+  with_seed(seed, {
+    views <- vector("list", length(n_syn) * length(sizes) * reps)
+    n_views <- 0L
+    index <- vector("list", length(n_syn))
+    capped <- NULL
+    for (j in seq_along(n_syn)) {
+      n <- n_syn[j]
+      if (any(sizes > n)) {
+        capped <- rbind(capped, data.frame(synthesis = j, rows = n, requested = I(list(sizes[sizes > n]))))
+      }
+      used <- unique(pmin(sizes, n))
+      whole <- NA_integer_
+      view <- integer(length(used) * reps)
+      at <- 0L
+      for (k in used) {
+        for (r in seq_len(reps)) {
+          at <- at + 1L
+          if (k == n) {
+            if (is.na(whole)) {
+              n_views <- n_views + 1L
+              views[[n_views]] <- list(dataset = as.integer(j), rows = NULL)
+              whole <- n_views
+            }
+            view[at] <- whole
+          } else {
+            n_views <- n_views + 1L
+            views[[n_views]] <- list(dataset = as.integer(j), rows = sample.int(n, k))
+            view[at] <- n_views
+          }
+        }
+      }
+      index[[j]] <- data.frame(synthesis = j, size = rep(used, each = reps), rep = rep(seq_len(reps), length(used)),
+                               view = view)
+    }
+    list(plan = list(original = 0L, syntheses = views[seq_len(n_views)], tau = numeric(0)),
+         index = do.call(rbind, index), capped = capped)
+  })
+}
+
+build_size_curve <- function(res, draws, measures, reps, seed) {
+  idx <- draws$index
+  cols <- ifelse(measures == "DCAP", "DCAPd", measures)
+  n_meas <- length(measures)
+  rows <- lapply(res$targets, function(tv) {
+    s <- stats_matrix(res$raw[[tv]])
+    data.frame(target = tv, synthesis = rep(idx$synthesis, each = n_meas), size = rep(idx$size, each = n_meas),
+               rep = rep(idx$rep, each = n_meas), measure = rep(measures, nrow(idx)),
+               value = as.vector(t(s[idx$view, cols, drop = FALSE])), stringsAsFactors = FALSE)
+  })
+  out <- do.call(rbind, rows)
+  rownames(out) <- NULL
+  structure(out, class = c("size_curve", "data.frame"), keys = res$keys, m = res$m, n_orig = res$n_orig,
+            n_syn = res$n_syn, reps = reps, seed = seed, measures = measures, capped = draws$capped,
+            grouping = res$grouping)
+}
+
+#' @rdname size_curve
+#' @param ... Unused (`summary()`).
+#' @return `summary()`: a data frame with one row per target, size and measure:
+#'   `target`, `size`, `measure`, `n` (subsamples with a value; a measure is `NaN`
+#'   when its denominator is 0, e.g. `TCAP` without certain predictions, and those are
+#'   left out), `mean`, `sd`, `min`, `max`.
+#' @export
+summary.size_curve <- function(object, ...) {
+  rlang::check_dots_empty()
+  x <- as.data.frame(unclass(object), stringsAsFactors = FALSE)
+  targets <- unique(x$target)
+  sizes <- sort(unique(x$size))
+  measures <- unique(x$measure)
+  key <- ((match(x$target, targets) - 1) * length(sizes) + match(x$size, sizes) - 1) * length(measures) +
+    match(x$measure, measures)
+  groups <- split(x$value, key)
+  keys <- as.integer(names(groups))
+  stat <- function(f) vapply(groups, function(v) {
+    v <- v[!is.nan(v)]
+    if (length(v) == 0) NaN else f(v)
+  }, numeric(1))
+  k <- keys - 1
+  out <- data.frame(target = targets[k %/% (length(sizes) * length(measures)) + 1],
+                    size = sizes[(k %/% length(measures)) %% length(sizes) + 1],
+                    measure = measures[k %% length(measures) + 1],
+                    n = vapply(groups, function(v) sum(!is.nan(v)), integer(1)),
+                    mean = stat(mean), sd = stat(function(v) if (length(v) > 1) stats::sd(v) else NA_real_),
+                    min = stat(min), max = stat(max), stringsAsFactors = FALSE)
+  out <- out[order(keys), , drop = FALSE]
+  rownames(out) <- NULL
+  out
+}
