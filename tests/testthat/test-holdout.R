@@ -200,3 +200,9 @@ test_that("holdout_split() splits reproducibly, keeps row order and leaves the r
     holdout_split(sd2011[1:2, ], prop = 0.1)
   })
 })
+
+test_that("the curves refuse control instead of ignoring it", {
+  parts <- split_sd2011()
+  expect_error(tau_curve(sd2011_synds, parts$train, keys = keys4, targets = "depress", print.flag = FALSE,
+                         control = parts$control), "control")
+})
