@@ -5,9 +5,9 @@ exclusion_rows <- c("original", "synthetic", "Dorig", "Dsyn", "iS", "DiS", "DiSC
 exclusion_cols <- c("excluded target", "missing target", "missing in  keys", "set to exclude",
                     "over denom_lim", "remaining")
 
+# The core names every number: `stats` holds, per measure, its value in each synthesis.
 stats_matrix <- function(raw) {
-  nm <- rust_measure_names()
-  matrix(raw$stats, ncol = length(nm), byrow = TRUE, dimnames = list(NULL, nm))
+  do.call(cbind, raw$stats)
 }
 
 measure_frame <- function(stats, cols) {
@@ -16,10 +16,11 @@ measure_frame <- function(stats, cols) {
   out
 }
 
+# Per synthesis, the core gives per table the records each step removed and the
+# table's total; "remaining" is the total less the removed.
 exclusion_matrices <- function(raw, m) {
-  per <- length(exclusion_rows) * length(exclusion_cols)
   lapply(seq_len(m), function(j) {
-    x <- matrix(raw$nexcl[(j - 1) * per + seq_len(per)], nrow = length(exclusion_rows), byrow = TRUE)
+    x <- do.call(rbind, raw$nexcl[[j]])[exclusion_rows, , drop = FALSE]
     x[, 6] <- x[, 6] - rowSums(x[, 1:5, drop = FALSE])
     dimnames(x) <- list(exclusion_rows, exclusion_cols)
     x
@@ -27,15 +28,15 @@ exclusion_matrices <- function(raw, m) {
 }
 
 one_way_check <- function(raw, j, target, t_labels, thresh) {
-  w <- raw$one_way[(j - 1) * 5 + 1:5]
-  level <- w[1]
-  n_level <- w[2]
-  total <- w[3]
+  w <- raw$one_way[[j]]
+  level <- w$level
+  n_level <- w$n_level_dis
+  total <- w$total_disclosive
   if (is.na(level) || total == 0) return(NULL)
   pct_dis <- 100 * n_level / total
   if (!(n_level > thresh[1] && pct_dis > thresh[2])) return(NULL)
   lab <- t_labels[level]
-  tab <- data.frame(Level = lab, All = w[5], PctLevelAll = 100 * w[4] / w[5], totalDisclosive = total,
+  tab <- data.frame(Level = lab, All = w$all_orig, PctLevelAll = 100 * w$level_orig / w$all_orig, totalDisclosive = total,
                     nLevelDis = n_level, PctLevelDis = pct_dis, stringsAsFactors = FALSE)
   rownames(tab) <- lab
   list(table = tab, message = paste("Check ", target, " level ", lab))

@@ -48,10 +48,6 @@ rust_compute <- function(encoded, keys, use_keys_na, targets, n_threads, plan = 
   .Call(wrap__rust_compute, encoded, keys, use_keys_na, targets, n_threads, plan)
 }
 
-rust_measure_names <- function() {
-  .Call(wrap__rust_measure_names)
-}
-
 # Per synthesis, list(c = matches of each original record, t = whether its own row
 # matches); see identification_risk().
 rust_identification <- function(encoded, exact, radius_values, radius, relative, n_threads) {

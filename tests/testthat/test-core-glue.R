@@ -47,3 +47,15 @@ test_that("denom_lim may be a double: Inf never excludes, a fraction compares as
   expect_false(identical(one, none))
   expect_identical(compute(enc, utils::modifyList(req, list(denom_lim = 1.5))), one)
 })
+
+test_that("the core's results name every number (no positional protocol)", {
+  enc <- small_encoding()
+  raw <- compute(enc, small_request(enc))[[1]]
+  expect_true(all(setdiff(synthrisk:::measure_registry$measure, "DCAP") %in% names(raw$stats)))
+  expect_identical(names(raw$nexcl[[1]]), synthrisk:::exclusion_rows)
+  expect_identical(names(raw$one_way[[1]]), c("level", "n_level_dis", "total_disclosive", "level_orig", "all_orig"))
+  # Hand counts: q a has x, x, y on both sides (no level certain); q b has x once.
+  expect_equal(raw$stats$DiSCO, 25)
+  expect_equal(raw$nexcl[[1]]$original, c(0, 0, 0, 0, 0, 4))
+  expect_equal(raw$one_way[[1]]$total_disclosive, 1)
+})

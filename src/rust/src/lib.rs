@@ -12,7 +12,7 @@ use synthrisk_core::error::CoreError;
 use synthrisk_core::identification::{identification, RadiusVar};
 use synthrisk_core::record_keys::record_keys;
 use synthrisk_core::records::records;
-use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, N_STEPS, N_TABLES};
+use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, N_TABLES, TABLE_NAMES};
 use synthrisk_core::measures::MEASURE_NAMES;
 use synthrisk_core::workers::Workers;
 
@@ -259,6 +259,62 @@ fn target_request(spec: List) -> GlueResult<TargetRequest> {
     })
 }
 
+/// One target's results, every part named: `stats` (per measure, its value in each
+/// synthesis), `nexcl` (per synthesis, per table: the records each step removed and
+/// the table's total), `one_way` (per synthesis: the level with most disclosive
+/// records and the counts), `two_way` (per synthesis, the pairs) and the tau curve.
+fn target_result_robj(tr: &synthrisk_core::engine::TargetResult) -> GlueResult<Robj> {
+    let stats: Vec<Robj> = (0..MEASURE_NAMES.len())
+        .map(|i| Robj::from(tr.synthesis.iter().map(|s| s.measures.values[i]).collect::<Vec<f64>>()))
+        .collect();
+    let stats = List::from_names_and_values(MEASURE_NAMES, stats).map_err(internal)?;
+    let nexcl: Vec<Robj> = tr
+        .synthesis
+        .iter()
+        .map(|s| {
+            let tables: Vec<Robj> = (0..N_TABLES)
+                .map(|k| {
+                    let mut v: Vec<f64> = s.removed[k].iter().map(|&x| x as f64).collect();
+                    v.push(s.total[k] as f64);
+                    Robj::from(v)
+                })
+                .collect();
+            List::from_names_and_values(TABLE_NAMES, tables).map(Robj::from).map_err(internal)
+        })
+        .collect::<GlueResult<_>>()?;
+    let one_way: Vec<Robj> = tr
+        .synthesis
+        .iter()
+        .map(|s| {
+            let w = &s.one_way;
+            named_list(
+                ["level", "n_level_dis", "total_disclosive", "level_orig", "all_orig"],
+                [
+                    Robj::from(w.level.map_or(f64::NAN, |l| l as f64 + 1.0)),
+                    Robj::from(w.n_level_dis as f64),
+                    Robj::from(w.total_disclosive as f64),
+                    Robj::from(w.level_orig as f64),
+                    Robj::from(w.all_orig as f64),
+                ],
+            )
+        })
+        .collect::<GlueResult<_>>()?;
+    let two_way: Vec<Robj> = tr.synthesis.iter().map(|s| two_way_robj(&s.two_way)).collect::<GlueResult<_>>()?;
+    let tau_syn: Vec<f64> = tr.synthesis.iter().flat_map(|s| s.tau_syn.iter().copied()).collect();
+    let tau_orig: Vec<f64> = tr.synthesis.iter().flat_map(|s| s.tau_orig.iter().copied()).collect();
+    named_list(
+        ["stats", "nexcl", "one_way", "two_way", "tau_syn", "tau_orig"],
+        [
+            stats.into(),
+            List::from_values(nexcl).into(),
+            List::from_values(one_way).into(),
+            List::from_values(two_way).into(),
+            Robj::from(tau_syn),
+            Robj::from(tau_orig),
+        ],
+    )
+}
+
 /// `plan`: NULL (dataset 0 against all others) or a list of `original` (0-based
 /// dataset), `syntheses` (a list of `dataset` and `rows`, NULL or 1-based rows of a
 /// subsample) and `tau` (a double vector, possibly empty).
@@ -321,48 +377,7 @@ fn compute_impl(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: List, n_t
     let plan = plan_of(&plan, vars.first().map_or(0, |v| v.codes.len()))?;
     let results = run_plan(&workers, vars, &keys, &use_na, &requests, &plan, &user_interrupt)?;
 
-    let out: Vec<Robj> = results
-        .iter()
-        .map(|tr| {
-            let m = tr.synthesis.len();
-            let stats: Vec<f64> = tr.synthesis.iter().flat_map(|s| s.measures.values).collect();
-            let mut nexcl = Vec::with_capacity(m * N_TABLES * (N_STEPS + 1));
-            for s in &tr.synthesis {
-                for k in 0..N_TABLES {
-                    nexcl.extend(s.removed[k].iter().map(|&v| v as f64));
-                    nexcl.push(s.total[k] as f64);
-                }
-            }
-            let one_way: Vec<f64> = tr
-                .synthesis
-                .iter()
-                .flat_map(|s| {
-                    let w = &s.one_way;
-                    [
-                        w.level.map_or(f64::NAN, |l| l as f64 + 1.0),
-                        w.n_level_dis as f64,
-                        w.total_disclosive as f64,
-                        w.level_orig as f64,
-                        w.all_orig as f64,
-                    ]
-                })
-                .collect();
-            let two_way: Vec<Robj> = tr.synthesis.iter().map(|s| two_way_robj(&s.two_way)).collect::<GlueResult<_>>()?;
-            let tau_syn: Vec<f64> = tr.synthesis.iter().flat_map(|s| s.tau_syn.iter().copied()).collect();
-            let tau_orig: Vec<f64> = tr.synthesis.iter().flat_map(|s| s.tau_orig.iter().copied()).collect();
-            named_list(
-                ["stats", "nexcl", "one_way", "two_way", "tau_syn", "tau_orig"],
-                [
-                    Robj::from(stats),
-                    Robj::from(nexcl),
-                    Robj::from(one_way),
-                    List::from_values(two_way).into(),
-                    Robj::from(tau_syn),
-                    Robj::from(tau_orig),
-                ],
-            )
-        })
-        .collect::<GlueResult<_>>()?;
+    let out: Vec<Robj> = results.iter().map(target_result_robj).collect::<GlueResult<_>>()?;
     Ok(List::from_values(out).into())
 }
 
@@ -507,12 +522,6 @@ fn rust_records(encoded: Robj, keys: Robj, use_keys_na: Robj, target: List, n_th
     records_impl(encoded, keys, use_keys_na, target, n_threads).unwrap_or_else(error_robj)
 }
 
-/// Names of the measures in the rows returned by `rust_compute`.
-/// @noRd
-#[extendr]
-fn rust_measure_names() -> Vec<String> {
-    MEASURE_NAMES.iter().map(|s| s.to_string()).collect()
-}
 
 extendr_module! {
     mod synthrisk;
@@ -522,5 +531,4 @@ extendr_module! {
     fn rust_identification;
     fn rust_record_keys;
     fn rust_records;
-    fn rust_measure_names;
 }
