@@ -264,8 +264,9 @@ fn target_request(spec: List) -> GlueResult<TargetRequest> {
 /// the table's total), `one_way` (per synthesis: the level with most disclosive
 /// records and the counts), `two_way` (per synthesis, the pairs) and the tau curve.
 fn target_result_robj(tr: &synthrisk_core::engine::TargetResult) -> GlueResult<Robj> {
+    let per_synthesis: Vec<Vec<(&str, f64)>> = tr.synthesis.iter().map(|s| s.measures.named()).collect();
     let stats: Vec<Robj> = (0..MEASURE_NAMES.len())
-        .map(|i| Robj::from(tr.synthesis.iter().map(|s| s.measures.values[i]).collect::<Vec<f64>>()))
+        .map(|i| Robj::from(per_synthesis.iter().map(|m| m[i].1).collect::<Vec<f64>>()))
         .collect();
     let stats = List::from_names_and_values(MEASURE_NAMES, stats).map_err(internal)?;
     let nexcl: Vec<Robj> = tr

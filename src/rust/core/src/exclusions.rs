@@ -8,12 +8,13 @@ pub const N_STEPS: usize = 5;
 /// Rows of the `Nexclusions` matrix, in order.
 pub const TABLE_NAMES: [&str; N_TABLES] = ["original", "synthetic", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DiSDiO"];
 
+/// Positions of the tables in `TABLE_NAMES`, named as the tables are.
 pub const ORIG: usize = 0;
 pub const SYN: usize = 1;
-pub const DID: usize = 2;
-pub const DIS: usize = 3;
+pub const DORIG: usize = 2;
+pub const DSYN: usize = 3;
 pub const IS: usize = 4;
-pub const DIS_Q: usize = 5;
+pub const DIS: usize = 5;
 pub const DISCO: usize = 6;
 pub const DISDIO: usize = 7;
 

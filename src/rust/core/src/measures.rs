@@ -7,17 +7,38 @@
 use crate::exclusions::*;
 use crate::sweep::Tally;
 
-/// Names of the numbers `SynthesisMeasures::values` returns, in that order.
-pub const MEASURE_NAMES: [&str; 25] = [
-    "UiO", "UiS", "UiOiS", "repU", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DCAPd", "DiSDiO", "max_denom",
-    "mean_denom", "baseCAPd", "CAPd", "CAPs", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb", "TCAP_synthpop",
-    "TCAP_taub", "Nd", "Ns",
-];
+/// The measures, each a named field, and their names, written once: the macro makes
+/// the struct, `NAMES` (in field order) and the list of (name, value) pairs.
+macro_rules! measures {
+    ($($field:ident => $name:literal),* $(,)?) => {
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct SynthesisMeasures {
+            $(pub $field: f64,)*
+        }
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct SynthesisMeasures {
-    pub values: [f64; 25],
+        impl SynthesisMeasures {
+            /// The measures' names, in the order of `named()`.
+            pub const NAMES: &'static [&'static str] = &[$($name),*];
+
+            /// Every measure with its name.
+            pub fn named(&self) -> Vec<(&'static str, f64)> {
+                vec![$(($name, self.$field)),*]
+            }
+        }
+    };
 }
+
+measures! {
+    uio => "UiO", uis => "UiS", uioi_s => "UiOiS", rep_u => "repU",
+    dorig => "Dorig", dsyn => "Dsyn", i_s => "iS", dis => "DiS", disco => "DiSCO", dcapd => "DCAPd",
+    disdio => "DiSDiO", max_denom => "max_denom", mean_denom => "mean_denom",
+    base_capd => "baseCAPd", capd => "CAPd", caps => "CAPs", dcaps => "DCAPs", dcapb => "DCAPb",
+    tcap => "TCAP", tcaps => "TCAPs", tcapb => "TCAPb", tcap_synthpop => "TCAP_synthpop", tcap_taub => "TCAP_taub",
+    nd => "Nd", ns => "Ns",
+}
+
+/// Names of the measures, in the order of `SynthesisMeasures::named()`.
+pub const MEASURE_NAMES: &[&str] = SynthesisMeasures::NAMES;
 
 /// `100 * num / den` with R's arithmetic: `x / 0` is `Inf` for `x > 0`, `NaN` for `x = 0`
 /// (SPEC 6; numerators are never negative).
@@ -38,40 +59,37 @@ impl SynthesisMeasures {
         let kept = |k: usize| t.kept(k) as f64;
         let disco = kept(DISCO);
         let nb = t.n_b as f64;
-        let mean_denom = if t.disco_cells == 0 { f64::NAN } else { disco / t.disco_cells as f64 };
         SynthesisMeasures {
-            values: [
-                pct(t.n_uio as f64, nd),
-                pct(t.n_uis as f64, ns),
-                pct(t.n_uioi_s as f64, nd),
-                pct(t.n_repu as f64, nd),
-                pct(kept(DID), nd),
-                pct(kept(DIS), ns),
-                pct(kept(IS), nd),
-                pct(kept(DIS_Q), nd),
-                pct(disco, nd),
-                pct(t.dcap_num, nd),
-                pct(kept(DISDIO), nd),
-                t.disco_max as f64,
-                mean_denom,
-                base_cap_d,
-                pct(t.capd_num, nd),
-                pct(t.caps_num, ns),
-                pct(t.dcap_num, ns),
-                pct(t.dcap_num, nb),
-                pct(disco, kept(DIS_Q)),
-                pct(disco, ns),
-                pct(disco, nb),
-                pct(disco, t.n_orig_in_syn as f64),
-                pct(t.taub_num, t.taub_den as f64),
-                nd,
-                ns,
-            ],
+            uio: pct(t.n_uio as f64, nd),
+            uis: pct(t.n_uis as f64, ns),
+            uioi_s: pct(t.n_uioi_s as f64, nd),
+            rep_u: pct(t.n_repu as f64, nd),
+            dorig: pct(kept(DORIG), nd),
+            dsyn: pct(kept(DSYN), ns),
+            i_s: pct(kept(IS), nd),
+            dis: pct(kept(DIS), nd),
+            disco: pct(disco, nd),
+            dcapd: pct(t.dcap_num, nd),
+            disdio: pct(kept(DISDIO), nd),
+            max_denom: t.disco_max as f64,
+            mean_denom: if t.disco_cells == 0 { f64::NAN } else { disco / t.disco_cells as f64 },
+            base_capd: base_cap_d,
+            capd: pct(t.capd_num, nd),
+            caps: pct(t.caps_num, ns),
+            dcaps: pct(t.dcap_num, ns),
+            dcapb: pct(t.dcap_num, nb),
+            tcap: pct(disco, kept(DIS)),
+            tcaps: pct(disco, ns),
+            tcapb: pct(disco, nb),
+            tcap_synthpop: pct(disco, t.n_orig_in_syn as f64),
+            tcap_taub: pct(t.taub_num, t.taub_den as f64),
+            nd,
+            ns,
         }
     }
 
     pub fn get(&self, name: &str) -> Option<f64> {
-        MEASURE_NAMES.iter().position(|n| *n == name).map(|i| self.values[i])
+        self.named().into_iter().find(|(n, _)| *n == name).map(|(_, v)| v)
     }
 }
 
@@ -87,7 +105,7 @@ mod tests {
         // K > 0 disclosive records but Nb = 0 after exclusions: TCAPb is Inf, TCAP finite.
         let mut t = Tally::new(2, 0);
         t.total[DISCO] = 2;
-        t.total[DIS_Q] = 4;
+        t.total[DIS] = 4;
         let m = SynthesisMeasures::from_tally(&t, 10, 10, 50.0);
         assert_eq!(m.get("TCAPb"), Some(f64::INFINITY));
         assert!(m.get("DCAPb").unwrap().is_nan());

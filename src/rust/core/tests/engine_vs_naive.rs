@@ -615,7 +615,7 @@ fn check_against_naive(case: &Case, enc: &[EncodedVar], ti: usize, j: usize, got
 }
 
 fn bits(r: &SynthesisResult) -> (Vec<u64>, [u64; N_TABLES], [[u64; N_STEPS]; N_TABLES]) {
-    (r.measures.values.iter().map(|v| v.to_bits()).collect(), r.total, r.removed)
+    (r.measures.named().iter().map(|(_, v)| v.to_bits()).collect(), r.total, r.removed)
 }
 
 /// 256 cases from a fixed seed, so that `cargo test` is fast and repeatable; more, or
