@@ -20,20 +20,20 @@ compute <- function(enc, request) {
 test_that("a % in a core error reaches R verbatim, not as a format string", {
   spec <- list(kind = "50% {x} %s", columns = list(1), remaps = NULL, n_levels = 0L, missing_code = 0L)
   err <- expect_error(synthrisk:::rust_result(synthrisk:::rust_encode_variables(list(spec), 1L)))
-  expect_match(conditionMessage(err), "unknown column kind `50% {x} %s`", fixed = TRUE)
+  expect_match(conditionMessage(err), "internal: `vars[[1]]$kind` is `50% {x} %s`", fixed = TRUE)
 })
 
 test_that("values R should never send are internal errors, not clamped", {
   enc <- small_encoding()
   req <- small_request(enc)
-  expect_error(compute(enc, utils::modifyList(req, list(var = -1L))), "internal: `var` is -1")
-  expect_error(compute(enc, utils::modifyList(req, list(target_missing_code = -2L))), "internal: `target_missing_code`")
-  expect_error(compute(enc, utils::modifyList(req, list(denom_lim = -1L))), "internal: denom_lim is -1")
-  expect_error(compute(enc, utils::modifyList(req, list(twoway_min_cell = NA_real_))), "internal: `twoway_min_cell`")
-  expect_error(compute(enc, utils::modifyList(req, list(exclude_missing_target = NA))), "internal: `exclude_missing_target`")
+  expect_error(compute(enc, utils::modifyList(req, list(var = -1L))), "internal: `targets[[1]]$var` is -1", fixed = TRUE)
+  expect_error(compute(enc, utils::modifyList(req, list(target_missing_code = -2L))), "internal: `targets[[1]]$target_missing_code` is -2", fixed = TRUE)
+  expect_error(compute(enc, utils::modifyList(req, list(denom_lim = -1L))), "internal: `denom_lim` is -1", fixed = TRUE)
+  expect_error(compute(enc, utils::modifyList(req, list(twoway_min_cell = NA_real_))), "internal: `targets[[1]]$twoway_min_cell` must be one number", fixed = TRUE)
+  expect_error(compute(enc, utils::modifyList(req, list(exclude_missing_target = NA))), "internal: `targets[[1]]$exclude_missing_target` must be TRUE or FALSE", fixed = TRUE)
   bad <- req
   bad$excluded_target[1] <- NA
-  expect_error(compute(enc, bad), "internal: `excluded_target` has NA")
+  expect_error(compute(enc, bad), "internal: `targets[[1]]$excluded_target` has NA", fixed = TRUE)
   expect_error(synthrisk:::rust_result(synthrisk:::rust_compute(enc$ptr, -1L, TRUE, list(req), 1L)), "internal: `keys`")
   expect_error(synthrisk:::rust_result(synthrisk:::rust_compute(enc$ptr, 0L, TRUE, list(req), 0L)), "internal: n_threads")
 })
@@ -58,4 +58,20 @@ test_that("the core's results name every number (no positional protocol)", {
   expect_equal(raw$stats$DiSCO, 25)
   expect_equal(raw$nexcl[[1]]$original, c(0, 0, 0, 0, 0, 4))
   expect_equal(raw$one_way[[1]]$total_disclosive, 1)
+})
+
+test_that("an encoding keeps the factor columns it borrows alive", {
+  make <- function() {
+    d <- data.frame(k = factor(c("a", "a", "a", "b")), t = factor(c("x", "x", "y", "x")))
+    synthrisk:::encode_variables(c("k", "t"), d, list(d), NULL, list(k = 0, t = 0), strict = FALSE,
+                                 n_threads = 1L, call = globalenv())
+  }
+  enc <- make()
+  before <- compute(enc, small_request(enc))
+  # The data frame is gone; R may reuse its memory unless the encoding holds it.
+  for (i in 1:3) {
+    junk <- lapply(1:200, function(j) sample.int(4L, 4L, replace = TRUE))
+    invisible(gc(full = TRUE))
+  }
+  expect_identical(compute(enc, small_request(enc)), before)
 })

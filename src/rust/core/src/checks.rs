@@ -1,7 +1,9 @@
 //! Inputs of the 1-way and 2-way checks (SPEC section 7). Thresholds on percentages and
 //! the wording are applied in R; here are the counts.
 
+use crate::codes::{CodeSource, LevelCodes};
 use crate::keys::KeyIndex;
+use crate::with_codes;
 use hashbrown::HashMap;
 
 /// The target level with most disclosive records (first in level order on ties).
@@ -47,14 +49,9 @@ pub struct PairCount {
     pub key_total: u64,
 }
 
-/// Pairs from the DiSCO cells above the threshold, in order of key, target level, key level.
-pub fn two_way(
-    cells: &[(u32, u32, u64)],
-    index: &KeyIndex,
-    key_codes_orig: &[&[u32]],
-    key_levels: &[u32],
-    target_orig: &[u32],
-) -> Vec<PairCount> {
+/// Pairs from the DiSCO cells above the threshold, in order of key, target level, key
+/// level; their totals are filled by `fill_two_way_totals`, once per target.
+pub fn two_way_pairs(cells: &[(u32, u32, u64)], index: &KeyIndex) -> Vec<PairCount> {
     let mut sums: HashMap<(usize, u32, u32), u64> = HashMap::new();
     for &(q, t, v) in cells {
         for k in 0..index.n_keys {
@@ -74,36 +71,63 @@ pub fn two_way(
         })
         .collect();
     pairs.sort_by_key(|p| (p.key, p.target_level, p.key_level));
-    for k in 0..index.n_keys {
-        let of_key: Vec<usize> = (0..pairs.len()).filter(|&i| pairs[i].key == k).collect();
-        if of_key.is_empty() {
+    pairs
+}
+
+/// Above this many (key level, target level) combinations, the joint counts of a key
+/// are kept for the wanted pairs only.
+const DENSE_JOINT_LIMIT: u64 = 1 << 20;
+
+/// Counts in the original of every pair of `pairs` (the pairs of all syntheses of one
+/// target): records with the key level, and with the key level and the target level.
+pub fn fill_two_way_totals(
+    pairs: &mut [&mut Vec<PairCount>],
+    key_codes_orig: &[&LevelCodes<'_>],
+    key_levels: &[u32],
+    target_orig: &LevelCodes<'_>,
+    n_target_levels: u32,
+) {
+    for (k, codes) in key_codes_orig.iter().enumerate() {
+        let wanted: Vec<(u32, u32)> =
+            pairs.iter().flat_map(|p| p.iter()).filter(|p| p.key == k).map(|p| (p.key_level, p.target_level)).collect();
+        if wanted.is_empty() {
             continue;
         }
-        let codes = key_codes_orig[k];
-        let mut margin = vec![0u64; key_levels[k] as usize];
-        for &c in codes {
-            margin[c as usize] += 1;
-        }
-        let mut wanted = vec![false; key_levels[k] as usize];
-        let mut joint: HashMap<(u32, u32), u64> = HashMap::new();
-        for &i in &of_key {
-            wanted[pairs[i].key_level as usize] = true;
-            joint.insert((pairs[i].key_level, pairs[i].target_level), 0);
-        }
-        for (row, &c) in codes.iter().enumerate() {
-            if wanted[c as usize] {
-                if let Some(n) = joint.get_mut(&(c, target_orig[row])) {
-                    *n += 1;
-                }
+        let n_t = n_target_levels as usize;
+        let n_k = key_levels[k] as usize;
+        let dense = (n_k as u64) * (n_t as u64) <= DENSE_JOINT_LIMIT;
+        let mut margin = vec![0u64; n_k];
+        let mut joint_dense = vec![0u64; if dense { n_k * n_t } else { 0 }];
+        let mut joint_sparse: HashMap<(u32, u32), u64> = HashMap::new();
+        let mut wanted_level = vec![false; n_k];
+        if !dense {
+            for &(kl, t) in &wanted {
+                wanted_level[kl as usize] = true;
+                joint_sparse.insert((kl, t), 0);
             }
         }
-        for &i in &of_key {
-            let p = &mut pairs[i];
+        with_codes!(*codes, |kc| with_codes!(target_orig, |tc| {
+            for row in 0..kc.n_rows() {
+                let c = kc.code(row);
+                margin[c as usize] += 1;
+                if dense {
+                    joint_dense[c as usize * n_t + tc.code(row) as usize] += 1;
+                } else if wanted_level[c as usize] {
+                    if let Some(n) = joint_sparse.get_mut(&(c, tc.code(row))) {
+                        *n += 1;
+                    }
+                }
+            }
+        }));
+        for p in pairs.iter_mut().flat_map(|p| p.iter_mut()).filter(|p| p.key == k) {
             p.key_total = margin[p.key_level as usize];
-            p.key_target_total = joint[&(p.key_level, p.target_level)];
+            p.key_target_total = if dense {
+                joint_dense[p.key_level as usize * n_t + p.target_level as usize]
+            } else {
+                joint_sparse[&(p.key_level, p.target_level)]
+            };
         }
     }
-    pairs
 }
 
 #[cfg(test)]

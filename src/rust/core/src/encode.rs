@@ -8,12 +8,11 @@
 //! (`missing_code`). Doubles that R prints alike are merged afterwards, on R's word
 //! (`merge_numeric_levels`), since R's own `as.character()` defines the label.
 
+use crate::codes::{FactorCodes, LevelCodes};
+pub use crate::codes::NA_INTEGER;
 use crate::error::{check_row_count, CoreError, CoreResult};
 use crate::workers::{ShouldStop, Workers};
 use hashbrown::HashMap;
-
-/// R's NA for integers (and factor codes).
-pub const NA_INTEGER: i32 = i32::MIN;
 
 /// R's `NA_real_` is the NaN whose low 32 bits are 1954 (what `R_IsNA` tests); any
 /// other NaN is the value `NaN`, a level of its own (SPEC 2.2).
@@ -55,8 +54,8 @@ pub enum VarInput<'a> {
 /// A variable coded on the union of its levels, one code vector per dataset
 /// (dataset 0 is the original, 1..=m the syntheses).
 #[derive(Debug, Clone)]
-pub struct EncodedVar {
-    pub codes: Vec<Vec<u32>>,
+pub struct EncodedVar<'a> {
+    pub codes: Vec<LevelCodes<'a>>,
     /// Number of levels including the missing level.
     pub n_levels: u32,
     pub missing_code: u32,
@@ -70,34 +69,33 @@ pub struct EncodedVar {
     pub one_sided: bool,
 }
 
-impl EncodedVar {
+impl<'a> EncodedVar<'a> {
     /// Builds the variable and works out what follows from its codes.
-    pub fn new(codes: Vec<Vec<u32>>, n_levels: u32, missing_code: u32, numeric_levels: Option<Vec<f64>>) -> Self {
+    pub fn new(codes: Vec<LevelCodes<'a>>, n_levels: u32, missing_code: u32, numeric_levels: Option<Vec<f64>>) -> Self {
         use rayon::prelude::*;
-        let has_missing = codes.par_iter().map(|c| c.contains(&missing_code)).collect();
-        let one_sided = one_sided(&codes, n_levels, missing_code);
+        let present: Vec<Vec<bool>> = codes.par_iter().map(|c| c.presence(n_levels)).collect();
+        let has_missing = present.iter().map(|p| p[missing_code as usize]).collect();
+        let one_sided = one_sided(&present, missing_code);
         EncodedVar { codes, n_levels, missing_code, numeric_levels, has_missing, one_sided }
+    }
+
+    /// From plain `u32` codes (tests, small data), stored in the narrowest width.
+    pub fn from_u32(codes: Vec<Vec<u32>>, n_levels: u32, missing_code: u32, numeric_levels: Option<Vec<f64>>) -> Self {
+        let codes = codes.into_iter().map(|c| LevelCodes::narrow(c, n_levels)).collect();
+        EncodedVar::new(codes, n_levels, missing_code, numeric_levels)
+    }
+
+    /// Rows of each dataset.
+    pub fn dataset_rows(&self) -> Vec<usize> {
+        self.codes.iter().map(|c| c.len()).collect()
     }
 }
 
 /// Whether some non-missing level is observed on one side of an (original, synthesis)
-/// pair only.
-fn one_sided(codes: &[Vec<u32>], n_levels: u32, missing_code: u32) -> bool {
-    use rayon::prelude::*;
-    let present: Vec<Vec<bool>> = codes
-        .par_iter()
-        .map(|c| {
-            let mut p = vec![false; n_levels as usize];
-            for &x in c {
-                p[x as usize] = true;
-            }
-            p
-        })
-        .collect();
+/// pair only, from the levels present in each dataset.
+fn one_sided(present: &[Vec<bool>], missing_code: u32) -> bool {
     let Some((orig, syns)) = present.split_first() else { return false };
-    syns.iter().any(|syn| {
-        (0..n_levels as usize).any(|l| l != missing_code as usize && orig[l] != syn[l])
-    })
+    syns.iter().any(|syn| (0..orig.len()).any(|l| l != missing_code as usize && orig[l] != syn[l]))
 }
 
 fn check_rows(columns: &[RawColumn<'_>]) -> CoreResult<()> {
@@ -105,38 +103,6 @@ fn check_rows(columns: &[RawColumn<'_>]) -> CoreResult<()> {
         check_row_count(c.len(), d)?;
     }
     Ok(())
-}
-
-/// Codes of one factor column, validated against its remap; the flag says whether a
-/// code is the missing level (NA, or a level the remap sends there).
-pub fn encode_factor_column(
-    codes: &[i32],
-    remap: &[i32],
-    n_levels: u32,
-    missing_code: u32,
-) -> CoreResult<(Vec<u32>, bool)> {
-    if missing_code >= n_levels {
-        return Err(CoreError::new("internal: missing level code out of range"));
-    }
-    let mut table = Vec::with_capacity(remap.len());
-    for &r in remap {
-        if r < 0 || r as u32 >= n_levels {
-            return Err(CoreError::new(format!("internal: factor level map has code {r} outside 0..{n_levels}")));
-        }
-        table.push(r as u32);
-    }
-    let mut out = Vec::with_capacity(codes.len());
-    for &c in codes {
-        if c == NA_INTEGER {
-            out.push(missing_code);
-        } else if c >= 1 && (c as usize) <= table.len() {
-            out.push(table[c as usize - 1]);
-        } else {
-            return Err(CoreError::new(format!("internal: factor code {c} has no level")));
-        }
-    }
-    let has_missing = out.contains(&missing_code);
-    Ok((out, has_missing))
 }
 
 /// Bits that identify a numeric value: -0 and 0 are one value, every NaN is one value.
@@ -190,11 +156,103 @@ fn local_numeric_codes(col: RawColumn<'_>) -> CoreResult<(Vec<u32>, Vec<f64>)> {
     Ok((out, values))
 }
 
+/// Widest range of whole numbers that `encode_whole_numbers` codes through a table.
+const DIRECT_SPAN: i64 = 1 << 22;
+
+/// A column's value at a row as a whole number, `Ok(None)` when missing, `Err(())`
+/// when it is no whole number (a fraction, `NaN`, an infinity, or beyond 2^53).
+#[inline]
+fn whole_at(col: &RawColumn<'_>, i: usize) -> Result<Option<i64>, ()> {
+    match col {
+        RawColumn::Integer(x) => Ok(if x[i] == NA_INTEGER { None } else { Some(x[i] as i64) }),
+        RawColumn::Double(x) => {
+            let v = x[i];
+            if is_r_na(v) {
+                Ok(None)
+            } else if v.is_finite() && v == v.trunc() && v.abs() <= (1u64 << 53) as f64 {
+                Ok(Some(v as i64))
+            } else {
+                Err(())
+            }
+        }
+        RawColumn::Factor { .. } => Err(()),
+    }
+}
+
+/// The common case of numeric keys and targets (ages, counts, rounded amounts): whole
+/// numbers in a narrow range, coded through a table instead of hashing every value.
+/// `None` when the values are not such; the codes are those `encode_numeric` defines.
+fn encode_whole_numbers<'a>(columns: &[RawColumn<'_>]) -> Option<EncodedVar<'a>> {
+    use rayon::prelude::*;
+    let ranges: Vec<Option<(i64, i64)>> = columns
+        .par_iter()
+        .map(|c| {
+            let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+            for i in 0..c.len() {
+                if let Some(v) = whole_at(c, i).ok()? {
+                    lo = lo.min(v);
+                    hi = hi.max(v);
+                }
+            }
+            Some((lo, hi))
+        })
+        .collect();
+    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+    for r in ranges {
+        let (a, b) = r?;
+        lo = lo.min(a);
+        hi = hi.max(b);
+    }
+    if lo > hi {
+        return None; // every value missing: the general path handles it
+    }
+    let span = hi.checked_sub(lo)?.checked_add(1)?;
+    if span > DIRECT_SPAN {
+        return None;
+    }
+    let span = span as usize;
+    let present: Vec<Vec<bool>> = columns
+        .par_iter()
+        .map(|c| {
+            let mut p = vec![false; span];
+            for i in 0..c.len() {
+                if let Ok(Some(v)) = whole_at(c, i) {
+                    p[(v - lo) as usize] = true;
+                }
+            }
+            p
+        })
+        .collect();
+    let mut rank = vec![u32::MAX; span];
+    let mut levels: Vec<f64> = Vec::new();
+    for (i, slot) in rank.iter_mut().enumerate() {
+        if present.iter().any(|p| p[i]) {
+            *slot = levels.len() as u32;
+            levels.push((lo + i as i64) as f64);
+        }
+    }
+    let missing_code = levels.len() as u32;
+    let n_levels = missing_code + 1;
+    let codes: Vec<LevelCodes<'a>> = columns
+        .par_iter()
+        .map(|c| {
+            LevelCodes::narrow_from_fn(c.len(), n_levels, |i| match whole_at(c, i) {
+                Ok(Some(v)) => rank[(v - lo) as usize],
+                _ => missing_code,
+            })
+        })
+        .collect();
+    Some(EncodedVar::new(codes, n_levels, missing_code, Some(levels)))
+}
+
 /// Encodes a numeric variable over all its datasets: levels are the distinct values
 /// of all datasets in ascending order, then `NaN`, then the missing level.
-pub fn encode_numeric(columns: &[RawColumn<'_>]) -> CoreResult<EncodedVar> {
+pub fn encode_numeric<'a>(columns: &[RawColumn<'_>]) -> CoreResult<EncodedVar<'a>> {
     use rayon::prelude::*;
     check_rows(columns)?;
+    if let Some(encoded) = encode_whole_numbers(columns) {
+        return Ok(encoded);
+    }
     let locals: Vec<(Vec<u32>, Vec<f64>)> = columns
         .par_iter()
         .map(|c| local_numeric_codes(*c))
@@ -207,28 +265,29 @@ pub fn encode_numeric(columns: &[RawColumn<'_>]) -> CoreResult<EncodedVar> {
     }
     let global: HashMap<u64, u32> = all.iter().enumerate().map(|(i, v)| (value_key(*v), i as u32)).collect();
     let missing_code = all.len() as u32;
-    let codes: Vec<Vec<u32>> = locals
+    let n_levels = missing_code + 1;
+    let codes: Vec<LevelCodes<'static>> = locals
         .into_par_iter()
-        .map(|(mut codes, values)| {
+        .map(|(local, values)| {
             let to_global: Vec<u32> = values.iter().map(|v| global[&value_key(*v)]).collect();
-            for c in codes.iter_mut() {
-                *c = if *c == u32::MAX { missing_code } else { to_global[*c as usize] };
-            }
-            codes
+            LevelCodes::narrow_from_fn(local.len(), n_levels, |i| {
+                let c = local[i];
+                if c == u32::MAX { missing_code } else { to_global[c as usize] }
+            })
         })
         .collect();
-    Ok(EncodedVar::new(codes, missing_code + 1, missing_code, Some(all)))
+    Ok(EncodedVar::new(codes, n_levels, missing_code, Some(all)))
 }
 
-/// Encodes a factor variable over all its datasets.
-pub fn encode_factor(columns: &[RawColumn<'_>], n_levels: u32, missing_code: u32) -> CoreResult<EncodedVar> {
+/// Encodes a factor variable over all its datasets: R's codes are kept, borrowed.
+pub fn encode_factor<'a>(columns: &[RawColumn<'a>], n_levels: u32, missing_code: u32) -> CoreResult<EncodedVar<'a>> {
     use rayon::prelude::*;
     check_rows(columns)?;
-    let codes: Vec<Vec<u32>> = columns
+    let codes: Vec<LevelCodes<'a>> = columns
         .par_iter()
-        .map(|c| match c {
+        .map(|c| match *c {
             RawColumn::Factor { codes, remap } => {
-                encode_factor_column(codes, remap, n_levels, missing_code).map(|(codes, _)| codes)
+                FactorCodes::new(codes, remap, n_levels, missing_code).map(LevelCodes::Factor)
             }
             _ => Err(CoreError::new("internal: a numeric column was given as a factor")),
         })
@@ -237,7 +296,11 @@ pub fn encode_factor(columns: &[RawColumn<'_>], n_levels: u32, missing_code: u32
 }
 
 /// Encodes every variable, one per chunk, asking between variables whether to stop.
-pub fn encode_all(workers: &Workers, vars: &[VarInput<'_>], should_stop: ShouldStop<'_>) -> CoreResult<Vec<EncodedVar>> {
+pub fn encode_all<'a>(
+    workers: &Workers,
+    vars: &[VarInput<'a>],
+    should_stop: ShouldStop<'_>,
+) -> CoreResult<Vec<EncodedVar<'a>>> {
     let mut out = Vec::with_capacity(vars.len());
     for v in vars {
         let encoded = workers.chunk(should_stop, || match v {
@@ -272,7 +335,7 @@ pub fn close_numeric_pairs(levels: &[f64]) -> Vec<usize> {
 /// Merges numeric levels that are one level for R (two doubles whose labels print the
 /// same, SPEC 2.2). `first_of[i]` is the first non-missing level with level i's
 /// label; the merged level keeps that level's (smallest) value.
-pub fn merge_numeric_levels(workers: &Workers, var: &mut EncodedVar, first_of: &[u32]) -> CoreResult<()> {
+pub fn merge_numeric_levels(workers: &Workers, var: &mut EncodedVar<'_>, first_of: &[u32]) -> CoreResult<()> {
     use rayon::prelude::*;
     let values = var
         .numeric_levels
@@ -301,16 +364,14 @@ pub fn merge_numeric_levels(workers: &Workers, var: &mut EncodedVar, first_of: &
     }
     let missing_code = kept.len() as u32;
     new_of[n] = missing_code;
-    let codes: Vec<Vec<u32>> = workers.run(|| {
+    let n_levels = missing_code + 1;
+    let codes: Vec<LevelCodes<'_>> = workers.run(|| {
         std::mem::take(&mut var.codes)
             .into_par_iter()
-            .map(|mut c| {
-                c.iter_mut().for_each(|x| *x = new_of[*x as usize]);
-                c
-            })
+            .map(|c| LevelCodes::narrow_from_fn(c.len(), n_levels, |i| new_of[c.get(i) as usize]))
             .collect()
     });
-    *var = EncodedVar::new(codes, missing_code + 1, missing_code, Some(kept));
+    *var = EncodedVar::new(codes, n_levels, missing_code, Some(kept));
     Ok(())
 }
 
@@ -323,23 +384,10 @@ mod tests {
     const NA_REAL: f64 = f64::from_bits(0x7FF0_0000_0000_07A2);
 
     #[test]
-    fn factor_codes_follow_the_remap_and_na_is_missing() {
-        let (codes, na) = encode_factor_column(&[1, 2, NA_INTEGER, 2], &[2, 0], 4, 3).unwrap();
-        assert_eq!(codes, vec![2, 0, 3, 0]);
-        assert!(na);
-    }
-
-    #[test]
-    fn factor_code_without_level_is_an_error() {
-        assert!(encode_factor_column(&[3], &[0, 1], 3, 2).is_err());
-        assert!(encode_factor_column(&[1], &[5], 3, 2).is_err());
-    }
-
-    #[test]
     fn has_missing_counts_an_na_level_or_missing_label_sent_to_the_missing_code() {
         // addNA(factor(NA)): one level (NA) that R maps to the missing code, no NA code.
-        let (_, na) = encode_factor_column(&[1, 1], &[1], 2, 1).unwrap();
-        assert!(na);
+        let enc = encode_factor(&[RawColumn::Factor { codes: &[1, 1], remap: &[1] }], 2, 1).unwrap();
+        assert_eq!(enc.has_missing, vec![true]);
         let enc = encode_factor(&[RawColumn::Factor { codes: &[1, 2], remap: &[0, 1] }, RawColumn::Factor { codes: &[1], remap: &[0] }], 2, 1).unwrap();
         assert_eq!(enc.has_missing, vec![true, false]);
     }
@@ -356,6 +404,37 @@ mod tests {
         assert_eq!(enc.codes[1], vec![0, 4, 3]);
         assert_eq!(enc.codes[2], vec![2, 5]);
         assert_eq!(enc.has_missing, vec![true, false, true]);
+    }
+
+    #[test]
+    fn whole_numbers_code_as_the_general_path_does() {
+        let a = [3.0, NA_REAL, -2.0, -0.0, 1e6, 3.0];
+        let b = [0.0, 7.0, 1e6 - 1.0];
+        let c = [2, NA_INTEGER];
+        let cols = [RawColumn::Double(&a), RawColumn::Double(&b), RawColumn::Integer(&c)];
+        let fast = encode_whole_numbers(&cols).expect("whole numbers in range");
+        // A fraction sends the same values down the general path.
+        let b_frac = [0.0, 7.0, 1e6 - 1.0, 0.5];
+        let general = encode_numeric(&[cols[0], RawColumn::Double(&b_frac), cols[2]]).unwrap();
+        assert!(encode_whole_numbers(&[cols[0], RawColumn::Double(&b_frac)]).is_none());
+        assert_eq!(fast.numeric_levels.as_deref(), Some(&[-2.0, 0.0, 2.0, 3.0, 7.0, 999_999.0, 1e6][..]));
+        assert_eq!(fast.codes[0], vec![3, 7, 0, 1, 6, 3]);
+        assert_eq!(fast.codes[1], vec![1, 4, 5]);
+        assert_eq!(fast.codes[2], vec![2, 7]);
+        let general_levels = general.numeric_levels.clone().unwrap();
+        for (d, col) in fast.codes.iter().enumerate() {
+            for i in 0..col.len() {
+                let (f, g) = (col.get(i), general.codes[d].get(i));
+                let value = |levels: &[f64], code: u32| levels.get(code as usize).copied();
+                assert_eq!(value(fast.numeric_levels.as_deref().unwrap(), f), value(&general_levels, g));
+            }
+        }
+        assert_eq!(fast.has_missing, vec![true, false, true]);
+        // Beyond the table's span, or infinite, or NaN: the general path.
+        assert!(encode_whole_numbers(&[RawColumn::Double(&[0.0, 1e9])]).is_none());
+        assert!(encode_whole_numbers(&[RawColumn::Double(&[0.0, f64::INFINITY])]).is_none());
+        assert!(encode_whole_numbers(&[RawColumn::Double(&[0.0, f64::NAN])]).is_none());
+        assert!(encode_whole_numbers(&[RawColumn::Double(&[NA_REAL])]).is_none());
     }
 
     #[test]
@@ -432,11 +511,11 @@ mod tests {
 
     #[test]
     fn one_sided_flags_levels_on_one_side_only() {
-        let same = EncodedVar::new(vec![vec![0, 1, 2], vec![1, 0], vec![0, 1, 1]], 3, 2, None);
+        let same = EncodedVar::from_u32(vec![vec![0, 1, 2], vec![1, 0], vec![0, 1, 1]], 3, 2, None);
         assert!(!same.one_sided, "the missing level may be on one side");
-        let extra_in_syn = EncodedVar::new(vec![vec![0, 0], vec![0], vec![0, 1]], 3, 2, None);
+        let extra_in_syn = EncodedVar::from_u32(vec![vec![0, 0], vec![0], vec![0, 1]], 3, 2, None);
         assert!(extra_in_syn.one_sided);
-        let missing_in_syn = EncodedVar::new(vec![vec![0, 1], vec![0, 1], vec![1]], 3, 2, None);
+        let missing_in_syn = EncodedVar::from_u32(vec![vec![0, 1], vec![0, 1], vec![1]], 3, 2, None);
         assert!(missing_in_syn.one_sided);
     }
 

@@ -4,7 +4,8 @@
 //! are identical whatever the number of threads. The passes run in chunks of a few
 //! million rows so that the caller can stop a long run between two chunks.
 
-use crate::checks::{one_way, two_way, OneWay, PairCount};
+use crate::checks::{fill_two_way_totals, one_way, two_way_pairs, OneWay, PairCount};
+use crate::codes::LevelCodes;
 use crate::encode::EncodedVar;
 use crate::error::{check_row_count, CoreError, CoreResult};
 use crate::exclusions::*;
@@ -233,7 +234,7 @@ pub fn run_plan_with(
     let dataset_rows: Vec<usize> = vars[0].codes.iter().map(|c| c.len()).collect();
     plan.validate(&dataset_rows)?;
     stop_point(should_stop)?;
-    let key_codes: Vec<&[Vec<u32>]> = keys.iter().map(|&k| vars[k].codes.as_slice()).collect();
+    let key_codes: Vec<&[LevelCodes<'_>]> = keys.iter().map(|&k| vars[k].codes.as_slice()).collect();
     let key_levels: Vec<u32> = keys.iter().map(|&k| vars[k].n_levels).collect();
     let index = workers.chunk(should_stop, || build_key_index(&key_codes, &key_levels))??;
     let orig = plan.original;
@@ -255,15 +256,12 @@ pub fn run_plan_with(
     let key_missing: Vec<u32> = keys.iter().map(|&k| vars[k].missing_code).collect();
     let missing_key = missing_key_flags(&index, &key_missing, use_keys_na);
     let n_orig = index.q[orig].len() as u64;
-    let key_codes_orig: Vec<&[u32]> = keys.iter().map(|&k| vars[k].codes[orig].as_slice()).collect();
+    let key_codes_orig: Vec<&LevelCodes<'_>> = keys.iter().map(|&k| &vars[k].codes[orig]).collect();
     let base_caps: Vec<f64> = targets
         .iter()
         .map(|t| {
             let target = &vars[t.var];
-            let mut margin = vec![0u64; target.n_levels as usize];
-            for &c in &target.codes[orig] {
-                margin[c as usize] += 1;
-            }
+            let margin = target.codes[orig].level_counts(target.n_levels);
             base_cap_d(&margin, n_orig)
         })
         .collect();
@@ -346,7 +344,7 @@ pub fn run_plan_with(
                 total: tally.total,
                 removed: tally.removed,
                 one_way: one_way(&tally.disco_by_level, &tally.orig_by_level),
-                two_way: two_way(&tally.twoway_cells, &index, &key_codes_orig, &key_levels, &target.codes[orig]),
+                two_way: two_way_pairs(&tally.twoway_cells, &index),
                 tau_syn,
                 tau_orig,
             }
@@ -361,8 +359,20 @@ pub fn run_plan_with(
                 .chunk(should_stop, || chunk_parts.into_par_iter().map(|(ji, p)| finish(ji, p)).collect())?;
             results.extend(done);
         }
+        let mut results_by_target: Vec<Vec<SynthesisResult>> = (0..targets.len()).map(|_| Vec::new()).collect();
         for (&(ti, _), r) in jobs.iter().zip(results) {
-            by_target[ti].push(r);
+            results_by_target[ti].push(r);
+        }
+        // The 2-way totals count the original only: once per target for all syntheses.
+        workers.chunk(should_stop, || {
+            results_by_target.par_iter_mut().enumerate().for_each(|(ti, results)| {
+                let target = &vars[targets[ti].var];
+                let mut pairs: Vec<&mut Vec<PairCount>> = results.iter_mut().map(|r| &mut r.two_way).collect();
+                fill_two_way_totals(&mut pairs, &key_codes_orig, &key_levels, &target.codes[orig], target.n_levels);
+            })
+        })?;
+        for (ti, results) in results_by_target.into_iter().enumerate() {
+            by_target[ti].extend(results);
         }
     }
     Ok(by_target.into_iter().map(|synthesis| TargetResult { synthesis }).collect())

@@ -9,6 +9,7 @@
 //! binary searches; further numeric variables filter those candidates.
 
 use crate::encode::is_r_na;
+use crate::codes::LevelCodes;
 use crate::error::{CoreError, CoreResult};
 use crate::keys::build_key_index;
 use crate::rows_by_q::RowsByQ;
@@ -71,7 +72,7 @@ const CHUNK_ROWS: usize = 1 << 20;
 /// `RecordMatches` per synthesis.
 pub fn identification(
     workers: &Workers,
-    exact: &[&[Vec<u32>]],
+    exact: &[&[LevelCodes<'_>]],
     levels: &[u32],
     radius_vars: &[RadiusVar<'_>],
     should_stop: ShouldStop<'_>,
@@ -97,10 +98,13 @@ pub fn identification(
     }
 
     // Group key: the categorical codes and the class of each numeric value.
-    let classes: Vec<Vec<Vec<u32>>> = workers.chunk(should_stop, || {
-        radius_vars.par_iter().map(|r| r.values.iter().map(|v| v.iter().map(|&x| value_class(x)).collect()).collect()).collect()
+    let classes: Vec<Vec<LevelCodes<'_>>> = workers.chunk(should_stop, || {
+        radius_vars
+            .par_iter()
+            .map(|r| r.values.iter().map(|v| LevelCodes::narrow(v.iter().map(|&x| value_class(x)).collect(), N_CLASSES)).collect())
+            .collect()
     })?;
-    let mut key_codes: Vec<&[Vec<u32>]> = exact.to_vec();
+    let mut key_codes: Vec<&[LevelCodes<'_>]> = exact.to_vec();
     key_codes.extend(classes.iter().map(|c| c.as_slice()));
     let mut key_levels: Vec<u32> = levels.to_vec();
     key_levels.extend(std::iter::repeat(N_CLASSES).take(radius_vars.len()));
@@ -216,15 +220,16 @@ mod tests {
         let orig = [0.0, -2.0, 1.0, NA_REAL, 10.0, f64::INFINITY];
         let syn = [0.0, -2.5, 1.5, NA_REAL, 0.0, f64::INFINITY];
         let cat = vec![vec![0u32; 6], vec![0u32; 6]];
+        let cat_codes: Vec<LevelCodes<'_>> = cat.iter().map(|c| LevelCodes::narrow(c.clone(), 1)).collect();
         // Absolute radius 0.5: distances of exactly 0.5 (-2 vs -2.5, 1 vs 1.5) match.
         let abs = [RadiusVar { values: vec![&orig, &syn], radius: 0.5, relative: false }];
-        let got = identification(&w, &[&cat], &[1], &abs, &never_stop).unwrap();
+        let got = identification(&w, &[&cat_codes], &[1], &abs, &never_stop).unwrap();
         assert_eq!(got, all_pairs(&[cat.clone()], &abs));
         assert_eq!(got[0].c, vec![2, 1, 1, 1, 0, 1]);
         assert_eq!(got[0].t, vec![true, true, true, true, false, true]);
         // Relative radius 0.25: zero matches only zero; -2 reaches 0.5, 1 only 0.25.
         let rel = [RadiusVar { values: vec![&orig, &syn], radius: 0.25, relative: true }];
-        let got = identification(&w, &[&cat], &[1], &rel, &never_stop).unwrap();
+        let got = identification(&w, &[&cat_codes], &[1], &rel, &never_stop).unwrap();
         assert_eq!(got, all_pairs(&[cat], &rel));
         assert_eq!(got[0].c, vec![2, 1, 0, 1, 0, 1]);
         assert_eq!(got[0].t, vec![true, true, false, true, false, true]);
@@ -259,7 +264,9 @@ mod tests {
                     relative: next() % 2 == 0,
                 })
                 .collect();
-            let exact: Vec<&[Vec<u32>]> = cats.iter().map(|c| c.as_slice()).collect();
+            let cat_codes: Vec<Vec<LevelCodes<'_>>> =
+                cats.iter().map(|c| c.iter().map(|d| LevelCodes::narrow(d.clone(), 3)).collect()).collect();
+            let exact: Vec<&[LevelCodes<'_>]> = cat_codes.iter().map(|c| c.as_slice()).collect();
             let levels = vec![3u32; n_cat];
             let got = identification(&w, &exact, &levels, &radius_vars, &never_stop).unwrap();
             assert_eq!(got, all_pairs(&cats, &radius_vars), "case {case}");

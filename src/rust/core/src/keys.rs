@@ -5,7 +5,9 @@
 //! compressed to dense ids whenever it would not. Ids are in lexicographic order of the
 //! code tuples, so they do not depend on row order or on the number of threads.
 
+use crate::codes::{CodeSource, LevelCodes};
 use crate::error::{CoreError, CoreResult};
+use crate::with_codes;
 use rayon::prelude::*;
 
 /// Above this many possible tuples, compress by sorting instead of a direct table.
@@ -56,11 +58,14 @@ fn compress(values: &mut [Vec<u64>], n_values: u64) -> u64 {
 
 /// Builds the q index from key codes: `keys[k][dataset]` with `levels[k]` levels.
 /// q ids are `u32`: more distinct key combinations than that is an error.
-pub fn build_key_index(keys: &[&[Vec<u32>]], levels: &[u32]) -> CoreResult<KeyIndex> {
+pub fn build_key_index(keys: &[&[LevelCodes<'_>]], levels: &[u32]) -> CoreResult<KeyIndex> {
     let n_keys = keys.len();
     let n_datasets = keys.first().map_or(0, |k| k.len());
     let mut cur: Vec<Vec<u64>> = (0..n_datasets)
-        .map(|d| keys.first().map_or_else(Vec::new, |k| k[d].iter().map(|&c| c as u64).collect()))
+        .into_par_iter()
+        .map(|d| {
+            keys.first().map_or_else(Vec::new, |k| with_codes!(&k[d], |s| (0..s.n_rows()).map(|i| s.code(i) as u64).collect()))
+        })
         .collect();
     let mut cur_n: u64 = levels.first().map_or(1, |&l| l.max(1) as u64);
     for k in 1..n_keys {
@@ -70,7 +75,7 @@ pub fn build_key_index(keys: &[&[Vec<u32>]], levels: &[u32]) -> CoreResult<KeyIn
         }
         let codes = keys[k];
         cur.par_iter_mut().zip(codes.par_iter()).for_each(|(c, kc)| {
-            c.iter_mut().zip(kc.iter()).for_each(|(v, &code)| *v = *v * l + code as u64)
+            with_codes!(kc, |s| c.iter_mut().enumerate().for_each(|(i, v)| *v = *v * l + s.code(i) as u64))
         });
         cur_n *= l;
     }
@@ -91,7 +96,7 @@ pub fn build_key_index(keys: &[&[Vec<u32>]], levels: &[u32]) -> CoreResult<KeyIn
             if !seen[qi] {
                 seen[qi] = true;
                 for k in 0..n_keys {
-                    q_keys[qi * n_keys + k] = keys[k][d][row];
+                    q_keys[qi * n_keys + k] = keys[k][d].get(row);
                 }
             }
         }
@@ -105,8 +110,8 @@ mod tests {
 
     #[test]
     fn same_tuple_same_id_across_datasets() {
-        let k1 = vec![vec![0, 1, 0, 1], vec![1, 0, 2]];
-        let k2 = vec![vec![1, 1, 1, 0], vec![1, 1, 0]];
+        let k1 = vec![LevelCodes::U8(vec![0, 1, 0, 1]), LevelCodes::U8(vec![1, 0, 2])];
+        let k2 = vec![LevelCodes::U8(vec![1, 1, 1, 0]), LevelCodes::U8(vec![1, 1, 0])];
         let idx = build_key_index(&[&k1, &k2], &[3, 2]).unwrap();
         assert_eq!(idx.n_q, 4);
         // tuples (0,1) (1,1) (0,1) (1,0) | (1,1) (0,1) (2,0): sorted ids (0,1)=0 (1,0)=1 (1,1)=2 (2,0)=3
@@ -121,7 +126,11 @@ mod tests {
         let a: Vec<u32> = (0..n).map(|i| i * 7919 % 100_000).collect();
         let b: Vec<u32> = (0..n).map(|i| i * 104_729 % 100_000).collect();
         let c: Vec<u32> = (0..n).map(|i| i % 3).collect();
-        let (ka, kb, kc) = (vec![a.clone()], vec![b.clone()], vec![c.clone()]);
+        let (ka, kb, kc) = (
+            vec![LevelCodes::narrow(a.clone(), 100_000)],
+            vec![LevelCodes::narrow(b.clone(), 100_000)],
+            vec![LevelCodes::narrow(c.clone(), 3)],
+        );
         let idx = build_key_index(&[&ka, &kb, &kc], &[100_000, 100_000, 3]).unwrap();
         let mut tuples: Vec<(u32, u32, u32)> = (0..n as usize).map(|i| (a[i], b[i], c[i])).collect();
         tuples.sort();

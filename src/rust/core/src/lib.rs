@@ -2,6 +2,7 @@
 //! variables. No R types here; `src/rust/src/lib.rs` is the R glue.
 
 pub mod checks;
+pub mod codes;
 pub mod encode;
 pub mod engine;
 pub mod error;

@@ -3,6 +3,7 @@
 //! whether it is unique in the original, in its synthesis, or both (replicated
 //! uniques), without pasting keys or comparing records.
 
+use crate::codes::LevelCodes;
 use crate::error::{CoreError, CoreResult};
 use crate::keys::build_key_index;
 use crate::workers::{ShouldStop, Workers};
@@ -19,7 +20,7 @@ pub struct RecordKeys {
 /// `keys[k][dataset]`: key codes with `levels[k]` levels.
 pub fn record_keys(
     workers: &Workers,
-    keys: &[&[Vec<u32>]],
+    keys: &[&[LevelCodes<'_>]],
     levels: &[u32],
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<RecordKeys> {
@@ -52,8 +53,8 @@ mod tests {
     #[test]
     fn counts_of_each_q_per_dataset() {
         let w = Workers::new(2).unwrap();
-        let k1 = vec![vec![0, 0, 1], vec![1, 1, 0, 2]];
-        let k2 = vec![vec![0, 1, 1], vec![1, 1, 0, 0]];
+        let k1 = vec![LevelCodes::U8(vec![0, 0, 1]), LevelCodes::U8(vec![1, 1, 0, 2])];
+        let k2 = vec![LevelCodes::U8(vec![0, 1, 1]), LevelCodes::U8(vec![1, 1, 0, 0])];
         let r = record_keys(&w, &[&k1, &k2], &[3, 2], &never_stop).unwrap();
         // Tuples: (0,0) (0,1) (1,1) | (1,1) (1,1) (0,0) (2,0): q in lexicographic order.
         assert_eq!(r.n_q, 4);

@@ -8,6 +8,7 @@
 //! synthetic record's cell is excluded from the synthetic table likewise, with `s[t,q]`.
 
 use crate::encode::EncodedVar;
+use crate::codes::LevelCodes;
 use crate::error::{CoreError, CoreResult};
 use crate::exclusions::{missing_key_flags, ExclusionSpec, STEP_DENOM_LIM};
 use crate::keys::build_key_index;
@@ -67,7 +68,7 @@ pub fn records(
     if n_datasets < 2 || keys.iter().any(|&k| vars[k].codes.len() != n_datasets) {
         return Err(CoreError::new("internal: need the original and at least one synthesis for every variable"));
     }
-    let key_codes: Vec<&[Vec<u32>]> = keys.iter().map(|&k| vars[k].codes.as_slice()).collect();
+    let key_codes: Vec<&[LevelCodes<'_>]> = keys.iter().map(|&k| vars[k].codes.as_slice()).collect();
     let key_levels: Vec<u32> = keys.iter().map(|&k| vars[k].n_levels).collect();
     let index = workers.chunk(should_stop, || build_key_index(&key_codes, &key_levels))??;
     let key_missing: Vec<u32> = keys.iter().map(|&k| vars[k].missing_code).collect();
@@ -97,14 +98,14 @@ pub fn records(
                     for q in b.clone() {
                         touched.clear();
                         for &r in rows_orig.of(q) {
-                            let t = tv.codes[0][r as usize] as usize;
+                            let t = tv.codes[0].get(r as usize) as usize;
                             if d[t] == 0 {
                                 touched.push(t as u32);
                             }
                             d[t] += 1;
                         }
                         for &r in rows_syn.of(q) {
-                            let t = tv.codes[j][r as usize] as usize;
+                            let t = tv.codes[j].get(r as usize) as usize;
                             if d[t] == 0 && s[t] == 0 {
                                 touched.push(t as u32);
                             }
@@ -162,7 +163,7 @@ pub fn records(
                 .into_par_iter()
                 .map(|r| {
                     let q = index.q[0][r] as usize;
-                    let c = cell_of(q, tv.codes[0][r]);
+                    let c = cell_of(q, tv.codes[0].get(r));
                     let (dq_all, sq_all) = (rows_orig.count(q) as u32, rows_syn.count(q) as u32);
                     let cap = if c.step_d == 0 && s_kept[q] > 0 { kept_s(&c) as f64 / s_kept[q] as f64 } else { 0.0 };
                     OrigRow {
@@ -182,7 +183,7 @@ pub fn records(
                 .into_par_iter()
                 .map(|r| {
                     let q = index.q[j][r] as usize;
-                    let c = cell_of(q, tv.codes[j][r]);
+                    let c = cell_of(q, tv.codes[j].get(r));
                     SynRow {
                         s_q: s_kept[q],
                         d_q: d_kept[q],

@@ -3,7 +3,9 @@
 //! the measures need. Nothing dense in T x Q: per q, a scratch tally indexed by t is
 //! filled and reset through the list of levels it touched.
 
+use crate::codes::{CodeSource, LevelCodes};
 use crate::exclusions::*;
+use crate::with_code_pair;
 use crate::keys::KeyIndex;
 use crate::plan::TauGrid;
 use crate::rows_by_q::RowsByQ;
@@ -13,8 +15,8 @@ pub struct SweepInput<'a> {
     pub index: &'a KeyIndex,
     pub rows_orig: &'a RowsByQ,
     pub rows_syn: &'a RowsByQ,
-    pub target_orig: &'a [u32],
-    pub target_syn: &'a [u32],
+    pub target_orig: &'a LevelCodes<'a>,
+    pub target_syn: &'a LevelCodes<'a>,
     pub n_target_levels: usize,
     pub missing_key: &'a [bool],
     pub spec: &'a ExclusionSpec,
@@ -133,6 +135,16 @@ impl Tally {
 
 /// Runs the pass over `q_lo..q_hi`.
 pub fn sweep(input: &SweepInput<'_>, q_lo: usize, q_hi: usize) -> Tally {
+    with_code_pair!(input.target_orig, input.target_syn, |orig, syn| sweep_codes(input, orig, syn, q_lo, q_hi))
+}
+
+/// The codes of the rows of `q_lo..q_hi`, in q order.
+fn gather<S: CodeSource + ?Sized>(codes: &S, rows: &RowsByQ, q_lo: usize, q_hi: usize) -> Vec<u32> {
+    rows.rows[rows.offsets[q_lo]..rows.offsets[q_hi]].iter().map(|&r| codes.code(r as usize)).collect()
+}
+
+/// The pass, compiled once per storage of the target's codes.
+fn sweep_codes<S: CodeSource + ?Sized>(input: &SweepInput<'_>, target_orig: &S, target_syn: &S, q_lo: usize, q_hi: usize) -> Tally {
     let n_t = input.n_target_levels;
     let spec = input.spec;
     let mut tally = Tally::new(n_t, input.tau.len());
@@ -141,18 +153,22 @@ pub fn sweep(input: &SweepInput<'_>, q_lo: usize, q_hi: usize) -> Tally {
     let mut s = vec![0u32; n_t];
     let mut touched: Vec<u32> = Vec::new();
     let mut key_target_levels: Vec<u32> = Vec::new();
+    // The range's target codes in q order, read first in a loop that does nothing else:
+    // the random reads overlap there, and the counting below reads in sequence.
+    let gathered_orig = gather(target_orig, input.rows_orig, q_lo, q_hi);
+    let gathered_syn = gather(target_syn, input.rows_syn, q_lo, q_hi);
+    let (base_orig, base_syn) = (input.rows_orig.offsets[q_lo], input.rows_syn.offsets[q_lo]);
 
     for q in q_lo..q_hi {
         touched.clear();
-        for &row in input.rows_orig.of(q) {
-            let t = input.target_orig[row as usize];
+        let of_q = |rows: &RowsByQ, base: usize| rows.offsets[q] - base..rows.offsets[q + 1] - base;
+        for &t in &gathered_orig[of_q(input.rows_orig, base_orig)] {
             if d[t as usize] == 0 {
                 touched.push(t);
             }
             d[t as usize] += 1;
         }
-        for &row in input.rows_syn.of(q) {
-            let t = input.target_syn[row as usize];
+        for &t in &gathered_syn[of_q(input.rows_syn, base_syn)] {
             if d[t as usize] == 0 && s[t as usize] == 0 {
                 touched.push(t);
             }
@@ -187,22 +203,31 @@ pub fn sweep(input: &SweepInput<'_>, q_lo: usize, q_hi: usize) -> Tally {
                 if syn_certain && orig_certain { dv } else { 0 },
             ];
             let step = spec.cell_step(t, missing_key, &key_target_levels);
-            let mut kept = [0u64; N_TABLES];
-            for k in 0..N_TABLES {
-                let v = values[k];
-                if v == 0 {
-                    continue;
+            let kept = if step.is_none() && spec.denom_lim.is_none() {
+                // Most cells: nothing removes them.
+                for k in 0..N_TABLES {
+                    tally.total[k] += values[k];
                 }
-                tally.total[k] += v;
-                let removed_by = step.or(match spec.denom_lim {
-                    Some(lim) if v > lim => Some(STEP_DENOM_LIM),
-                    _ => None,
-                });
-                match removed_by {
-                    Some(st) => tally.removed[k][st] += v,
-                    None => kept[k] = v,
+                values
+            } else {
+                let mut kept = [0u64; N_TABLES];
+                for k in 0..N_TABLES {
+                    let v = values[k];
+                    if v == 0 {
+                        continue;
+                    }
+                    tally.total[k] += v;
+                    let removed_by = step.or(match spec.denom_lim {
+                        Some(lim) if v > lim => Some(STEP_DENOM_LIM),
+                        _ => None,
+                    });
+                    match removed_by {
+                        Some(st) => tally.removed[k][st] += v,
+                        None => kept[k] = v,
+                    }
                 }
-            }
+                kept
+            };
             // The tau curve's cells: proportions before exclusions, then the DiSCO
             // table's exclusions with the cell's value d (SPEC 10).
             if with_tau && dv > 0 && step.is_none() && !matches!(spec.denom_lim, Some(lim) if dv > lim) {

@@ -551,7 +551,7 @@ fn close(got: f64, want: f64) -> bool {
 }
 
 /// Encodes like the R side does: then merges doubles whose 15-digit labels agree.
-fn encode_case(case: &Case, workers: &Workers) -> Vec<EncodedVar> {
+fn encode_case<'a>(case: &'a Case, workers: &Workers) -> Vec<EncodedVar<'a>> {
     let inputs: Vec<VarInput> = case.vars.iter().map(|v| v.input()).collect();
     let mut enc = encode_all(workers, &inputs, &never_stop).unwrap();
     for v in enc.iter_mut() {
@@ -730,7 +730,7 @@ proptest! {
 fn a_stop_request_ends_the_run_between_chunks() {
     let n = 50usize;
     let codes = |k: u32| -> Vec<Vec<u32>> { (0..2).map(|d| (0..n as u32).map(|r| (r * (d + 1) + k) % 4).collect()).collect() };
-    let vars = vec![EncodedVar::new(codes(0), 5, 4, None), EncodedVar::new(codes(1), 5, 4, None)];
+    let vars = vec![EncodedVar::from_u32(codes(0), 5, 4, None), EncodedVar::from_u32(codes(1), 5, 4, None)];
     let req = || vec![TargetRequest { var: 1, spec: ExclusionSpec::none(5, 4), twoway_min_cell: 1.0 }];
     let w = Workers::new(2).unwrap();
     let sizes = ChunkSizes { range_rows: 4, chunk_rows: 8, view_words: 1 << 25 };

@@ -1,0 +1,274 @@
+//! One dataset's level codes of one variable, in the least memory that serves them.
+//! Numeric variables own their codes in the narrowest unsigned width that holds every
+//! level (`u8`, `u16`, `u32`). Factor variables keep R's own 1-based codes, borrowed and
+//! never copied, and read them through a table from R's code to the union code: a
+//! census file's factors cost no memory beyond the data the session already holds.
+
+use crate::error::{CoreError, CoreResult};
+
+/// R's NA for integers (and factor codes).
+pub const NA_INTEGER: i32 = i32::MIN;
+
+/// Anything that gives the level code of a row; the hot loops are generic over it.
+pub trait CodeSource: Sync {
+    fn code(&self, row: usize) -> u32;
+    fn n_rows(&self) -> usize;
+}
+
+macro_rules! narrow_source {
+    ($($t:ty),*) => {$(
+        impl CodeSource for [$t] {
+            #[inline(always)]
+            fn code(&self, row: usize) -> u32 {
+                self[row] as u32
+            }
+            fn n_rows(&self) -> usize {
+                self.len()
+            }
+        }
+    )*};
+}
+narrow_source!(u8, u16, u32);
+
+/// R's factor codes read through a table: `table[0]` is the missing level (R's NA,
+/// `i32::MIN`, clamps to 0), `table[r]` the union code of R's code `r`. Every code was
+/// checked to be NA or within the table when the column was made.
+#[derive(Debug, Clone)]
+pub struct FactorCodes<'a> {
+    raw: &'a [i32],
+    table: Vec<u32>,
+}
+
+impl<'a> FactorCodes<'a> {
+    /// `remap[r - 1]` is the union code (`< n_levels`) of R's code `r`.
+    pub fn new(raw: &'a [i32], remap: &[i32], n_levels: u32, missing_code: u32) -> CoreResult<Self> {
+        if missing_code >= n_levels {
+            return Err(CoreError::new("internal: missing level code out of range"));
+        }
+        let mut table = Vec::with_capacity(remap.len() + 1);
+        table.push(missing_code);
+        for &r in remap {
+            if r < 0 || r as u32 >= n_levels {
+                return Err(CoreError::new(format!("internal: factor level map has code {r} outside 0..{n_levels}")));
+            }
+            table.push(r as u32);
+        }
+        let n_raw = remap.len() as u32;
+        if let Some(&bad) = raw.iter().find(|&&c| c != NA_INTEGER && (c as u32).wrapping_sub(1) >= n_raw) {
+            return Err(CoreError::new(format!("internal: factor code {bad} has no level")));
+        }
+        Ok(FactorCodes { raw, table })
+    }
+}
+
+impl CodeSource for FactorCodes<'_> {
+    #[inline(always)]
+    fn code(&self, row: usize) -> u32 {
+        self.table[self.raw[row].max(0) as usize]
+    }
+    fn n_rows(&self) -> usize {
+        self.raw.len()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum LevelCodes<'a> {
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U32(Vec<u32>),
+    Factor(FactorCodes<'a>),
+}
+
+/// Runs `$body` with `$s` bound to the concrete `CodeSource` of `$codes`, so that the
+/// body is compiled once per storage and its loops have no dispatch.
+#[macro_export]
+macro_rules! with_codes {
+    ($codes:expr, |$s:ident| $body:expr) => {
+        match $codes {
+            $crate::codes::LevelCodes::U8(v) => {
+                let $s: &[u8] = v.as_slice();
+                $body
+            }
+            $crate::codes::LevelCodes::U16(v) => {
+                let $s: &[u16] = v.as_slice();
+                $body
+            }
+            $crate::codes::LevelCodes::U32(v) => {
+                let $s: &[u32] = v.as_slice();
+                $body
+            }
+            $crate::codes::LevelCodes::Factor(f) => {
+                let $s: &$crate::codes::FactorCodes<'_> = f;
+                $body
+            }
+        }
+    };
+}
+
+/// `with_codes!` for two columns of one variable (same storage); a mismatch, which
+/// encoding never makes, still computes through the slower `LevelCodes` itself.
+#[macro_export]
+macro_rules! with_code_pair {
+    ($a:expr, $b:expr, |$sa:ident, $sb:ident| $body:expr) => {
+        match ($a, $b) {
+            ($crate::codes::LevelCodes::U8(x), $crate::codes::LevelCodes::U8(y)) => {
+                let ($sa, $sb): (&[u8], &[u8]) = (x.as_slice(), y.as_slice());
+                $body
+            }
+            ($crate::codes::LevelCodes::U16(x), $crate::codes::LevelCodes::U16(y)) => {
+                let ($sa, $sb): (&[u16], &[u16]) = (x.as_slice(), y.as_slice());
+                $body
+            }
+            ($crate::codes::LevelCodes::U32(x), $crate::codes::LevelCodes::U32(y)) => {
+                let ($sa, $sb): (&[u32], &[u32]) = (x.as_slice(), y.as_slice());
+                $body
+            }
+            ($crate::codes::LevelCodes::Factor(x), $crate::codes::LevelCodes::Factor(y)) => {
+                let ($sa, $sb) = (x, y);
+                $body
+            }
+            (x, y) => {
+                let ($sa, $sb): (&$crate::codes::LevelCodes<'_>, &$crate::codes::LevelCodes<'_>) = (x, y);
+                $body
+            }
+        }
+    };
+}
+
+impl CodeSource for LevelCodes<'_> {
+    #[inline]
+    fn code(&self, row: usize) -> u32 {
+        match self {
+            LevelCodes::U8(v) => v[row] as u32,
+            LevelCodes::U16(v) => v[row] as u32,
+            LevelCodes::U32(v) => v[row],
+            LevelCodes::Factor(f) => f.code(row),
+        }
+    }
+    fn n_rows(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<'a> LevelCodes<'a> {
+    pub fn len(&self) -> usize {
+        match self {
+            LevelCodes::U8(v) => v.len(),
+            LevelCodes::U16(v) => v.len(),
+            LevelCodes::U32(v) => v.len(),
+            LevelCodes::Factor(f) => f.n_rows(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The code of `row`.
+    #[inline]
+    pub fn get(&self, row: usize) -> u32 {
+        self.code(row)
+    }
+
+    /// Owned codes (all `< n_levels`) in the narrowest width for `n_levels` levels.
+    pub fn narrow(codes: Vec<u32>, n_levels: u32) -> Self {
+        if n_levels <= 1 << 8 {
+            LevelCodes::U8(codes.into_iter().map(|c| c as u8).collect())
+        } else if n_levels <= 1 << 16 {
+            LevelCodes::U16(codes.into_iter().map(|c| c as u16).collect())
+        } else {
+            LevelCodes::U32(codes)
+        }
+    }
+
+    /// Owned codes of `len` rows in the narrowest width for `n_levels` levels, row `i`
+    /// coded `code_of(i)` (which must be `< n_levels`).
+    pub fn narrow_from_fn(len: usize, n_levels: u32, code_of: impl Fn(usize) -> u32) -> Self {
+        if n_levels <= 1 << 8 {
+            LevelCodes::U8((0..len).map(|i| code_of(i) as u8).collect())
+        } else if n_levels <= 1 << 16 {
+            LevelCodes::U16((0..len).map(|i| code_of(i) as u16).collect())
+        } else {
+            LevelCodes::U32((0..len).map(&code_of).collect())
+        }
+    }
+
+    /// All codes as `u32`: for tests and small data.
+    pub fn to_vec(&self) -> Vec<u32> {
+        with_codes!(self, |s| (0..s.n_rows()).map(|i| s.code(i)).collect())
+    }
+
+    /// Rows at each of `n_levels` levels.
+    pub fn level_counts(&self, n_levels: u32) -> Vec<u64> {
+        let mut counts = vec![0u64; n_levels as usize];
+        match self {
+            LevelCodes::Factor(f) => {
+                // R's codes first (fewer levels to touch), then through the table.
+                let mut raw_counts = vec![0u64; f.table.len()];
+                for &r in f.raw {
+                    raw_counts[r.max(0) as usize] += 1;
+                }
+                for (r, &n) in raw_counts.iter().enumerate() {
+                    counts[f.table[r] as usize] += n;
+                }
+            }
+            other => with_codes!(other, |s| {
+                for i in 0..s.n_rows() {
+                    counts[s.code(i) as usize] += 1;
+                }
+            }),
+        }
+        counts
+    }
+
+    /// Which of `n_levels` levels occur.
+    pub fn presence(&self, n_levels: u32) -> Vec<bool> {
+        self.level_counts(n_levels).into_iter().map(|n| n > 0).collect()
+    }
+
+    /// Bytes this column holds beyond the data R already has.
+    pub fn owned_bytes(&self) -> usize {
+        match self {
+            LevelCodes::U8(v) => v.len(),
+            LevelCodes::U16(v) => 2 * v.len(),
+            LevelCodes::U32(v) => 4 * v.len(),
+            LevelCodes::Factor(f) => 4 * f.table.len(),
+        }
+    }
+}
+
+impl PartialEq<Vec<u32>> for LevelCodes<'_> {
+    fn eq(&self, other: &Vec<u32>) -> bool {
+        self.len() == other.len() && other.iter().enumerate().all(|(i, &c)| self.get(i) == c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn narrowest_width_holds_every_level() {
+        assert!(matches!(LevelCodes::narrow(vec![0, 255], 256), LevelCodes::U8(_)));
+        assert!(matches!(LevelCodes::narrow(vec![0, 256], 257), LevelCodes::U16(_)));
+        assert!(matches!(LevelCodes::narrow(vec![0, 65_536], 65_537), LevelCodes::U32(_)));
+        assert_eq!(LevelCodes::narrow(vec![3, 256, 0], 300), vec![3, 256, 0]);
+    }
+
+    #[test]
+    fn factor_codes_read_through_the_table_and_na_is_missing() {
+        let raw = [1, 2, NA_INTEGER, 2];
+        let f = LevelCodes::Factor(FactorCodes::new(&raw, &[2, 0], 4, 3).unwrap());
+        assert_eq!(f, vec![2, 0, 3, 0]);
+        assert_eq!(f.presence(4), vec![true, false, true, true]);
+    }
+
+    #[test]
+    fn factor_code_without_level_is_an_error() {
+        assert!(FactorCodes::new(&[3], &[0, 1], 3, 2).is_err());
+        assert!(FactorCodes::new(&[0], &[0, 1], 3, 2).is_err());
+        assert!(FactorCodes::new(&[-5], &[0, 1], 3, 2).is_err());
+        assert!(FactorCodes::new(&[1], &[5], 3, 2).is_err());
+        assert!(FactorCodes::new(&[1], &[0], 3, 3).is_err());
+    }
+}

@@ -1,0 +1,175 @@
+//! The disclosure measures of every target and synthesis of a plan: the request (per
+//! target its exclusions, the plan of syntheses and tau grid) read from R, the core's
+//! results returned with every number named.
+
+use crate::encoding::{encoded_vars, var_indices};
+use crate::protocol::*;
+use extendr_api::prelude::*;
+use synthrisk_core::checks::PairCount;
+use synthrisk_core::engine::{run_plan, SynthesisResult, TargetRequest, TargetResult};
+use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, TABLE_NAMES};
+use synthrisk_core::measures::MEASURE_NAMES;
+use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
+
+/// `denom_lim`: NA for no limit, else a count >= 0 (`Inf` never excludes; a fraction
+/// compares as its floor, as a count above it is above the floor).
+fn denom_lim_of(x: &Robj) -> GlueResult<Option<u64>> {
+    if let Some(v) = x.as_integer_slice() {
+        return match v {
+            [v] if *v == i32::MIN => Ok(None),
+            [v] => u64::try_from(*v).map(Some).map_err(|_| internal(format!("`denom_lim` is {v}"))),
+            _ => Err(internal("`denom_lim` must be one number")),
+        };
+    }
+    match x.as_real_slice() {
+        Some([v]) if v.is_nan() => Ok(None),
+        Some([v]) if *v == f64::INFINITY => Ok(Some(u64::MAX)),
+        Some([v]) if *v >= 0.0 && *v < u64::MAX as f64 => Ok(Some(v.floor() as u64)),
+        Some([v]) => Err(internal(format!("`denom_lim` is {v}"))),
+        _ => Err(internal("`denom_lim` must be one number")),
+    }
+}
+
+/// One target of the request: `var` (0-based), `excluded_target` (a flag per level),
+/// `exclude_missing_target`, `target_missing_code`, the key/target exclusions
+/// `kt_key`, `kt_key_level`, `kt_target_level` (0-based, same lengths), `denom_lim`
+/// and `twoway_min_cell`.
+pub fn target_request(x: &Robj, what: &str) -> GlueResult<TargetRequest> {
+    let f = Fields::new(x, what)?;
+    let keys = f.get::<Vec<usize>>("kt_key")?;
+    let key_levels = f.get::<Vec<u32>>("kt_key_level")?;
+    let target_levels = f.get::<Vec<u32>>("kt_target_level")?;
+    if keys.len() != key_levels.len() || keys.len() != target_levels.len() {
+        return Err(internal(format!("`{what}` has key/target exclusions of different lengths")));
+    }
+    let key_target = keys
+        .into_iter()
+        .zip(key_levels)
+        .zip(target_levels)
+        .map(|((key, key_level), target_level)| KeyTargetExclusion { key, key_level, target_level })
+        .collect();
+    Ok(TargetRequest {
+        var: f.get("var")?,
+        spec: ExclusionSpec {
+            excluded_target: f.get("excluded_target")?,
+            exclude_missing_target: f.get("exclude_missing_target")?,
+            target_missing_code: f.get("target_missing_code")?,
+            key_target,
+            denom_lim: denom_lim_of(&f.robj("denom_lim")?)?,
+        },
+        twoway_min_cell: f.get("twoway_min_cell")?,
+    })
+}
+
+/// `plan`: NULL (dataset 0 against all others) or a list of `original` (0-based
+/// dataset), `syntheses` (a list of `dataset` and `rows`, NULL or 1-based rows of a
+/// subsample) and `tau` (NULL or doubles).
+fn plan_of(plan: &Robj, n_datasets: usize) -> GlueResult<Plan> {
+    if plan.is_null() {
+        return Ok(Plan::standard(n_datasets));
+    }
+    let f = Fields::new(plan, "plan")?;
+    let syntheses = f
+        .items("syntheses")?
+        .iter()
+        .map(|v| {
+            let view = Fields::new(v, "plan$syntheses[[i]]")?;
+            let rows = view.robj("rows")?;
+            let rows = if rows.is_null() {
+                None
+            } else {
+                Some(
+                    int_slice(&rows, "rows")?
+                        .iter()
+                        .map(|&r| u32::try_from(r as i64 - 1).map_err(|_| internal(format!("subsample row {r} is not a row"))))
+                        .collect::<GlueResult<Vec<u32>>>()?,
+                )
+            };
+            Ok(SynthesisView { dataset: view.get("dataset")?, rows })
+        })
+        .collect::<GlueResult<Vec<_>>>()?;
+    let tau = match f.get::<Option<Vec<f64>>>("tau")? {
+        None => TauGrid::default(),
+        Some(t) => TauGrid::new(&t)?,
+    };
+    Ok(Plan { original: f.get("original")?, syntheses, tau })
+}
+
+fn two_way_robj(p: &[PairCount]) -> GlueResult<Robj> {
+    named_list(
+        ["key", "key_level", "target_level", "npairs", "key_target_total", "key_total"],
+        [
+            one_based_robj(p.iter().map(|x| x.key as u32)),
+            one_based_robj(p.iter().map(|x| x.key_level)),
+            one_based_robj(p.iter().map(|x| x.target_level)),
+            counts_robj(p.iter().map(|x| x.npairs)),
+            counts_robj(p.iter().map(|x| x.key_target_total)),
+            counts_robj(p.iter().map(|x| x.key_total)),
+        ],
+    )
+}
+
+/// Per table, the records each exclusion step removed, then the table's total.
+fn exclusions_robj(s: &SynthesisResult) -> GlueResult<Robj> {
+    let tables: Vec<Robj> =
+        s.removed.iter().zip(&s.total).map(|(removed, &total)| counts_robj(removed.iter().copied().chain([total]))).collect();
+    List::from_names_and_values(TABLE_NAMES, tables).map(Robj::from).map_err(internal)
+}
+
+fn one_way_robj(s: &SynthesisResult) -> GlueResult<Robj> {
+    let w = &s.one_way;
+    named_list(
+        ["level", "n_level_dis", "total_disclosive", "level_orig", "all_orig"],
+        [
+            Robj::from(w.level.map_or(f64::NAN, |l| l as f64 + 1.0)),
+            counts_robj([w.n_level_dis]),
+            counts_robj([w.total_disclosive]),
+            counts_robj([w.level_orig]),
+            counts_robj([w.all_orig]),
+        ],
+    )
+}
+
+/// One target's results, every part named: `stats` (per measure, its value in each
+/// synthesis), `nexcl` (per synthesis, per table: the records each step removed and
+/// the table's total), `one_way` (per synthesis: the level with most disclosive
+/// records and the counts), `two_way` (per synthesis, the pairs) and the tau curve.
+fn target_result_robj(tr: &TargetResult) -> GlueResult<Robj> {
+    let per_synthesis: Vec<Vec<(&str, f64)>> = tr.synthesis.iter().map(|s| s.measures.named()).collect();
+    let stats: Vec<Robj> = (0..MEASURE_NAMES.len())
+        .map(|i| Robj::from(per_synthesis.iter().map(|m| m[i].1).collect::<Vec<f64>>()))
+        .collect();
+    let stats = List::from_names_and_values(MEASURE_NAMES, stats).map_err(internal)?;
+    let per = |f: fn(&SynthesisResult) -> GlueResult<Robj>| -> GlueResult<Robj> {
+        Ok(List::from_values(tr.synthesis.iter().map(f).collect::<GlueResult<Vec<Robj>>>()?).into())
+    };
+    let tau_syn: Vec<f64> = tr.synthesis.iter().flat_map(|s| s.tau_syn.iter().copied()).collect();
+    let tau_orig: Vec<f64> = tr.synthesis.iter().flat_map(|s| s.tau_orig.iter().copied()).collect();
+    named_list(
+        ["stats", "nexcl", "one_way", "two_way", "tau_syn", "tau_orig"],
+        [
+            stats.into(),
+            per(exclusions_robj)?,
+            per(one_way_robj)?,
+            per(|s| two_way_robj(&s.two_way))?,
+            Robj::from(tau_syn),
+            Robj::from(tau_orig),
+        ],
+    )
+}
+
+pub fn compute(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: Robj, n_threads: i32, plan: Robj) -> GlueResult<Robj> {
+    let workers = workers(n_threads)?;
+    let vars = encoded_vars(&encoded)?;
+    let keys = var_indices(vars, &keys, "keys")?;
+    let use_na = Vec::<bool>::from_robj(&use_keys_na, "use_keys_na")?;
+    let requests: Vec<TargetRequest> = List::from_robj(&targets, "targets")?
+        .values()
+        .enumerate()
+        .map(|(i, t)| target_request(&t, &format!("targets[[{}]]", i + 1)))
+        .collect::<GlueResult<_>>()?;
+    let plan = plan_of(&plan, vars.first().map_or(0, |v| v.codes.len()))?;
+    let results = run_plan(&workers, vars, &keys, &use_na, &requests, &plan, &user_interrupt)?;
+    let out: Vec<Robj> = results.iter().map(target_result_robj).collect::<GlueResult<_>>()?;
+    Ok(List::from_values(out).into())
+}

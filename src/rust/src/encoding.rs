@@ -1,0 +1,171 @@
+//! The encoding: variables (keys and targets) of the original and every synthesis,
+//! coded on the union of their levels, kept in an external pointer between calls.
+//! Factor codes are R's own vectors, borrowed: the pointer's protected field holds the
+//! request (and so every column), so they live as long as the encoding does.
+
+use crate::protocol::*;
+use extendr_api::prelude::*;
+use synthrisk_core::encode::{close_numeric_pairs, encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput};
+
+extern "C" {
+    /// R's API (Rinternals.h); SEXPs passed as opaque pointers.
+    fn R_SetExternalPtrProtected(s: *mut std::ffi::c_void, p: *mut std::ffi::c_void);
+}
+
+/// The encoded variables. `'static` stands for "as long as the external pointer":
+/// see `outlive_r`.
+pub struct Encoded(pub Vec<EncodedVar<'static>>);
+
+/// R's memory of `x` for as long as the encoding lives.
+///
+/// SAFETY (of the callers' use): the slice is R memory of a column held by the encode
+/// request, which the encoding's external pointer protects until its finaliser has
+/// dropped the encoding; R never moves a vector, and a column referenced from that
+/// request is never modified in place (R copies on modify once a second reference
+/// exists).
+unsafe fn outlive_r<T>(x: &[T]) -> &'static [T] {
+    std::slice::from_raw_parts(x.as_ptr(), x.len())
+}
+
+/// How a variable's columns arrive.
+enum ColumnKind {
+    Factor,
+    Double,
+    Integer,
+}
+
+/// One variable of the encode request: `kind`, `columns` (original first), and for
+/// factors `remaps` (per column, R's level -> union code, 0-based), `n_levels`,
+/// `missing_code`.
+struct VariableSpec {
+    kind: ColumnKind,
+    columns: Vec<Robj>,
+    remaps: Vec<Robj>,
+    n_levels: u32,
+    missing_code: u32,
+}
+
+impl FromRobj for VariableSpec {
+    fn from_robj(x: &Robj, what: &str) -> GlueResult<Self> {
+        let f = Fields::new(x, what)?;
+        let kind = match f.get::<String>("kind")?.as_str() {
+            "factor" => ColumnKind::Factor,
+            "double" => ColumnKind::Double,
+            "integer" => ColumnKind::Integer,
+            other => return Err(internal(format!("`{what}$kind` is `{other}`"))),
+        };
+        let columns = f.items("columns")?;
+        let (remaps, n_levels, missing_code) = match kind {
+            ColumnKind::Factor => {
+                let remaps = f.items("remaps")?;
+                if remaps.len() != columns.len() {
+                    return Err(internal(format!("`{what}` needs one remap per column")));
+                }
+                (remaps, f.get::<u32>("n_levels")?, f.get::<u32>("missing_code")?)
+            }
+            _ => (Vec::new(), 0, 0),
+        };
+        Ok(VariableSpec { kind, columns, remaps, n_levels, missing_code })
+    }
+}
+
+impl VariableSpec {
+    /// The core's input, borrowing the columns for as long as the encoding lives.
+    ///
+    /// SAFETY: the caller keeps the request that holds these columns alive for as
+    /// long as the returned input or anything built from it.
+    unsafe fn input(&self) -> GlueResult<VarInput<'static>> {
+        let columns = self
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, col)| {
+                Ok(match self.kind {
+                    ColumnKind::Factor => RawColumn::Factor {
+                        codes: outlive_r(int_slice(col, "factor codes")?),
+                        remap: outlive_r(int_slice(&self.remaps[i], "remap")?),
+                    },
+                    ColumnKind::Double => RawColumn::Double(outlive_r(real_slice(col, "double column")?)),
+                    ColumnKind::Integer => RawColumn::Integer(outlive_r(int_slice(col, "integer column")?)),
+                })
+            })
+            .collect::<GlueResult<Vec<_>>>()?;
+        Ok(match self.kind {
+            ColumnKind::Factor => VarInput::Factor { columns, n_levels: self.n_levels, missing_code: self.missing_code },
+            _ => VarInput::Numeric { columns },
+        })
+    }
+}
+
+/// What R learns about one encoded variable. Levels of integer columns come back as
+/// integers, so that R labels them as it labels integers; `close_pairs` (1-based) are
+/// the adjacent double levels R must compare by label.
+fn info_robj(v: &EncodedVar<'_>, integer_kind: bool) -> GlueResult<Robj> {
+    let (levels, close): (Robj, Robj) = match &v.numeric_levels {
+        Some(x) if integer_kind => (Robj::from(x.iter().map(|&l| l as i32).collect::<Vec<i32>>()), Robj::from(())),
+        Some(x) => {
+            let close: Vec<f64> = close_numeric_pairs(x).into_iter().map(|i| i as f64 + 1.0).collect();
+            (Robj::from(x.clone()), Robj::from(close))
+        }
+        None => (Robj::from(()), Robj::from(())),
+    };
+    named_list(
+        ["n_levels", "missing_code", "numeric_levels", "has_missing", "one_sided", "close_pairs"],
+        [
+            Robj::from(v.n_levels as i32),
+            Robj::from(v.missing_code as i32),
+            levels,
+            Robj::from(v.has_missing.clone()),
+            Robj::from(v.one_sided),
+            close,
+        ],
+    )
+}
+
+pub fn encode(request: Robj, n_threads: i32) -> GlueResult<Robj> {
+    let workers = workers(n_threads)?;
+    let specs: Vec<VariableSpec> = List::from_robj(&request, "vars")?
+        .values()
+        .enumerate()
+        .map(|(i, v)| VariableSpec::from_robj(&v, &format!("vars[[{}]]", i + 1)))
+        .collect::<GlueResult<_>>()?;
+    // SAFETY: `request` holds every column and is protected by the pointer made below
+    // for the life of the encoding; on an error nothing borrowed outlives this call.
+    let inputs: Vec<VarInput<'static>> = specs.iter().map(|s| unsafe { s.input() }).collect::<GlueResult<_>>()?;
+    let encoded = encode_all(&workers, &inputs, &user_interrupt)?;
+    let info: Vec<Robj> = encoded
+        .iter()
+        .zip(&specs)
+        .map(|(v, s)| info_robj(v, matches!(s.kind, ColumnKind::Integer)))
+        .collect::<GlueResult<_>>()?;
+    let ptr: Robj = ExternalPtr::new(Encoded(encoded)).into();
+    // SAFETY: both are live R objects on R's thread.
+    unsafe { R_SetExternalPtrProtected(ptr.get().cast(), request.get().cast()) };
+    named_list(["ptr", "info"], [ptr, List::from_values(info).into()])
+}
+
+/// The variables of an encoding made by `encode`.
+pub fn encoded_vars(encoded: &Robj) -> GlueResult<&[EncodedVar<'static>]> {
+    let ptr = <&ExternalPtr<Encoded>>::try_from(encoded).map_err(|_| internal("not an encoding of synthrisk"))?;
+    Ok(&ptr.try_addr().map_err(|_| internal("the encoding was released"))?.0)
+}
+
+pub fn merge(mut encoded: Robj, var: i32, first_of: Robj, integer_kind: bool, n_threads: i32) -> GlueResult<Robj> {
+    let workers = workers(n_threads)?;
+    let ptr: &mut ExternalPtr<Encoded> =
+        (&mut encoded).try_into().map_err(|_| internal("not an encoding of synthrisk"))?;
+    let vars = &mut ptr.try_addr_mut().map_err(|_| internal("the encoding was released"))?.0;
+    let var = usize::try_from(var).ok().filter(|&v| v < vars.len()).ok_or_else(|| internal(format!("variable {var}")))?;
+    let first_of = Vec::<u32>::from_robj(&first_of, "first_of")?;
+    merge_numeric_levels(&workers, &mut vars[var], &first_of)?;
+    info_robj(&vars[var], integer_kind)
+}
+
+/// `exact`/`keys` (0-based) as variables of the encoding, checked.
+pub fn var_indices(vars: &[EncodedVar<'_>], x: &Robj, what: &str) -> GlueResult<Vec<usize>> {
+    let idx = Vec::<usize>::from_robj(x, what)?;
+    if let Some(bad) = idx.iter().find(|&&k| k >= vars.len()) {
+        return Err(internal(format!("`{what}` has {bad}, beyond the {} encoded variables", vars.len())));
+    }
+    Ok(idx)
+}

@@ -1,0 +1,200 @@
+//! The R–Rust protocol: every value R sends is read into a typed Rust value or refused
+//! with an "internal: ..." error naming it (R validated the user's input before, so a
+//! refusal here is a bug, never clamped or defaulted away); every result goes back as
+//! a named R list. Errors travel to R as data (a classed list), never as a panic.
+
+use extendr_api::prelude::*;
+use std::os::raw::c_int;
+use synthrisk_core::error::CoreError;
+use synthrisk_core::workers::Workers;
+
+pub type GlueResult<T> = std::result::Result<T, CoreError>;
+
+extern "C" {
+    /// 1 when the user asked to interrupt (src/entrypoint.c: `R_CheckUserInterrupt`
+    /// inside `R_ToplevelExec`, so R's longjmp never crosses a Rust frame).
+    fn synthrisk_user_interrupt() -> c_int;
+}
+
+/// The "should stop" callback of the core; called on the R thread between chunks.
+pub fn user_interrupt() -> bool {
+    // SAFETY: called only on R's main thread, outside any rayon closure; the C side
+    // catches the interrupt's longjmp itself.
+    unsafe { synthrisk_user_interrupt() != 0 }
+}
+
+pub fn internal(msg: impl std::fmt::Display) -> CoreError {
+    CoreError::new(format!("internal: {msg}"))
+}
+
+/// An error (or interrupt) for R, as data: the message is passed verbatim.
+pub fn error_robj(e: CoreError) -> Robj {
+    let interrupted = e.is_interrupt();
+    let list = List::from_names_and_values(["message", "interrupted"], [Robj::from(e.to_string()), Robj::from(interrupted)]);
+    let mut out: Robj = match list {
+        Ok(l) => l.into(),
+        Err(_) => Robj::from(e.to_string()),
+    };
+    let classes: &[&str] =
+        if interrupted { &["synthrisk_rust_interrupt", "synthrisk_rust_error"] } else { &["synthrisk_rust_error"] };
+    // A failed set_class leaves a plain list, which the R side also reports as an error.
+    let _ = out.set_class(classes);
+    out
+}
+
+/// The result of an entry point for R: the value, or the error as data.
+pub fn respond(result: GlueResult<Robj>) -> Robj {
+    result.unwrap_or_else(error_robj)
+}
+
+/// A value read from one R object; `what` names it in the error.
+pub trait FromRobj: Sized {
+    fn from_robj(x: &Robj, what: &str) -> GlueResult<Self>;
+}
+
+impl FromRobj for i32 {
+    fn from_robj(x: &Robj, what: &str) -> GlueResult<Self> {
+        match x.as_integer_slice() {
+            Some([v]) if *v != i32::MIN => Ok(*v),
+            _ => Err(internal(format!("`{what}` must be one integer, not NA"))),
+        }
+    }
+}
+
+impl FromRobj for usize {
+    fn from_robj(x: &Robj, what: &str) -> GlueResult<Self> {
+        let v = i32::from_robj(x, what)?;
+        usize::try_from(v).map_err(|_| internal(format!("`{what}` is {v}, must be >= 0")))
+    }
+}
+
+impl FromRobj for u32 {
+    fn from_robj(x: &Robj, what: &str) -> GlueResult<Self> {
+        Ok(usize::from_robj(x, what)? as u32)
+    }
+}
+
+impl FromRobj for bool {
+    fn from_robj(x: &Robj, what: &str) -> GlueResult<Self> {
+        match x.as_logical_slice() {
+            Some([v]) if !v.is_na() => Ok(v.is_true()),
+            _ => Err(internal(format!("`{what}` must be TRUE or FALSE"))),
+        }
+    }
+}
+
+impl FromRobj for f64 {
+    fn from_robj(x: &Robj, what: &str) -> GlueResult<Self> {
+        match x.as_real_slice() {
+            Some([v]) if !v.is_nan() => Ok(*v),
+            _ => Err(internal(format!("`{what}` must be one number, not NA"))),
+        }
+    }
+}
+
+impl FromRobj for String {
+    fn from_robj(x: &Robj, what: &str) -> GlueResult<Self> {
+        x.as_str().map(str::to_string).ok_or_else(|| internal(format!("`{what}` must be a string")))
+    }
+}
+
+impl FromRobj for Vec<usize> {
+    fn from_robj(x: &Robj, what: &str) -> GlueResult<Self> {
+        int_slice(x, what)?
+            .iter()
+            .map(|&v| usize::try_from(v).map_err(|_| internal(format!("`{what}` has {v}, must be >= 0"))))
+            .collect()
+    }
+}
+
+impl FromRobj for Vec<u32> {
+    fn from_robj(x: &Robj, what: &str) -> GlueResult<Self> {
+        Ok(Vec::<usize>::from_robj(x, what)?.into_iter().map(|v| v as u32).collect())
+    }
+}
+
+impl FromRobj for Vec<bool> {
+    fn from_robj(x: &Robj, what: &str) -> GlueResult<Self> {
+        let v = x.as_logical_slice().ok_or_else(|| internal(format!("`{what}` must be logical")))?;
+        v.iter().map(|b| if b.is_na() { Err(internal(format!("`{what}` has NA"))) } else { Ok(b.is_true()) }).collect()
+    }
+}
+
+impl FromRobj for Vec<f64> {
+    fn from_robj(x: &Robj, what: &str) -> GlueResult<Self> {
+        Ok(real_slice(x, what)?.to_vec())
+    }
+}
+
+impl FromRobj for List {
+    fn from_robj(x: &Robj, what: &str) -> GlueResult<Self> {
+        List::try_from(x.clone()).map_err(|_| internal(format!("`{what}` must be a list")))
+    }
+}
+
+/// NULL reads as `None`.
+impl<T: FromRobj> FromRobj for Option<T> {
+    fn from_robj(x: &Robj, what: &str) -> GlueResult<Self> {
+        if x.is_null() {
+            Ok(None)
+        } else {
+            T::from_robj(x, what).map(Some)
+        }
+    }
+}
+
+/// R's integers, borrowed (R must have coerced them).
+pub fn int_slice<'a>(x: &'a Robj, what: &str) -> GlueResult<&'a [i32]> {
+    x.as_integer_slice().ok_or_else(|| internal(format!("`{what}` must be an integer vector")))
+}
+
+/// R's doubles, borrowed.
+pub fn real_slice<'a>(x: &'a Robj, what: &str) -> GlueResult<&'a [f64]> {
+    x.as_real_slice().ok_or_else(|| internal(format!("`{what}` must be a double vector")))
+}
+
+/// A named list from R, read field by field; a missing field is an error naming it.
+pub struct Fields {
+    list: List,
+    what: String,
+}
+
+impl Fields {
+    pub fn new(x: &Robj, what: &str) -> GlueResult<Self> {
+        Ok(Fields { list: List::from_robj(x, what)?, what: what.to_string() })
+    }
+
+    /// The field as an R object (for borrowing slices from it).
+    pub fn robj(&self, name: &str) -> GlueResult<Robj> {
+        self.list.dollar(name).map_err(|_| internal(format!("`{}${name}` is missing", self.what)))
+    }
+
+    pub fn get<T: FromRobj>(&self, name: &str) -> GlueResult<T> {
+        T::from_robj(&self.robj(name)?, &format!("{}${name}", self.what))
+    }
+
+    /// The elements of a list field.
+    pub fn items(&self, name: &str) -> GlueResult<Vec<Robj>> {
+        Ok(self.get::<List>(name)?.values().collect())
+    }
+}
+
+/// The session's pool of `n` threads.
+pub fn workers(n: i32) -> GlueResult<Workers> {
+    let n = usize::try_from(n).ok().filter(|&n| n >= 1).ok_or_else(|| internal(format!("n_threads is {n}")))?;
+    Workers::shared(n)
+}
+
+pub fn named_list<const N: usize>(names: [&str; N], values: [Robj; N]) -> GlueResult<Robj> {
+    List::from_names_and_values(names, values).map(Robj::from).map_err(internal)
+}
+
+/// Counts for R: doubles, exact up to 2^53, where R's integers would stop at 2^31.
+pub fn counts_robj(v: impl IntoIterator<Item = u64>) -> Robj {
+    Robj::from(v.into_iter().map(|x| x as f64).collect::<Vec<f64>>())
+}
+
+/// 0-based indices for R, made 1-based.
+pub fn one_based_robj(v: impl IntoIterator<Item = u32>) -> Robj {
+    Robj::from(v.into_iter().map(|x| x as i32 + 1).collect::<Vec<i32>>())
+}
