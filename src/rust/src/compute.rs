@@ -81,7 +81,9 @@ fn plan_of(plan: &Robj, n_datasets: usize) -> GlueResult<Plan> {
                 Some(
                     int_slice(&rows, "rows")?
                         .iter()
-                        .map(|&r| u32::try_from(r as i64 - 1).map_err(|_| internal(format!("subsample row {r} is not a row"))))
+                        .map(|&r| {
+                            u32::try_from(r as i64 - 1).map_err(|_| internal(format!("subsample row {r} is not a row")))
+                        })
                         .collect::<GlueResult<Vec<u32>>>()?,
                 )
             };
@@ -111,8 +113,12 @@ fn two_way_robj(p: &[PairCount]) -> GlueResult<Robj> {
 
 /// Per table, the records each exclusion step removed, then the table's total.
 fn exclusions_robj(s: &SynthesisResult) -> GlueResult<Robj> {
-    let tables: Vec<Robj> =
-        s.removed.iter().zip(&s.total).map(|(removed, &total)| counts_robj(removed.iter().copied().chain([total]))).collect();
+    let tables: Vec<Robj> = s
+        .removed
+        .iter()
+        .zip(&s.total)
+        .map(|(removed, &total)| counts_robj(removed.iter().copied().chain([total])))
+        .collect();
     List::from_names_and_values(TABLE_NAMES, tables).map(Robj::from).map_err(internal)
 }
 
@@ -158,7 +164,14 @@ fn target_result_robj(tr: &TargetResult) -> GlueResult<Robj> {
     )
 }
 
-pub fn compute(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: Robj, n_threads: i32, plan: Robj) -> GlueResult<Robj> {
+pub fn compute(
+    encoded: Robj,
+    keys: Robj,
+    use_keys_na: Robj,
+    targets: Robj,
+    n_threads: i32,
+    plan: Robj,
+) -> GlueResult<Robj> {
     let workers = workers(n_threads)?;
     let vars = encoded_vars(&encoded)?;
     let keys = var_indices(vars, &keys, "keys")?;

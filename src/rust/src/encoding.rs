@@ -91,7 +91,9 @@ impl VariableSpec {
             })
             .collect::<GlueResult<Vec<_>>>()?;
         Ok(match self.kind {
-            ColumnKind::Factor => VarInput::Factor { columns, n_levels: self.n_levels, missing_code: self.missing_code },
+            ColumnKind::Factor => {
+                VarInput::Factor { columns, n_levels: self.n_levels, missing_code: self.missing_code }
+            }
             _ => VarInput::Numeric { columns },
         })
     }
@@ -155,7 +157,8 @@ pub fn merge(mut encoded: Robj, var: i32, first_of: Robj, integer_kind: bool, n_
     let ptr: &mut ExternalPtr<Encoded> =
         (&mut encoded).try_into().map_err(|_| internal("not an encoding of synthrisk"))?;
     let vars = &mut ptr.try_addr_mut().map_err(|_| internal("the encoding was released"))?.0;
-    let var = usize::try_from(var).ok().filter(|&v| v < vars.len()).ok_or_else(|| internal(format!("variable {var}")))?;
+    let var =
+        usize::try_from(var).ok().filter(|&v| v < vars.len()).ok_or_else(|| internal(format!("variable {var}")))?;
     let first_of = Vec::<u32>::from_robj(&first_of, "first_of")?;
     merge_numeric_levels(&workers, &mut vars[var], &first_of)?;
     info_robj(&vars[var], integer_kind)

@@ -39,7 +39,14 @@ fn rust_compute(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: Robj, n_t
 /// Matches of each original record among the synthetic records, per synthesis.
 /// @noRd
 #[extendr]
-fn rust_identification(encoded: Robj, exact: Robj, radius_values: Robj, radius: Robj, relative: Robj, n_threads: i32) -> Robj {
+fn rust_identification(
+    encoded: Robj,
+    exact: Robj,
+    radius_values: Robj,
+    radius: Robj,
+    relative: Robj,
+    n_threads: i32,
+) -> Robj {
     respond(identification::identify(encoded, exact, radius_values, radius, relative, n_threads))
 }
 

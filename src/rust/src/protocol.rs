@@ -30,7 +30,8 @@ pub fn internal(msg: impl std::fmt::Display) -> CoreError {
 /// An error (or interrupt) for R, as data: the message is passed verbatim.
 pub fn error_robj(e: CoreError) -> Robj {
     let interrupted = e.is_interrupt();
-    let list = List::from_names_and_values(["message", "interrupted"], [Robj::from(e.to_string()), Robj::from(interrupted)]);
+    let list =
+        List::from_names_and_values(["message", "interrupted"], [Robj::from(e.to_string()), Robj::from(interrupted)]);
     let mut out: Robj = match list {
         Ok(l) => l.into(),
         Err(_) => Robj::from(e.to_string()),

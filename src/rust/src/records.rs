@@ -62,7 +62,13 @@ pub fn record_level(encoded: Robj, keys: Robj, use_keys_na: Robj, target: Robj, 
             )?;
             let synthetic = named_list(
                 ["s_q", "d_q", "excluded", "weap", "tcap"],
-                [ints_robj(&s.s_q, 0), ints_robj(&s.d_q, 0), steps_robj(&s.excluded), Robj::from(s.weap.clone()), Robj::from(s.tcap.clone())],
+                [
+                    ints_robj(&s.s_q, 0),
+                    ints_robj(&s.d_q, 0),
+                    steps_robj(&s.excluded),
+                    Robj::from(s.weap.clone()),
+                    Robj::from(s.tcap.clone()),
+                ],
             )?;
             named_list(["original", "synthetic"], [original, synthetic])
         })

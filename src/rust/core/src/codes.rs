@@ -150,6 +150,17 @@ impl CodeSource for LevelCodes<'_> {
     }
 }
 
+/// Bytes per code of the narrowest width for `n_levels` levels.
+pub fn code_width(n_levels: u32) -> usize {
+    if n_levels <= 1 << 8 {
+        1
+    } else if n_levels <= 1 << 16 {
+        2
+    } else {
+        4
+    }
+}
+
 impl<'a> LevelCodes<'a> {
     pub fn len(&self) -> usize {
         match self {
@@ -224,6 +235,23 @@ impl<'a> LevelCodes<'a> {
     /// Which of `n_levels` levels occur.
     pub fn presence(&self, n_levels: u32) -> Vec<bool> {
         self.level_counts(n_levels).into_iter().map(|n| n > 0).collect()
+    }
+
+    /// A copy of R's factor codes in the narrowest width (`None` for owned codes, already
+    /// narrow): random reads of one-byte codes stay in cache where four-byte ones miss.
+    pub fn compact_copy(&self, n_levels: u32) -> Option<LevelCodes<'static>> {
+        match self {
+            LevelCodes::Factor(f) => Some(LevelCodes::narrow_from_fn(f.n_rows(), n_levels, |i| f.code(i))),
+            _ => None,
+        }
+    }
+
+    /// The bytes `compact_copy` takes.
+    pub fn compact_copy_bytes(&self, n_levels: u32) -> usize {
+        match self {
+            LevelCodes::Factor(f) => f.n_rows() * code_width(n_levels),
+            _ => 0,
+        }
     }
 
     /// Bytes this column holds beyond the data R already has.

@@ -8,8 +8,8 @@
 //! (`missing_code`). Doubles that R prints alike are merged afterwards, on R's word
 //! (`merge_numeric_levels`), since R's own `as.character()` defines the label.
 
-use crate::codes::{FactorCodes, LevelCodes};
 pub use crate::codes::NA_INTEGER;
+use crate::codes::{FactorCodes, LevelCodes};
 use crate::error::{check_row_count, CoreError, CoreResult};
 use crate::workers::{ShouldStop, Workers};
 use hashbrown::HashMap;
@@ -24,7 +24,10 @@ pub fn is_r_na(x: f64) -> bool {
 #[derive(Clone, Copy)]
 pub enum RawColumn<'a> {
     /// Factor codes (1-based, NA = `NA_INTEGER`) and the map raw code -> union code (0-based).
-    Factor { codes: &'a [i32], remap: &'a [i32] },
+    Factor {
+        codes: &'a [i32],
+        remap: &'a [i32],
+    },
     Double(&'a [f64]),
     Integer(&'a [i32]),
 }
@@ -94,7 +97,9 @@ impl<'a> EncodedVar<'a> {
 /// Whether some non-missing level is observed on one side of an (original, synthesis)
 /// pair only, from the levels present in each dataset.
 fn one_sided(present: &[Vec<bool>], missing_code: u32) -> bool {
-    let Some((orig, syns)) = present.split_first() else { return false };
+    let Some((orig, syns)) = present.split_first() else {
+        return false;
+    };
     syns.iter().any(|syn| (0..orig.len()).any(|l| l != missing_code as usize && orig[l] != syn[l]))
 }
 
@@ -125,7 +130,13 @@ fn local_numeric_codes(col: RawColumn<'_>) -> CoreResult<(Vec<u32>, Vec<f64>)> {
     let mut push_value = |x: f64, out: &mut Vec<u32>| {
         let next = values.len() as u32;
         let id = *ids.entry(value_key(x)).or_insert_with(|| {
-            values.push(if x == 0.0 { 0.0 } else if x.is_nan() { f64::NAN } else { x });
+            values.push(if x == 0.0 {
+                0.0
+            } else if x.is_nan() {
+                f64::NAN
+            } else {
+                x
+            });
             next
         });
         out.push(id);
@@ -169,10 +180,15 @@ fn whole_at(col: &RawColumn<'_>, i: usize) -> Result<Option<i64>, ()> {
             let v = x[i];
             if is_r_na(v) {
                 Ok(None)
-            } else if v.is_finite() && v == v.trunc() && v.abs() <= (1u64 << 53) as f64 {
-                Ok(Some(v as i64))
             } else {
-                Err(())
+                // `as` saturates (and sends NaN to 0), so the round trip holds only
+                // for whole numbers within i64; 2^53 keeps them exact as doubles.
+                let w = v as i64;
+                if w as f64 == v && w.unsigned_abs() <= 1 << 53 {
+                    Ok(Some(w))
+                } else {
+                    Err(())
+                }
             }
         }
         RawColumn::Factor { .. } => Err(()),
@@ -253,10 +269,8 @@ pub fn encode_numeric<'a>(columns: &[RawColumn<'_>]) -> CoreResult<EncodedVar<'a
     if let Some(encoded) = encode_whole_numbers(columns) {
         return Ok(encoded);
     }
-    let locals: Vec<(Vec<u32>, Vec<f64>)> = columns
-        .par_iter()
-        .map(|c| local_numeric_codes(*c))
-        .collect::<CoreResult<_>>()?;
+    let locals: Vec<(Vec<u32>, Vec<f64>)> =
+        columns.par_iter().map(|c| local_numeric_codes(*c)).collect::<CoreResult<_>>()?;
     let mut all: Vec<f64> = locals.iter().flat_map(|(_, v)| v.iter().copied()).filter(|v| !v.is_nan()).collect();
     all.sort_by(|a, b| a.total_cmp(b));
     all.dedup_by(|a, b| value_key(*a) == value_key(*b));
@@ -272,7 +286,11 @@ pub fn encode_numeric<'a>(columns: &[RawColumn<'_>]) -> CoreResult<EncodedVar<'a
             let to_global: Vec<u32> = values.iter().map(|v| global[&value_key(*v)]).collect();
             LevelCodes::narrow_from_fn(local.len(), n_levels, |i| {
                 let c = local[i];
-                if c == u32::MAX { missing_code } else { to_global[c as usize] }
+                if c == u32::MAX {
+                    missing_code
+                } else {
+                    to_global[c as usize]
+                }
             })
         })
         .collect();
@@ -337,16 +355,11 @@ pub fn close_numeric_pairs(levels: &[f64]) -> Vec<usize> {
 /// label; the merged level keeps that level's (smallest) value.
 pub fn merge_numeric_levels(workers: &Workers, var: &mut EncodedVar<'_>, first_of: &[u32]) -> CoreResult<()> {
     use rayon::prelude::*;
-    let values = var
-        .numeric_levels
-        .as_ref()
-        .ok_or_else(|| CoreError::new("internal: only numeric levels can be merged"))?;
+    let values =
+        var.numeric_levels.as_ref().ok_or_else(|| CoreError::new("internal: only numeric levels can be merged"))?;
     let n = values.len();
     if first_of.len() != n || var.missing_code as usize != n {
-        return Err(CoreError::new(format!(
-            "internal: {} level groups given for {n} numeric levels",
-            first_of.len()
-        )));
+        return Err(CoreError::new(format!("internal: {} level groups given for {n} numeric levels", first_of.len())));
     }
     let mut new_of = vec![0u32; n + 1];
     let mut kept: Vec<f64> = Vec::new();
@@ -388,7 +401,12 @@ mod tests {
         // addNA(factor(NA)): one level (NA) that R maps to the missing code, no NA code.
         let enc = encode_factor(&[RawColumn::Factor { codes: &[1, 1], remap: &[1] }], 2, 1).unwrap();
         assert_eq!(enc.has_missing, vec![true]);
-        let enc = encode_factor(&[RawColumn::Factor { codes: &[1, 2], remap: &[0, 1] }, RawColumn::Factor { codes: &[1], remap: &[0] }], 2, 1).unwrap();
+        let enc = encode_factor(
+            &[RawColumn::Factor { codes: &[1, 2], remap: &[0, 1] }, RawColumn::Factor { codes: &[1], remap: &[0] }],
+            2,
+            1,
+        )
+        .unwrap();
         assert_eq!(enc.has_missing, vec![true, false]);
     }
 
@@ -485,7 +503,21 @@ mod tests {
 
     #[test]
     fn close_pairs_find_every_pair_that_prints_alike_at_15_digits() {
-        let levels = [-1.0, 0.0, 5e-324, 1e-323, 0.1 + 0.2 - 1e-16, 0.3, 0.1 + 0.2, 1.0, 1e15, 1e15 + 1.0, 1e300, f64::INFINITY, f64::NAN];
+        let levels = [
+            -1.0,
+            0.0,
+            5e-324,
+            1e-323,
+            0.1 + 0.2 - 1e-16,
+            0.3,
+            0.1 + 0.2,
+            1.0,
+            1e15,
+            1e15 + 1.0,
+            1e300,
+            f64::INFINITY,
+            f64::NAN,
+        ];
         assert_eq!(close_numeric_pairs(&levels), vec![4, 5, 8]);
         // Every adjacent pair of random doubles equal at 15 significant digits is flagged.
         let mut x = 0x2545_F491_4F6C_DD1Du64;

@@ -25,13 +25,15 @@ pub struct ChunkSizes {
     pub chunk_rows: usize,
     /// Words (offsets and rows) the grouped rows of subsamples may take at once.
     pub view_words: usize,
+    /// Bytes the compact copies of factor targets may take at once.
+    pub copy_bytes: usize,
 }
 
 impl Default for ChunkSizes {
     /// Ranges large enough to amortise the scratch, small enough to spread one target
     /// over the cores; chunks of a fraction of a second.
     fn default() -> Self {
-        ChunkSizes { range_rows: 1 << 19, chunk_rows: 1 << 22, view_words: 1 << 25 }
+        ChunkSizes { range_rows: 1 << 19, chunk_rows: 1 << 22, view_words: 1 << 25, copy_bytes: 1 << 26 }
     }
 }
 
@@ -147,10 +149,7 @@ fn validate(vars: &[EncodedVar], keys: &[usize], use_keys_na: &[bool], targets: 
             return Err(CoreError::new("internal: the 2-way cell threshold is NaN"));
         }
         for e in &t.spec.key_target {
-            if e.key >= keys.len()
-                || e.key_level >= vars[keys[e.key]].n_levels
-                || e.target_level >= var.n_levels
-            {
+            if e.key >= keys.len() || e.key_level >= vars[keys[e.key]].n_levels || e.target_level >= var.n_levels {
                 return Err(CoreError::new("internal: a key/target exclusion names a level out of range"));
             }
         }
@@ -204,11 +203,8 @@ pub fn run_plan(
 /// Consecutive runs of views whose subsamples' grouped rows fit in `budget` words
 /// together (at least one view each); whole datasets cost nothing, being shared.
 fn view_batches(plan: &Plan, n_q: usize, budget: usize) -> Vec<std::ops::Range<usize>> {
-    let costs: Vec<usize> = plan
-        .syntheses
-        .iter()
-        .map(|v| v.rows.as_ref().map_or(0, |r| RowsByQ::size_for(n_q, r.len())))
-        .collect();
+    let costs: Vec<usize> =
+        plan.syntheses.iter().map(|v| v.rows.as_ref().map_or(0, |r| RowsByQ::size_for(n_q, r.len()))).collect();
     if costs.iter().all(|&c| c == 0) {
         return vec![0..plan.syntheses.len()];
     }
@@ -227,7 +223,7 @@ pub fn run_plan_with(
     sizes: ChunkSizes,
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
-    if sizes.range_rows == 0 || sizes.chunk_rows == 0 || sizes.view_words == 0 {
+    if sizes.range_rows == 0 || sizes.chunk_rows == 0 || sizes.view_words == 0 || sizes.copy_bytes == 0 {
         return Err(CoreError::new("internal: chunk sizes must be at least 1"));
     }
     validate(vars, keys, use_keys_na, targets)?;
@@ -281,98 +277,136 @@ pub fn run_plan_with(
             .zip(&subsets)
             .map(|(v, sub)| match sub {
                 Some(r) => Ok(r),
-                None => whole[v.dataset].as_ref().ok_or_else(|| CoreError::new("internal: a whole view is not grouped")),
+                None => {
+                    whole[v.dataset].as_ref().ok_or_else(|| CoreError::new("internal: a whole view is not grouped"))
+                }
             })
             .collect::<CoreResult<_>>()?;
         let ranges: Vec<Vec<QRange>> =
             view_rows.iter().map(|r| q_ranges(rows_orig, r, index.n_q, sizes.range_rows)).collect();
-        // Jobs (target, view within the batch), target-major.
-        let jobs: Vec<(usize, usize)> =
-            (0..targets.len()).flat_map(|t| (0..views.len()).map(move |v| (t, v))).collect();
-        let sweep_input = |(ti, vi): (usize, usize)| {
-            let request = &targets[ti];
-            let target = &vars[request.var];
-            SweepInput {
-                index: &index,
-                rows_orig,
-                rows_syn: view_rows[vi],
-                target_orig: &target.codes[orig],
-                target_syn: &target.codes[views[vi].dataset],
-                n_target_levels: target.n_levels as usize,
-                missing_key: &missing_key,
-                spec: &request.spec,
-                twoway_min_cell: request.twoway_min_cell,
-                tau: &plan.tau,
-            }
-        };
-
-        // Every (job, q range) in job order, then range order; partial tallies of a job
-        // arrive in range order and merge in that order.
-        let units: Vec<(usize, QRange)> = jobs
+        // Factor targets are counted from compact copies of R's codes (a byte where R
+        // has four, so that the random reads of the gather stay in cache), made for a
+        // group of targets at a time to bound the memory they take.
+        let mut datasets_used: Vec<usize> = views.iter().map(|v| v.dataset).chain([orig]).collect();
+        datasets_used.sort_unstable();
+        datasets_used.dedup();
+        let copy_costs: Vec<usize> = targets
             .iter()
-            .enumerate()
-            .flat_map(|(ji, &(_, vi))| ranges[vi].iter().map(move |r| (ji, *r)))
-            .collect();
-        let unit_rows: Vec<usize> = units.iter().map(|(_, r)| r.rows).collect();
-        let mut parts: Vec<Vec<Tally>> = (0..jobs.len()).map(|_| Vec::new()).collect();
-        for chunk in chunks_by_cost(&unit_rows, sizes.chunk_rows) {
-            let chunk_units = &units[chunk];
-            let tallies: Vec<Tally> = workers.chunk(should_stop, || {
-                chunk_units.par_iter().map(|&(ji, r)| sweep(&sweep_input(jobs[ji]), r.lo, r.hi)).collect()
-            })?;
-            for (&(ji, _), t) in chunk_units.iter().zip(tallies) {
-                parts[ji].push(t);
-            }
-        }
-
-        let finish = |ji: usize, parts: Vec<Tally>| {
-            let (ti, vi) = jobs[ji];
-            let target = &vars[targets[ti].var];
-            let mut tally = Tally::new(target.n_levels as usize, plan.tau.len());
-            for p in parts {
-                tally.merge(p);
-            }
-            let n_syn_rows = views[vi].n_rows(dataset_rows[views[vi].dataset]) as u64;
-            let measures = SynthesisMeasures::from_tally(&tally, n_orig, n_syn_rows, base_caps[ti]);
-            let (tau_syn, tau_orig) = if plan.tau.is_empty() {
-                (Vec::new(), Vec::new())
-            } else {
-                (plan.tau.curve(&tally.tau_syn, n_orig as f64), plan.tau.curve(&tally.tau_orig, n_orig as f64))
-            };
-            SynthesisResult {
-                measures,
-                total: tally.total,
-                removed: tally.removed,
-                one_way: one_way(&tally.disco_by_level, &tally.orig_by_level),
-                two_way: two_way_pairs(&tally.twoway_cells, &index),
-                tau_syn,
-                tau_orig,
-            }
-        };
-        let job_rows: Vec<usize> =
-            jobs.iter().map(|&(_, vi)| rows_orig.rows.len() + view_rows[vi].rows.len()).collect();
-        let mut parts = parts.into_iter();
-        let mut results: Vec<SynthesisResult> = Vec::with_capacity(jobs.len());
-        for chunk in chunks_by_cost(&job_rows, sizes.chunk_rows) {
-            let chunk_parts: Vec<(usize, Vec<Tally>)> = chunk.clone().zip(parts.by_ref().take(chunk.len())).collect();
-            let done: Vec<SynthesisResult> = workers
-                .chunk(should_stop, || chunk_parts.into_par_iter().map(|(ji, p)| finish(ji, p)).collect())?;
-            results.extend(done);
-        }
-        let mut results_by_target: Vec<Vec<SynthesisResult>> = (0..targets.len()).map(|_| Vec::new()).collect();
-        for (&(ti, _), r) in jobs.iter().zip(results) {
-            results_by_target[ti].push(r);
-        }
-        // The 2-way totals count the original only: once per target for all syntheses.
-        workers.chunk(should_stop, || {
-            results_by_target.par_iter_mut().enumerate().for_each(|(ti, results)| {
-                let target = &vars[targets[ti].var];
-                let mut pairs: Vec<&mut Vec<PairCount>> = results.iter_mut().map(|r| &mut r.two_way).collect();
-                fill_two_way_totals(&mut pairs, &key_codes_orig, &key_levels, &target.codes[orig], target.n_levels);
+            .map(|t| {
+                let v = &vars[t.var];
+                datasets_used.iter().map(|&d| v.codes[d].compact_copy_bytes(v.n_levels)).sum()
             })
-        })?;
-        for (ti, results) in results_by_target.into_iter().enumerate() {
-            by_target[ti].extend(results);
+            .collect();
+        for group in chunks_by_cost(&copy_costs, sizes.copy_bytes) {
+            let copies: Vec<Vec<Option<LevelCodes<'static>>>> =
+                workers.chunk(should_stop, || {
+                    group
+                        .clone()
+                        .into_par_iter()
+                        .map(|ti| {
+                            let v = &vars[targets[ti].var];
+                            (0..dataset_rows.len())
+                                .into_par_iter()
+                                .map(|d| {
+                                    if datasets_used.contains(&d) {
+                                        v.codes[d].compact_copy(v.n_levels)
+                                    } else {
+                                        None
+                                    }
+                                })
+                                .collect()
+                        })
+                        .collect()
+                })?;
+            let codes_of = |ti: usize, d: usize| -> &LevelCodes<'_> {
+                copies[ti - group.start][d].as_ref().unwrap_or(&vars[targets[ti].var].codes[d])
+            };
+            // Jobs (target, view within the batch), target-major.
+            let jobs: Vec<(usize, usize)> = group.clone().flat_map(|t| (0..views.len()).map(move |v| (t, v))).collect();
+            let sweep_input = |(ti, vi): (usize, usize)| {
+                let request = &targets[ti];
+                let target = &vars[request.var];
+                SweepInput {
+                    index: &index,
+                    rows_orig,
+                    rows_syn: view_rows[vi],
+                    target_orig: codes_of(ti, orig),
+                    target_syn: codes_of(ti, views[vi].dataset),
+                    n_target_levels: target.n_levels as usize,
+                    missing_key: &missing_key,
+                    spec: &request.spec,
+                    twoway_min_cell: request.twoway_min_cell,
+                    tau: &plan.tau,
+                }
+            };
+
+            // Every (job, q range) in job order, then range order; partial tallies of a job
+            // arrive in range order and merge in that order.
+            let units: Vec<(usize, QRange)> =
+                jobs.iter().enumerate().flat_map(|(ji, &(_, vi))| ranges[vi].iter().map(move |r| (ji, *r))).collect();
+            let unit_rows: Vec<usize> = units.iter().map(|(_, r)| r.rows).collect();
+            let mut parts: Vec<Vec<Tally>> = (0..jobs.len()).map(|_| Vec::new()).collect();
+            for chunk in chunks_by_cost(&unit_rows, sizes.chunk_rows) {
+                let chunk_units = &units[chunk];
+                let tallies: Vec<Tally> = workers.chunk(should_stop, || {
+                    chunk_units.par_iter().map(|&(ji, r)| sweep(&sweep_input(jobs[ji]), r.lo, r.hi)).collect()
+                })?;
+                for (&(ji, _), t) in chunk_units.iter().zip(tallies) {
+                    parts[ji].push(t);
+                }
+            }
+
+            let finish = |ji: usize, parts: Vec<Tally>| {
+                let (ti, vi) = jobs[ji];
+                let target = &vars[targets[ti].var];
+                let mut tally = Tally::new(target.n_levels as usize, plan.tau.len());
+                for p in parts {
+                    tally.merge(p);
+                }
+                let n_syn_rows = views[vi].n_rows(dataset_rows[views[vi].dataset]) as u64;
+                let measures = SynthesisMeasures::from_tally(&tally, n_orig, n_syn_rows, base_caps[ti]);
+                let (tau_syn, tau_orig) = if plan.tau.is_empty() {
+                    (Vec::new(), Vec::new())
+                } else {
+                    (plan.tau.curve(&tally.tau_syn, n_orig as f64), plan.tau.curve(&tally.tau_orig, n_orig as f64))
+                };
+                SynthesisResult {
+                    measures,
+                    total: tally.total,
+                    removed: tally.removed,
+                    one_way: one_way(&tally.disco_by_level, &tally.orig_by_level),
+                    two_way: two_way_pairs(&tally.twoway_cells, &index),
+                    tau_syn,
+                    tau_orig,
+                }
+            };
+            let job_rows: Vec<usize> =
+                jobs.iter().map(|&(_, vi)| rows_orig.rows.len() + view_rows[vi].rows.len()).collect();
+            let mut parts = parts.into_iter();
+            let mut results: Vec<SynthesisResult> = Vec::with_capacity(jobs.len());
+            for chunk in chunks_by_cost(&job_rows, sizes.chunk_rows) {
+                let chunk_parts: Vec<(usize, Vec<Tally>)> =
+                    chunk.clone().zip(parts.by_ref().take(chunk.len())).collect();
+                let done: Vec<SynthesisResult> = workers
+                    .chunk(should_stop, || chunk_parts.into_par_iter().map(|(ji, p)| finish(ji, p)).collect())?;
+                results.extend(done);
+            }
+            let mut results_by_target: Vec<Vec<SynthesisResult>> = group.clone().map(|_| Vec::new()).collect();
+            for (&(ti, _), r) in jobs.iter().zip(results) {
+                results_by_target[ti - group.start].push(r);
+            }
+            // The 2-way totals count the original only: once per target for all syntheses.
+            workers.chunk(should_stop, || {
+                results_by_target.par_iter_mut().enumerate().for_each(|(i, results)| {
+                    let ti = group.start + i;
+                    let n_levels = vars[targets[ti].var].n_levels;
+                    let mut pairs: Vec<&mut Vec<PairCount>> = results.iter_mut().map(|r| &mut r.two_way).collect();
+                    fill_two_way_totals(&mut pairs, &key_codes_orig, &key_levels, codes_of(ti, orig), n_levels);
+                })
+            })?;
+            for (i, results) in results_by_target.into_iter().enumerate() {
+                by_target[group.start + i].extend(results);
+            }
         }
     }
     Ok(by_target.into_iter().map(|synthesis| TargetResult { synthesis }).collect())

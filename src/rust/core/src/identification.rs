@@ -8,8 +8,8 @@
 //! records sorted by the first numeric variable, and a record's candidates found by two
 //! binary searches; further numeric variables filter those candidates.
 
-use crate::encode::is_r_na;
 use crate::codes::LevelCodes;
+use crate::encode::is_r_na;
 use crate::error::{CoreError, CoreResult};
 use crate::keys::build_key_index;
 use crate::rows_by_q::RowsByQ;
@@ -83,7 +83,8 @@ pub fn identification(
     if exact.is_empty() && radius_vars.is_empty() {
         return Err(CoreError::new("internal: no variable to match on"));
     }
-    let n_datasets = exact.first().map(|e| e.len()).or_else(|| radius_vars.first().map(|r| r.values.len())).unwrap_or(0);
+    let n_datasets =
+        exact.first().map(|e| e.len()).or_else(|| radius_vars.first().map(|r| r.values.len())).unwrap_or(0);
     if n_datasets < 2 {
         return Err(CoreError::new("internal: need the original and at least one synthesis"));
     }
@@ -101,7 +102,12 @@ pub fn identification(
     let classes: Vec<Vec<LevelCodes<'_>>> = workers.chunk(should_stop, || {
         radius_vars
             .par_iter()
-            .map(|r| r.values.iter().map(|v| LevelCodes::narrow(v.iter().map(|&x| value_class(x)).collect(), N_CLASSES)).collect())
+            .map(|r| {
+                r.values
+                    .iter()
+                    .map(|v| LevelCodes::narrow(v.iter().map(|&x| value_class(x)).collect(), N_CLASSES))
+                    .collect()
+            })
             .collect()
     })?;
     let mut key_codes: Vec<&[LevelCodes<'_>]> = exact.to_vec();
@@ -172,7 +178,8 @@ pub fn identification(
         let mut start = 0;
         while start < n {
             let end = (start + CHUNK_ROWS).min(n);
-            let part: Vec<(u32, bool)> = workers.chunk(should_stop, || (start..end).into_par_iter().map(count_one).collect())?;
+            let part: Vec<(u32, bool)> =
+                workers.chunk(should_stop, || (start..end).into_par_iter().map(count_one).collect())?;
             for (ci, ti) in part {
                 c.push(ci);
                 t.push(ti);
@@ -254,7 +261,9 @@ mod tests {
             let cats: Vec<Vec<Vec<u32>>> =
                 (0..n_cat).map(|_| (0..=m).map(|_| (0..n).map(|_| (next() % 3) as u32).collect()).collect()).collect();
             let nums: Vec<Vec<Vec<f64>>> = (0..n_num)
-                .map(|_| (0..=m).map(|_| (0..n).map(|_| pool[(next() % pool.len() as u64) as usize]).collect()).collect())
+                .map(|_| {
+                    (0..=m).map(|_| (0..n).map(|_| pool[(next() % pool.len() as u64) as usize]).collect()).collect()
+                })
                 .collect();
             let radius_vars: Vec<RadiusVar<'_>> = nums
                 .iter()

@@ -64,7 +64,8 @@ pub fn build_key_index(keys: &[&[LevelCodes<'_>]], levels: &[u32]) -> CoreResult
     let mut cur: Vec<Vec<u64>> = (0..n_datasets)
         .into_par_iter()
         .map(|d| {
-            keys.first().map_or_else(Vec::new, |k| with_codes!(&k[d], |s| (0..s.n_rows()).map(|i| s.code(i) as u64).collect()))
+            keys.first()
+                .map_or_else(Vec::new, |k| with_codes!(&k[d], |s| (0..s.n_rows()).map(|i| s.code(i) as u64).collect()))
         })
         .collect();
     let mut cur_n: u64 = levels.first().map_or(1, |&l| l.max(1) as u64);

@@ -95,17 +95,30 @@ impl Plan {
         let mut seen: Vec<bool> = Vec::new();
         for (i, v) in self.syntheses.iter().enumerate() {
             if v.dataset >= n {
-                return Err(CoreError::new(format!("internal: plan synthesis {} is dataset {}, of {n}", i + 1, v.dataset)));
+                return Err(CoreError::new(format!(
+                    "internal: plan synthesis {} is dataset {}, of {n}",
+                    i + 1,
+                    v.dataset
+                )));
             }
             if let Some(rows) = &v.rows {
                 seen.clear();
                 seen.resize(dataset_rows[v.dataset], false);
                 for &r in rows {
                     let slot = seen.get_mut(r as usize).ok_or_else(|| {
-                        CoreError::new(format!("internal: plan synthesis {} has row {} of {}", i + 1, r as u64 + 1, dataset_rows[v.dataset]))
+                        CoreError::new(format!(
+                            "internal: plan synthesis {} has row {} of {}",
+                            i + 1,
+                            r as u64 + 1,
+                            dataset_rows[v.dataset]
+                        ))
                     })?;
                     if *slot {
-                        return Err(CoreError::new(format!("internal: plan synthesis {} repeats row {}", i + 1, r as u64 + 1)));
+                        return Err(CoreError::new(format!(
+                            "internal: plan synthesis {} repeats row {}",
+                            i + 1,
+                            r as u64 + 1
+                        )));
                     }
                     *slot = true;
                 }

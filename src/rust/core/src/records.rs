@@ -7,8 +7,8 @@
 //! of steps 1-4 that applies, or by step 5 when its `d[t,q]` exceeds `denom_lim`; a
 //! synthetic record's cell is excluded from the synthetic table likewise, with `s[t,q]`.
 
-use crate::encode::EncodedVar;
 use crate::codes::LevelCodes;
+use crate::encode::EncodedVar;
 use crate::error::{CoreError, CoreResult};
 use crate::exclusions::{missing_key_flags, ExclusionSpec, STEP_DENOM_LIM};
 use crate::keys::build_key_index;
@@ -125,7 +125,13 @@ pub fn records(
                             if step_s.is_none() {
                                 s_kept += sv;
                             }
-                            part.cells.push(Cell { t, d: dv, s: sv, step_d: step_code(step_d), step_s: step_code(step_s) });
+                            part.cells.push(Cell {
+                                t,
+                                d: dv,
+                                s: sv,
+                                step_d: step_code(step_d),
+                                step_s: step_code(step_s),
+                            });
                             d[t as usize] = 0;
                             s[t as usize] = 0;
                         }

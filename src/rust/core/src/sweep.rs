@@ -5,10 +5,10 @@
 
 use crate::codes::{CodeSource, LevelCodes};
 use crate::exclusions::*;
-use crate::with_code_pair;
 use crate::keys::KeyIndex;
 use crate::plan::TauGrid;
 use crate::rows_by_q::RowsByQ;
+use crate::with_code_pair;
 
 /// What one synthesis of one target needs from the shared data.
 pub struct SweepInput<'a> {
@@ -144,7 +144,13 @@ fn gather<S: CodeSource + ?Sized>(codes: &S, rows: &RowsByQ, q_lo: usize, q_hi: 
 }
 
 /// The pass, compiled once per storage of the target's codes.
-fn sweep_codes<S: CodeSource + ?Sized>(input: &SweepInput<'_>, target_orig: &S, target_syn: &S, q_lo: usize, q_hi: usize) -> Tally {
+fn sweep_codes<S: CodeSource + ?Sized>(
+    input: &SweepInput<'_>,
+    target_orig: &S,
+    target_syn: &S,
+    q_lo: usize,
+    q_hi: usize,
+) -> Tally {
     let n_t = input.n_target_levels;
     let spec = input.spec;
     let mut tally = Tally::new(n_t, input.tau.len());

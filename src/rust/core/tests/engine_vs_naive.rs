@@ -9,16 +9,30 @@ use proptest::sample::{select, subsequence};
 use std::collections::{BTreeMap, BTreeSet};
 use synthrisk_core::encode::{encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput, NA_INTEGER};
 use synthrisk_core::engine::{run, run_plan, run_plan_with, run_with, ChunkSizes, SynthesisResult, TargetRequest};
-use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, N_STEPS, N_TABLES};
 use synthrisk_core::measures::MEASURE_NAMES;
+use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
 use synthrisk_core::workers::{never_stop, Workers};
 
 /// R's `NA_real_`.
 const NA_REAL: f64 = f64::from_bits(0x7FF0_0000_0000_07A2);
 
-const DOUBLES: [f64; 14] =
-    [f64::NEG_INFINITY, -1.5, -0.0, 0.0, 0.3, 0.1 + 0.2, 2.0, 1e300, f64::INFINITY, f64::NAN, -f64::NAN, NA_REAL, NA_REAL, 2.0];
+const DOUBLES: [f64; 14] = [
+    f64::NEG_INFINITY,
+    -1.5,
+    -0.0,
+    0.0,
+    0.3,
+    0.1 + 0.2,
+    2.0,
+    1e300,
+    f64::INFINITY,
+    f64::NAN,
+    -f64::NAN,
+    NA_REAL,
+    NA_REAL,
+    2.0,
+];
 const INTEGERS: [i32; 6] = [NA_INTEGER, -3, 0, 7, 1954, 7];
 
 /// One variable as R would hand it over: per dataset (original first) its column.
@@ -26,7 +40,11 @@ const INTEGERS: [i32; 6] = [NA_INTEGER, -3, 0, 7, 1954, 7];
 enum RawVar {
     /// Union of `n_union` levels, `missing_code` among them ("Missing" or an NA level);
     /// per dataset its levels as union codes (the remap) and its 1-based codes.
-    Factor { n_union: u32, missing_code: u32, datasets: Vec<(Vec<i32>, Vec<i32>)> },
+    Factor {
+        n_union: u32,
+        missing_code: u32,
+        datasets: Vec<(Vec<i32>, Vec<i32>)>,
+    },
     Double(Vec<Vec<f64>>),
     Integer(Vec<Vec<i32>>),
 }
@@ -86,7 +104,9 @@ impl RawVar {
                 missing_code: *missing_code,
             },
             RawVar::Double(cols) => VarInput::Numeric { columns: cols.iter().map(|c| RawColumn::Double(c)).collect() },
-            RawVar::Integer(cols) => VarInput::Numeric { columns: cols.iter().map(|c| RawColumn::Integer(c)).collect() },
+            RawVar::Integer(cols) => {
+                VarInput::Numeric { columns: cols.iter().map(|c| RawColumn::Integer(c)).collect() }
+            }
         }
     }
 
@@ -125,7 +145,10 @@ fn code_labels(raw: &RawVar, enc: &EncodedVar) -> Vec<Label> {
 
 /// Columns drawn from the first `card` values of a pool: few values make large cells
 /// and levels on both sides, many make levels on one side only.
-fn pool_columns<T: Clone + std::fmt::Debug + 'static>(pool: &'static [T], rows: Vec<usize>) -> impl Strategy<Value = Vec<Vec<T>>> {
+fn pool_columns<T: Clone + std::fmt::Debug + 'static>(
+    pool: &'static [T],
+    rows: Vec<usize>,
+) -> impl Strategy<Value = Vec<Vec<T>>> {
     (1..=pool.len()).prop_flat_map(move |card| {
         rows.iter().map(|&n| proptest::collection::vec(select(&pool[..card]), n)).collect::<Vec<_>>()
     })
@@ -154,7 +177,13 @@ fn var_strategy(rows: Vec<usize>) -> BoxedStrategy<RawVar> {
                 .map(|(remap, picks)| {
                     let codes = picks
                         .iter()
-                        .map(|&p| if remap.is_empty() || p % 7 == 0 { NA_INTEGER } else { 1 + (p as i32 % remap.len() as i32) })
+                        .map(|&p| {
+                            if remap.is_empty() || p % 7 == 0 {
+                                NA_INTEGER
+                            } else {
+                                1 + (p as i32 % remap.len() as i32)
+                            }
+                        })
                         .collect();
                     (remap, codes)
                 })
@@ -205,12 +234,7 @@ fn options_strategy(n_keys: usize) -> impl Strategy<Value = Options> {
 fn case_strategy() -> impl Strategy<Value = Case> {
     (1usize..=3, 1usize..=3, 1usize..=2)
         .prop_flat_map(|(m, n_keys, n_targets)| {
-            (
-                proptest::collection::vec(1usize..=25, m),
-                0usize..=25,
-                Just(n_keys),
-                Just(n_targets),
-            )
+            (proptest::collection::vec(1usize..=25, m), 0usize..=25, Just(n_keys), Just(n_targets))
         })
         .prop_flat_map(|(syn_rows, orig_rows, n_keys, n_targets)| {
             let mut rows = vec![orig_rows];
@@ -473,7 +497,8 @@ fn naive(case: &Case, ti: usize, o: usize, j: usize, spec: &LabelSpec) -> Naive 
     // Taub's TCAP: q whose kept synthetic records have one level u, with kept originals.
     let (mut taub_num, mut taub_den) = (0.0, 0.0);
     for q in &all_q {
-        let syn_levels: Vec<&Label> = kept[1].iter().filter(|((qq, _), &v)| qq == q && v > 0).map(|((_, t), _)| t).collect();
+        let syn_levels: Vec<&Label> =
+            kept[1].iter().filter(|((qq, _), &v)| qq == q && v > 0).map(|((_, t), _)| t).collect();
         if syn_levels.len() == 1 && dk(q) > 0 {
             let d_u = kept[0].get(&(q.clone(), syn_levels[0].clone())).copied().unwrap_or(0);
             taub_num += sk(q) as f64 * (d_u as f64 / dk(q) as f64);
@@ -556,8 +581,10 @@ fn encode_case<'a>(case: &'a Case, workers: &Workers) -> Vec<EncodedVar<'a>> {
     let mut enc = encode_all(workers, &inputs, &never_stop).unwrap();
     for v in enc.iter_mut() {
         if let Some(levels) = v.numeric_levels.clone() {
-            let labels: Vec<String> = levels.iter().map(|&x| if x.is_nan() { "NaN".into() } else { format!("{x:.14e}") }).collect();
-            let first_of: Vec<u32> = labels.iter().map(|l| labels.iter().position(|m| m == l).unwrap() as u32).collect();
+            let labels: Vec<String> =
+                levels.iter().map(|&x| if x.is_nan() { "NaN".into() } else { format!("{x:.14e}") }).collect();
+            let first_of: Vec<u32> =
+                labels.iter().map(|l| labels.iter().position(|m| m == l).unwrap() as u32).collect();
             merge_numeric_levels(workers, v, &first_of).unwrap();
         }
     }
@@ -645,7 +672,7 @@ proptest! {
         let use_na = &case.options[0].use_keys_na;
         // usekeysNA is shared by all targets of a call.
         let specs: Vec<LabelSpec> = specs.into_iter().map(|mut s| { s.use_keys_na = use_na.clone(); s }).collect();
-        let sizes = ChunkSizes { range_rows: case.range_rows, chunk_rows: case.chunk_rows, view_words: 1 << 25 };
+        let sizes = ChunkSizes { range_rows: case.range_rows, chunk_rows: case.chunk_rows, view_words: 1 << 25, copy_bytes: 1 };
         let a = run(&one, &enc, &keys, use_na, &reqs, &never_stop).unwrap();
         let b = run_with(&one, &enc, &keys, use_na, &reqs, sizes, &never_stop).unwrap();
         let c = run_with(&two, &enc, &keys, use_na, &reqs, sizes, &never_stop).unwrap();
@@ -701,7 +728,7 @@ proptest! {
         // Batches of views never change a sum; q ranges may (floating point), so runs are
         // compared to the bit only at equal ranges, and each with the reference.
         let batched = ChunkSizes { view_words: if tiny_batches { 1 } else { 1 << 25 }, ..ChunkSizes::default() };
-        let small = ChunkSizes { range_rows: case.range_rows, chunk_rows: case.chunk_rows, view_words: 1 };
+        let small = ChunkSizes { range_rows: case.range_rows, chunk_rows: case.chunk_rows, view_words: 1, copy_bytes: 1 };
         let a = run_plan(&one, &enc, &keys, use_na, &reqs, &plan, &never_stop).unwrap();
         let b = run_plan_with(&two, &enc, &keys, use_na, &reqs, &plan, batched, &never_stop).unwrap();
         let c = run_plan_with(&two, &enc, &keys, use_na, &reqs, &plan, small, &never_stop).unwrap();
@@ -729,11 +756,12 @@ proptest! {
 #[test]
 fn a_stop_request_ends_the_run_between_chunks() {
     let n = 50usize;
-    let codes = |k: u32| -> Vec<Vec<u32>> { (0..2).map(|d| (0..n as u32).map(|r| (r * (d + 1) + k) % 4).collect()).collect() };
+    let codes =
+        |k: u32| -> Vec<Vec<u32>> { (0..2).map(|d| (0..n as u32).map(|r| (r * (d + 1) + k) % 4).collect()).collect() };
     let vars = vec![EncodedVar::from_u32(codes(0), 5, 4, None), EncodedVar::from_u32(codes(1), 5, 4, None)];
     let req = || vec![TargetRequest { var: 1, spec: ExclusionSpec::none(5, 4), twoway_min_cell: 1.0 }];
     let w = Workers::new(2).unwrap();
-    let sizes = ChunkSizes { range_rows: 4, chunk_rows: 8, view_words: 1 << 25 };
+    let sizes = ChunkSizes { range_rows: 4, chunk_rows: 8, ..ChunkSizes::default() };
     let asked = std::cell::Cell::new(0);
     let counting = || {
         asked.set(asked.get() + 1);
