@@ -172,7 +172,6 @@ pub fn compute(
     n_threads: i32,
     plan: Robj,
 ) -> GlueResult<Robj> {
-    let workers = workers(n_threads)?;
     let vars = encoded_vars(&encoded)?;
     let keys = var_indices(vars, &keys, "keys")?;
     let use_na = Vec::<bool>::from_robj(&use_keys_na, "use_keys_na")?;
@@ -182,6 +181,12 @@ pub fn compute(
         .map(|(i, t)| target_request(&t, &format!("targets[[{}]]", i + 1)))
         .collect::<GlueResult<_>>()?;
     let plan = plan_of(&plan, vars.first().map_or(0, |v| v.codes.len()))?;
+    // Rows counted: the original and each synthesis of the plan, once per target.
+    let dataset_rows = vars.first().map_or_else(Vec::new, |v| v.dataset_rows());
+    plan.validate(&dataset_rows)?;
+    let view_rows: usize = plan.syntheses.iter().map(|v| v.n_rows(dataset_rows[v.dataset])).sum();
+    let work_rows = (dataset_rows[plan.original] + view_rows) * requests.len();
+    let workers = workers_for(n_threads, work_rows)?;
     let results = run_plan(&workers, vars, &keys, &use_na, &requests, &plan, &user_interrupt)?;
     let out: Vec<Robj> = results.iter().map(target_result_robj).collect::<GlueResult<_>>()?;
     Ok(List::from_values(out).into())

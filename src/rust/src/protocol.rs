@@ -6,7 +6,7 @@
 use extendr_api::prelude::*;
 use std::os::raw::c_int;
 use synthrisk_core::error::CoreError;
-use synthrisk_core::workers::Workers;
+use synthrisk_core::workers::{threads_for, Workers};
 
 pub type GlueResult<T> = std::result::Result<T, CoreError>;
 
@@ -182,8 +182,17 @@ impl Fields {
 
 /// The session's pool of `n` threads.
 pub fn workers(n: i32) -> GlueResult<Workers> {
-    let n = usize::try_from(n).ok().filter(|&n| n >= 1).ok_or_else(|| internal(format!("n_threads is {n}")))?;
-    Workers::shared(n)
+    Workers::shared(thread_count(n)?)
+}
+
+/// The session's pool for `work_rows` rows of counting: at most `n` threads, fewer for
+/// small work (`threads_for`).
+pub fn workers_for(n: i32, work_rows: usize) -> GlueResult<Workers> {
+    Workers::shared(threads_for(thread_count(n)?, work_rows))
+}
+
+fn thread_count(n: i32) -> GlueResult<usize> {
+    usize::try_from(n).ok().filter(|&n| n >= 1).ok_or_else(|| internal(format!("n_threads is {n}")))
 }
 
 pub fn named_list<const N: usize>(names: [&str; N], values: [Robj; N]) -> GlueResult<Robj> {

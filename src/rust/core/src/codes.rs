@@ -183,30 +183,21 @@ impl<'a> LevelCodes<'a> {
 
     /// Owned codes (all `< n_levels`) in the narrowest width for `n_levels` levels.
     pub fn narrow(codes: Vec<u32>, n_levels: u32) -> Self {
-        if n_levels <= 1 << 8 {
-            LevelCodes::U8(codes.into_iter().map(|c| c as u8).collect())
-        } else if n_levels <= 1 << 16 {
-            LevelCodes::U16(codes.into_iter().map(|c| c as u16).collect())
-        } else {
-            LevelCodes::U32(codes)
+        match code_width(n_levels) {
+            1 => LevelCodes::U8(codes.into_iter().map(|c| c as u8).collect()),
+            2 => LevelCodes::U16(codes.into_iter().map(|c| c as u16).collect()),
+            _ => LevelCodes::U32(codes),
         }
     }
 
     /// Owned codes of `len` rows in the narrowest width for `n_levels` levels, row `i`
     /// coded `code_of(i)` (which must be `< n_levels`).
     pub fn narrow_from_fn(len: usize, n_levels: u32, code_of: impl Fn(usize) -> u32) -> Self {
-        if n_levels <= 1 << 8 {
-            LevelCodes::U8((0..len).map(|i| code_of(i) as u8).collect())
-        } else if n_levels <= 1 << 16 {
-            LevelCodes::U16((0..len).map(|i| code_of(i) as u16).collect())
-        } else {
-            LevelCodes::U32((0..len).map(&code_of).collect())
+        match code_width(n_levels) {
+            1 => LevelCodes::U8((0..len).map(|i| code_of(i) as u8).collect()),
+            2 => LevelCodes::U16((0..len).map(|i| code_of(i) as u16).collect()),
+            _ => LevelCodes::U32((0..len).map(&code_of).collect()),
         }
-    }
-
-    /// All codes as `u32`: for tests and small data.
-    pub fn to_vec(&self) -> Vec<u32> {
-        with_codes!(self, |s| (0..s.n_rows()).map(|i| s.code(i)).collect())
     }
 
     /// Rows at each of `n_levels` levels.
@@ -251,16 +242,6 @@ impl<'a> LevelCodes<'a> {
         match self {
             LevelCodes::Factor(f) => f.n_rows() * code_width(n_levels),
             _ => 0,
-        }
-    }
-
-    /// Bytes this column holds beyond the data R already has.
-    pub fn owned_bytes(&self) -> usize {
-        match self {
-            LevelCodes::U8(v) => v.len(),
-            LevelCodes::U16(v) => 2 * v.len(),
-            LevelCodes::U32(v) => 4 * v.len(),
-            LevelCodes::Factor(f) => 4 * f.table.len(),
         }
     }
 }

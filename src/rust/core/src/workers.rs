@@ -65,6 +65,17 @@ impl Workers {
     }
 }
 
+/// Rows of counting below which another thread costs more (waking it, splitting the
+/// work, merging) than it saves.
+pub const ROWS_PER_THREAD: usize = 1 << 14;
+
+/// Threads worth using for `work_rows` rows of counting: at most `requested`, and one
+/// per `ROWS_PER_THREAD` rows, so that small inputs run on fewer threads (as
+/// data.table throttles). Results do not depend on the number of threads.
+pub fn threads_for(requested: usize, work_rows: usize) -> usize {
+    requested.min(work_rows / ROWS_PER_THREAD).max(1)
+}
+
 /// `Err(Interrupted)` when the caller asked to stop.
 pub fn stop_point(should_stop: ShouldStop<'_>) -> CoreResult<()> {
     if should_stop() {
@@ -77,6 +88,14 @@ pub fn stop_point(should_stop: ShouldStop<'_>) -> CoreResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_work_runs_on_fewer_threads() {
+        assert_eq!(threads_for(8, 0), 1);
+        assert_eq!(threads_for(8, ROWS_PER_THREAD - 1), 1);
+        assert_eq!(threads_for(8, 3 * ROWS_PER_THREAD), 3);
+        assert_eq!(threads_for(2, 100 * ROWS_PER_THREAD), 2);
+    }
 
     #[test]
     fn zero_threads_is_an_internal_error() {
