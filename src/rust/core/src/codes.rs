@@ -32,11 +32,13 @@ narrow_source!(u8, u16, u32);
 
 /// R's factor codes read through a table: `table[0]` is the missing level (R's NA,
 /// `i32::MIN`, clamps to 0), `table[r]` the union code of R's code `r`. Every code was
-/// checked to be NA or within the table when the column was made.
+/// checked to be NA or within the table when the column was made, in the same pass
+/// that counted the rows of each of R's codes (`raw_counts`, indexed as `table`).
 #[derive(Debug, Clone)]
 pub struct FactorCodes<'a> {
     raw: &'a [i32],
     table: Vec<u32>,
+    raw_counts: Vec<u64>,
 }
 
 impl<'a> FactorCodes<'a> {
@@ -53,11 +55,28 @@ impl<'a> FactorCodes<'a> {
             }
             table.push(r as u32);
         }
-        let n_raw = remap.len() as u32;
-        if let Some(&bad) = raw.iter().find(|&&c| c != NA_INTEGER && (c as u32).wrapping_sub(1) >= n_raw) {
+        let mut raw_counts = vec![0u64; table.len()];
+        // Codes 0 and below (other than NA) would land on the NA slot: counted apart.
+        let mut not_positive = 0usize;
+        let mut beyond = None;
+        for &c in raw {
+            not_positive += (c <= 0 && c != NA_INTEGER) as usize;
+            match raw_counts.get_mut(c.max(0) as usize) {
+                Some(n) => *n += 1,
+                None => beyond = Some(c),
+            }
+        }
+        let bad = beyond.or_else(|| {
+            if not_positive > 0 {
+                raw.iter().copied().find(|&c| c <= 0 && c != NA_INTEGER)
+            } else {
+                None
+            }
+        });
+        if let Some(bad) = bad {
             return Err(CoreError::new(format!("internal: factor code {bad} has no level")));
         }
-        Ok(FactorCodes { raw, table })
+        Ok(FactorCodes { raw, table, raw_counts })
     }
 }
 
@@ -205,12 +224,8 @@ impl<'a> LevelCodes<'a> {
         let mut counts = vec![0u64; n_levels as usize];
         match self {
             LevelCodes::Factor(f) => {
-                // R's codes first (fewer levels to touch), then through the table.
-                let mut raw_counts = vec![0u64; f.table.len()];
-                for &r in f.raw {
-                    raw_counts[r.max(0) as usize] += 1;
-                }
-                for (r, &n) in raw_counts.iter().enumerate() {
+                // Counted per R code when the column was checked; through the table.
+                for (r, &n) in f.raw_counts.iter().enumerate() {
                     counts[f.table[r] as usize] += n;
                 }
             }
