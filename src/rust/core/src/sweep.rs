@@ -166,6 +166,12 @@ fn sweep_codes<S: CodeSource + ?Sized>(
     let (base_orig, base_syn) = (input.rows_orig.offsets[q_lo], input.rows_syn.offsets[q_lo]);
 
     for q in q_lo..q_hi {
+        let d_q = input.rows_orig.count(q) as u64;
+        let s_q = input.rows_syn.count(q) as u64;
+        if d_q == 0 && s_q == 0 {
+            // A q of other datasets only (other syntheses, or rows outside a subsample).
+            continue;
+        }
         touched.clear();
         let of_q = |rows: &RowsByQ, base: usize| rows.offsets[q] - base..rows.offsets[q + 1] - base;
         for &t in &gathered_orig[of_q(input.rows_orig, base_orig)] {
@@ -180,8 +186,6 @@ fn sweep_codes<S: CodeSource + ?Sized>(
             }
             s[t as usize] += 1;
         }
-        let d_q = input.rows_orig.count(q) as u64;
-        let s_q = input.rows_syn.count(q) as u64;
         // q has a target level u with ps[u,q] == 1 exactly when one level occurs in it.
         let syn_levels = touched.iter().filter(|&&t| s[t as usize] > 0).count();
         let missing_key = input.missing_key[q];
