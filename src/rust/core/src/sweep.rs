@@ -138,6 +138,17 @@ pub fn sweep(input: &SweepInput<'_>, q_lo: usize, q_hi: usize) -> Tally {
     with_code_pair!(input.target_orig, input.target_syn, |orig, syn| sweep_codes(input, orig, syn, q_lo, q_hi))
 }
 
+/// `num / den` as doubles; most q of small data hold one record, and dividing by 1
+/// is exact, so the division (the slowest step of a q) is skipped there.
+#[inline(always)]
+fn ratio(num: u64, den: u64) -> f64 {
+    if den == 1 {
+        num as f64
+    } else {
+        num as f64 / den as f64
+    }
+}
+
 /// The codes of the rows of `q_lo..q_hi`, in q order.
 fn gather<S: CodeSource + ?Sized>(codes: &S, rows: &RowsByQ, q_lo: usize, q_hi: usize) -> Vec<u32> {
     rows.rows[rows.offsets[q_lo]..rows.offsets[q_hi]].iter().map(|&r| codes.code(r as usize)).collect()
@@ -164,6 +175,11 @@ fn sweep_codes<S: CodeSource + ?Sized>(
     let gathered_orig = gather(target_orig, input.rows_orig, q_lo, q_hi);
     let gathered_syn = gather(target_syn, input.rows_syn, q_lo, q_hi);
     let (base_orig, base_syn) = (input.rows_orig.offsets[q_lo], input.rows_syn.offsets[q_lo]);
+    // The per-q sums live in locals (registers) and go into the tally at the end.
+    let (mut dcap_num, mut capd_num, mut caps_num, mut taub_num) = (0f64, 0f64, 0f64, 0f64);
+    let (mut n_uio, mut n_uis, mut n_uioi_s, mut n_repu) = (0u64, 0u64, 0u64, 0u64);
+    let (mut n_b, mut n_orig_in_syn, mut taub_den) = (0u64, 0u64, 0u64);
+    let mut total = [0u64; N_TABLES];
 
     for q in q_lo..q_hi {
         let d_q = input.rows_orig.count(q) as u64;
@@ -216,7 +232,7 @@ fn sweep_codes<S: CodeSource + ?Sized>(
             let kept = if step.is_none() && spec.denom_lim.is_none() {
                 // Most cells: nothing removes them.
                 for k in 0..N_TABLES {
-                    tally.total[k] += values[k];
+                    total[k] += values[k];
                 }
                 values
             } else {
@@ -226,7 +242,7 @@ fn sweep_codes<S: CodeSource + ?Sized>(
                     if v == 0 {
                         continue;
                     }
-                    tally.total[k] += v;
+                    total[k] += v;
                     let removed_by = step.or(match spec.denom_lim {
                         Some(lim) if v > lim => Some(STEP_DENOM_LIM),
                         _ => None,
@@ -268,30 +284,42 @@ fn sweep_codes<S: CodeSource + ?Sized>(
             }
         }
         if d_kept_q == 1 {
-            tally.n_uio += 1;
+            n_uio += 1;
             if s_q > 0 {
-                tally.n_uioi_s += 1;
+                n_uioi_s += 1;
             }
             if s_kept_q == 1 {
-                tally.n_repu += 1;
+                n_repu += 1;
             }
         }
         if s_kept_q == 1 {
-            tally.n_uis += 1;
+            n_uis += 1;
         }
         if s_kept_q > 0 {
-            tally.dcap_num += sd as f64 / s_kept_q as f64;
-            tally.caps_num += ss as f64 / s_kept_q as f64;
-            tally.n_orig_in_syn += d_kept_q;
+            dcap_num += ratio(sd, s_kept_q);
+            caps_num += ratio(ss, s_kept_q);
+            n_orig_in_syn += d_kept_q;
         }
         if d_kept_q > 0 {
-            tally.capd_num += dd as f64 / d_kept_q as f64;
-            tally.n_b += s_kept_q;
+            capd_num += ratio(dd, d_kept_q);
+            n_b += s_kept_q;
             if syn_kept_levels == 1 {
-                tally.taub_num += s_kept_q as f64 * (d_kept_of_syn_level as f64 / d_kept_q as f64);
-                tally.taub_den += s_kept_q;
+                taub_num += s_kept_q as f64 * (d_kept_of_syn_level as f64 / d_kept_q as f64);
+                taub_den += s_kept_q;
             }
         }
     }
+    tally.total = total;
+    tally.dcap_num = dcap_num;
+    tally.capd_num = capd_num;
+    tally.caps_num = caps_num;
+    tally.taub_num = taub_num;
+    tally.n_uio = n_uio;
+    tally.n_uis = n_uis;
+    tally.n_uioi_s = n_uioi_s;
+    tally.n_repu = n_repu;
+    tally.n_b = n_b;
+    tally.n_orig_in_syn = n_orig_in_syn;
+    tally.taub_den = taub_den;
     tally
 }
