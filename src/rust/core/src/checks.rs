@@ -3,6 +3,7 @@
 
 use crate::codes::{CodeSource, LevelCodes};
 use crate::keys::KeyIndex;
+use crate::rows_by_q::RowsByQ;
 use crate::with_codes;
 use hashbrown::HashMap;
 
@@ -74,58 +75,44 @@ pub fn two_way_pairs(cells: &[(u32, u32, u64)], index: &KeyIndex) -> Vec<PairCou
     pairs
 }
 
-/// Above this many (key level, target level) combinations, the joint counts of a key
-/// are kept for the wanted pairs only.
-const DENSE_JOINT_LIMIT: u64 = 1 << 20;
-
 /// Counts in the original of every pair of `pairs` (the pairs of all syntheses of one
 /// target): records with the key level, and with the key level and the target level.
+/// The key levels are read per q (`index`), so a key costs one look at each q plus the
+/// records of the q whose level some pair names, not a pass over every record.
 pub fn fill_two_way_totals(
     pairs: &mut [&mut Vec<PairCount>],
-    key_codes_orig: &[&LevelCodes<'_>],
+    index: &KeyIndex,
+    rows_orig: &RowsByQ,
     key_levels: &[u32],
     target_orig: &LevelCodes<'_>,
-    n_target_levels: u32,
 ) {
-    for (k, codes) in key_codes_orig.iter().enumerate() {
-        let wanted: Vec<(u32, u32)> =
-            pairs.iter().flat_map(|p| p.iter()).filter(|p| p.key == k).map(|p| (p.key_level, p.target_level)).collect();
-        if wanted.is_empty() {
+    for (k, &n_k) in key_levels.iter().enumerate() {
+        let mut wanted: Vec<Option<HashMap<u32, u64>>> = vec![None; n_k as usize];
+        for p in pairs.iter().flat_map(|p| p.iter()).filter(|p| p.key == k) {
+            wanted[p.key_level as usize].get_or_insert_with(HashMap::new).insert(p.target_level, 0);
+        }
+        if wanted.iter().all(Option::is_none) {
             continue;
         }
-        let n_t = n_target_levels as usize;
-        let n_k = key_levels[k] as usize;
-        let dense = (n_k as u64) * (n_t as u64) <= DENSE_JOINT_LIMIT;
-        let mut margin = vec![0u64; n_k];
-        let mut joint_dense = vec![0u64; if dense { n_k * n_t } else { 0 }];
-        let mut joint_sparse: HashMap<(u32, u32), u64> = HashMap::new();
-        let mut wanted_level = vec![false; n_k];
-        if !dense {
-            for &(kl, t) in &wanted {
-                wanted_level[kl as usize] = true;
-                joint_sparse.insert((kl, t), 0);
-            }
-        }
-        with_codes!(*codes, |kc| with_codes!(target_orig, |tc| {
-            for row in 0..kc.n_rows() {
-                let c = kc.code(row);
-                margin[c as usize] += 1;
-                if dense {
-                    joint_dense[c as usize * n_t + tc.code(row) as usize] += 1;
-                } else if wanted_level[c as usize] {
-                    if let Some(n) = joint_sparse.get_mut(&(c, tc.code(row))) {
-                        *n += 1;
+        let mut margin = vec![0u64; n_k as usize];
+        with_codes!(target_orig, |tc| {
+            for q in 0..index.n_q {
+                let kl = index.key_code(q, k) as usize;
+                margin[kl] += rows_orig.count(q) as u64;
+                if let Some(joint) = wanted[kl].as_mut() {
+                    for &row in rows_orig.of(q) {
+                        if let Some(n) = joint.get_mut(&tc.code(row as usize)) {
+                            *n += 1;
+                        }
                     }
                 }
             }
-        }));
+        });
         for p in pairs.iter_mut().flat_map(|p| p.iter_mut()).filter(|p| p.key == k) {
             p.key_total = margin[p.key_level as usize];
-            p.key_target_total = if dense {
-                joint_dense[p.key_level as usize * n_t + p.target_level as usize]
-            } else {
-                joint_sparse[&(p.key_level, p.target_level)]
-            };
+            // Every pair was entered in `wanted` above.
+            p.key_target_total =
+                wanted[p.key_level as usize].as_ref().and_then(|j| j.get(&p.target_level)).copied().unwrap_or(0);
         }
     }
 }

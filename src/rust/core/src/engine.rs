@@ -252,7 +252,6 @@ pub fn run_plan_with(
     let key_missing: Vec<u32> = keys.iter().map(|&k| vars[k].missing_code).collect();
     let missing_key = missing_key_flags(&index, &key_missing, use_keys_na);
     let n_orig = index.q[orig].len() as u64;
-    let key_codes_orig: Vec<&LevelCodes<'_>> = keys.iter().map(|&k| &vars[k].codes[orig]).collect();
     let base_caps: Vec<f64> = targets
         .iter()
         .map(|t| {
@@ -399,9 +398,8 @@ pub fn run_plan_with(
             workers.chunk(should_stop, || {
                 results_by_target.par_iter_mut().enumerate().for_each(|(i, results)| {
                     let ti = group.start + i;
-                    let n_levels = vars[targets[ti].var].n_levels;
                     let mut pairs: Vec<&mut Vec<PairCount>> = results.iter_mut().map(|r| &mut r.two_way).collect();
-                    fill_two_way_totals(&mut pairs, &key_codes_orig, &key_levels, codes_of(ti, orig), n_levels);
+                    fill_two_way_totals(&mut pairs, &index, rows_orig, &key_levels, codes_of(ti, orig));
                 })
             })?;
             for (i, results) in results_by_target.into_iter().enumerate() {
