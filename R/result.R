@@ -10,19 +10,25 @@ stats_matrix <- function(raw) {
   do.call(cbind, raw$stats)
 }
 
-measure_frame <- function(stats, cols) {
-  out <- as.data.frame(stats[, cols, drop = FALSE])
-  rownames(out) <- NULL
-  out
+# The same as columns, each a double vector (as stats_matrix() makes them) without names.
+stats_columns <- function(raw) {
+  lapply(raw$stats, as.double)
+}
+
+# A data frame of the measures `cols` of stats_columns(), named `names`.
+measure_frame <- function(columns, cols, names = cols) {
+  out <- columns[cols]
+  names(out) <- names
+  new_data_frame(out)
 }
 
 # Per synthesis, the core gives per table the records each step removed and the
 # table's total; "remaining" is the total less the removed.
 exclusion_matrices <- function(raw, m) {
   lapply(seq_len(m), function(j) {
-    x <- do.call(rbind, raw$nexcl[[j]])[exclusion_rows, , drop = FALSE]
+    x <- matrix(unlist(raw$nexcl[[j]][exclusion_rows], use.names = FALSE), nrow = length(exclusion_rows),
+                byrow = TRUE, dimnames = list(exclusion_rows, exclusion_cols))
     x[, 6] <- x[, 6] - rowSums(x[, 1:5, drop = FALSE])
-    dimnames(x) <- list(exclusion_rows, exclusion_cols)
     x
   })
 }
@@ -36,9 +42,9 @@ one_way_check <- function(raw, j, target, t_labels, thresh) {
   pct_dis <- 100 * n_level / total
   if (!(n_level > thresh[1] && pct_dis > thresh[2])) return(NULL)
   lab <- t_labels[level]
-  tab <- data.frame(Level = lab, All = w$all_orig, PctLevelAll = 100 * w$level_orig / w$all_orig, totalDisclosive = total,
-                    nLevelDis = n_level, PctLevelDis = pct_dis, stringsAsFactors = FALSE)
-  rownames(tab) <- lab
+  tab <- new_data_frame(list(Level = lab, All = w$all_orig, PctLevelAll = 100 * w$level_orig / w$all_orig,
+                             totalDisclosive = total, nLevelDis = n_level, PctLevelDis = pct_dis),
+                        row_names = lab)
   list(table = tab, message = paste("Check ", target, " level ", lab))
 }
 
@@ -57,9 +63,13 @@ two_way_check <- function(raw, j, target, keys, labels, thresh) {
   ord <- ord[order(-tw$npairs[ord], method = "radix")]
   ord <- ord[pct[ord] > thresh[2]]
   if (length(ord) == 0) return(NULL)
-  data.frame(target_key_levs = pair[ord], npairs = as.integer(tw$npairs[ord]), key = keys[tw$key[ord]],
-             key_target_total = tw$key_target_total[ord], key_total = tw$key_total[ord],
-             PctTargetKeyLevel = pct[ord], stringsAsFactors = FALSE)
+  key_names <- names(keys)[tw$key[ord]]
+  # Keys the user named: data.frame() made distinct names of the key column row names.
+  row_names <- if (!is.null(key_names) && !anyDuplicated(key_names) && any(nzchar(key_names))) key_names
+  new_data_frame(list(target_key_levs = pair[ord], npairs = as.integer(tw$npairs[ord]),
+                      key = unname(keys)[tw$key[ord]], key_target_total = tw$key_target_total[ord],
+                      key_total = tw$key_total[ord], PctTargetKeyLevel = pct[ord]),
+                 row_names = row_names)
 }
 
 # m == 1: the table itself, or list("") when nothing is flagged (as synthpop);
@@ -71,12 +81,11 @@ check_component <- function(tables, m) {
   lapply(tables, function(x) if (is.null(x)) "" else x)
 }
 
+# The core's measures behind cap_names (DCAP is DCAPd under synthpop 1.9-3's name).
+cap_columns <- c("baseCAPd", "CAPd", "CAPs", "DCAPd", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb", "TCAP_taub")
+
 build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, thresh_2way, digits, to.print, call) {
-  stats <- stats_matrix(raw)
-  allcaps <- stats[, c("baseCAPd", "CAPd", "CAPs", "DCAPd", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb",
-                            "TCAP_taub"),
-                   drop = FALSE]
-  colnames(allcaps) <- cap_names
+  stats <- stats_columns(raw)
   one <- lapply(seq_len(m), one_way_check, raw = raw, target = target, t_labels = labels[[target]],
                 thresh = thresh_1way)
   two <- lapply(seq_len(m), two_way_check, raw = raw, target = target, keys = keys, labels = labels,
@@ -87,18 +96,18 @@ build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, thresh_2
     list(
       ident = measure_frame(stats, ident_names),
       attrib = measure_frame(stats, attrib_names),
-      allCAPs = measure_frame(allcaps, cap_names),
+      allCAPs = measure_frame(stats, cap_columns, cap_names),
       check_1way = check_component(lapply(one, function(x) x$table), m),
       check1 = if (length(one_msgs) == 0) "" else paste(one_msgs, collapse = "; "),
       check_2way = check_component(two, m),
       check2 = two_way_message(n_pairs, m),
       Nexclusions = exclusion_matrices(raw, m),
-      measures = measure_frame(stats, colnames(stats)),
+      measures = measure_frame(stats, names(stats)),
       keys = keys,
       target = target,
       digits = digits,
-      Norig = as.integer(stats[1, "Nd"]),
-      Nsyn = as.integer(stats[, "Ns"]),
+      Norig = as.integer(stats[["Nd"]][1]),
+      Nsyn = as.integer(stats[["Ns"]]),
       m = m,
       to.print = to.print,
       call = call
