@@ -108,12 +108,19 @@ factor_spec <- function(cols, n_control = 0L) {
     lev <- c(lev, "Missing")
     missing_at <- length(lev)
   }
-  remaps <- lapply(cols, function(x) {
-    side_levels <- enc2utf8(levels(x))
+  remap <- function(side_levels) {
+    side_levels <- enc2utf8(side_levels)
     r <- match(side_levels, lev) - 1L
     r[is.na(side_levels)] <- missing_at - 1L
     r
-  })
+  }
+  # The sides mostly share their levels: a side with the levels of the one before
+  # shares its map.
+  remaps <- stats::setNames(vector("list", length(cols)), names(cols))
+  for (i in seq_along(cols)) {
+    side_levels <- levels(cols[[i]])
+    remaps[[i]] <- if (i > 1 && identical(side_levels, levels(cols[[i - 1]]))) remaps[[i - 1]] else remap(side_levels)
+  }
   list(kind = "factor", columns = cols, remaps = remaps, n_levels = length(lev), missing_code = missing_at - 1L,
        labels = lev)
 }

@@ -81,6 +81,7 @@ is_plain_numeric <- function(x) {
 
 # A column with the wrappers that do not change its values removed: I() and POSIXlt.
 plain_column <- function(x) {
+  if (!is.object(x)) return(x)
   if (inherits(x, "AsIs")) class(x) <- setdiff(class(x), "AsIs")
   if (inherits(x, "POSIXlt")) x <- as.POSIXct(x)
   x
@@ -105,9 +106,10 @@ column_kind <- function(x) {
 # (`control`, or NULL) come last; they follow the kind of the original and synthetic
 # data and never change what is done to those.
 comparable_columns <- function(var, data, syn, strict, call, control = NULL) {
-  cols <- lapply(c(list(data[[var]]), lapply(syn, function(s) s[[var]])), plain_column)
+  # .subset2() as in check_variable_columns(), which has checked these columns.
+  cols <- lapply(c(list(data), syn), function(d) plain_column(.subset2(d, var)))
   kinds <- vapply(cols, column_kind, character(1))
-  control_col <- if (!is.null(control)) plain_column(control[[var]])
+  control_col <- if (!is.null(control)) plain_column(.subset2(control, var))
   control_kind <- if (!is.null(control)) column_kind(control_col)
   if (all(kinds == "numeric")) {
     if (!is.null(control) && control_kind != "numeric") {

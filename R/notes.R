@@ -49,7 +49,8 @@ adjusted_line <- function(adjusted, m) {
 
 one_sided_targets <- function(enc, targets) {
   flags <- enc$one_sided %||% logical(0)
-  targets[targets %in% names(flags)[flags] & vapply(targets, function(v) {
+  targets <- targets[targets %in% names(flags)[flags]]
+  targets[vapply(targets, function(v) {
     is.null(enc$info[[v]]) || !is.null(enc$info[[v]]$numeric_levels)
   }, logical(1))]
 }

@@ -28,7 +28,7 @@ exclusion_matrices <- function(raw, m) {
   lapply(seq_len(m), function(j) {
     x <- matrix(unlist(raw$nexcl[[j]][exclusion_rows], use.names = FALSE), nrow = length(exclusion_rows),
                 byrow = TRUE, dimnames = list(exclusion_rows, exclusion_cols))
-    x[, 6] <- x[, 6] - rowSums(x[, 1:5, drop = FALSE])
+    x[, 6] <- x[, 6] - .rowSums(x[, 1:5], length(exclusion_rows), 5L)
     x
   })
 }
@@ -50,25 +50,28 @@ one_way_check <- function(raw, j, target, t_labels, thresh) {
 
 two_way_check <- function(raw, j, target, keys, labels, thresh) {
   tw <- raw$two_way[[j]]
-  if (length(tw$npairs) == 0) return(NULL)
-  key_labels <- character(length(tw$key))
-  for (k in unique(tw$key)) {
-    at <- tw$key == k
-    key_labels[at] <- labels[[keys[k]]][tw$key_level[at]]
-  }
-  pair <- paste(labels[[target]][tw$target_level], key_labels, sep = "|")
+  # Only the pairs whose target level makes up more than thresh[2] percent of the key
+  # level are labelled and sorted.
   pct <- 100 * tw$key_target_total / tw$key_total
-  # Ties in npairs keep synthpop's order: key by key, pair labels sorted.
-  ord <- order(tw$key, pair)
-  ord <- ord[order(-tw$npairs[ord], method = "radix")]
-  ord <- ord[pct[ord] > thresh[2]]
-  if (length(ord) == 0) return(NULL)
-  key_names <- names(keys)[tw$key[ord]]
+  keep <- which(pct > thresh[2])
+  if (length(keep) == 0) return(NULL)
+  key <- tw$key[keep]
+  key_level <- tw$key_level[keep]
+  key_labels <- character(length(keep))
+  for (k in unique(key)) {
+    at <- key == k
+    key_labels[at] <- labels[[keys[k]]][key_level[at]]
+  }
+  pair <- paste(labels[[target]][tw$target_level[keep]], key_labels, sep = "|")
+  npairs <- tw$npairs[keep]
+  # Most pairs first; ties keep synthpop's order: key by key, pair labels sorted.
+  ord <- order(-npairs, key, pair)
+  key_names <- names(keys)[key[ord]]
   # Keys the user named: data.frame() made distinct names of the key column row names.
   row_names <- if (!is.null(key_names) && !anyDuplicated(key_names) && any(nzchar(key_names))) key_names
-  new_data_frame(list(target_key_levs = pair[ord], npairs = as.integer(tw$npairs[ord]),
-                      key = unname(keys)[tw$key[ord]], key_target_total = tw$key_target_total[ord],
-                      key_total = tw$key_total[ord], PctTargetKeyLevel = pct[ord]),
+  new_data_frame(list(target_key_levs = pair[ord], npairs = as.integer(npairs[ord]),
+                      key = unname(keys)[key[ord]], key_target_total = tw$key_target_total[keep][ord],
+                      key_total = tw$key_total[keep][ord], PctTargetKeyLevel = pct[keep][ord]),
                  row_names = row_names)
 }
 
