@@ -101,25 +101,25 @@ one_sided_without_control <- function(columns) {
 # level to union code, and the union's labels. NA, an NA level and a level "Missing"
 # are all the missing level (SPEC section 2.3).
 factor_spec <- function(cols, n_control = 0L) {
-  lev <- union_levels(cols, n_control)
+  side_levels <- lapply(cols, levels)
+  lev <- union_levels(side_levels, n_control)
   lev <- lev[!is.na(lev)]
   missing_at <- match("Missing", lev)
   if (is.na(missing_at)) {
     lev <- c(lev, "Missing")
     missing_at <- length(lev)
   }
-  remap <- function(side_levels) {
-    side_levels <- enc2utf8(side_levels)
-    r <- match(side_levels, lev) - 1L
-    r[is.na(side_levels)] <- missing_at - 1L
+  remap <- function(x) {
+    x <- enc2utf8(x)
+    r <- match(x, lev) - 1L
+    r[is.na(x)] <- missing_at - 1L
     r
   }
   # The sides mostly share their levels: a side with the levels of the one before
   # shares its map.
-  remaps <- stats::setNames(vector("list", length(cols)), names(cols))
+  remaps <- side_levels
   for (i in seq_along(cols)) {
-    side_levels <- levels(cols[[i]])
-    remaps[[i]] <- if (i > 1 && identical(side_levels, levels(cols[[i - 1]]))) remaps[[i - 1]] else remap(side_levels)
+    remaps[[i]] <- if (i > 1 && identical(side_levels[[i]], side_levels[[i - 1]])) remaps[[i - 1]] else remap(side_levels[[i]])
   }
   list(kind = "factor", columns = cols, remaps = remaps, n_levels = length(lev), missing_code = missing_at - 1L,
        labels = lev)

@@ -118,6 +118,10 @@ comparable_columns <- function(var, data, syn, strict, call, control = NULL) {
     }
     return(list(cols = c(cols, if (!is.null(control)) list(control_col)), adjusted = FALSE))
   }
+  if (all(kinds == "factor") && (is.null(control) || control_kind == "factor")) {
+    # Factors stay as they are (label_factors() would return them unchanged).
+    return(list(cols = c(cols, if (!is.null(control)) list(control_col)), adjusted = FALSE))
+  }
   if (strict && length(unique(kinds)) > 1) {
     j <- which(kinds != kinds[1])[1] - 1
     cli::cli_abort(c("Variable {.val {var}} is {kinds[1]} on one side and {kinds[j + 1]} on the other.",
@@ -203,11 +207,17 @@ pooled_time_labels <- function(cols, kinds) {
   list(values = values, labels_of = labels_of)
 }
 
-# Union of factor levels, in UTF-8 (factors keep their levels as given until here): the
-# syntheses' levels first, then the original's, then those of the last `n_control`
-# columns (holdout records), which so never move a level of the others.
-union_levels <- function(cols, n_control = 0L) {
-  main <- seq_len(length(cols) - n_control)
-  unique(enc2utf8(c(unlist(lapply(cols[main][-1], levels)), levels(cols[[1]]),
-                    unlist(lapply(cols[-main], levels)))))
+# Union of factor levels (`side_levels`: the levels of each column), in UTF-8 (factors
+# keep their levels as given until here): the syntheses' levels first, then the
+# original's, then those of the last `n_control` columns (holdout records), which so
+# never move a level of the others.
+union_levels <- function(side_levels, n_control = 0L) {
+  first <- side_levels[[1]]
+  if (all(vapply(side_levels, identical, logical(1), first))) {
+    # Every side has the same levels (as synthpop's syntheses mostly have).
+    return(unique(enc2utf8(first)))
+  }
+  main <- seq_len(length(side_levels) - n_control)
+  unique(enc2utf8(c(unlist(side_levels[main][-1], use.names = FALSE), first,
+                    unlist(side_levels[-main], use.names = FALSE))))
 }
