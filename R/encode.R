@@ -125,7 +125,17 @@ factor_spec <- function(cols, n_control = 0L) {
        labels = lev)
 }
 
-# Labels of the core's numeric levels: as factor() labels numbers.
+# Labels of the core's numeric levels: as factor() labels numbers, i.e. as.character().
 numeric_level_labels <- function(values) {
-  if (is.character(values)) values else as.character(values)
+  if (is.character(values)) return(values)
+  # R writes integers several times faster than doubles, and a whole number below 1e5
+  # in size reads the same either way unless a negative scipen asks for e-notation.
+  if (is.double(values) && small_whole_numbers(values) && isTRUE(getOption("scipen", 0) >= 0)) {
+    return(as.character(as.integer(values)))
+  }
+  as.character(values)
+}
+
+small_whole_numbers <- function(x) {
+  all(is.finite(x)) && all(abs(x) < 1e5) && all(x == trunc(x))
 }

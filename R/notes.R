@@ -71,7 +71,7 @@ disclosure_notes <- function(x, enc, m) {
       "occurs in the synthetic data) would be %s (measures$TCAP_synthpop)."),
       paste(format(round(tcap, x$digits), nsmall = 0), collapse = ", "))
   }
-  adjusted <- adjusted_line(intersect(enc$adjusted, c(x$keys, x$target)), m)
+  adjusted <- adjusted_line(enc$adjusted[enc$adjusted %in% c(x$keys, x$target)], m)
   if (length(adjusted) > 0) notes[["adjusted"]] <- adjusted
   notes
 }

@@ -23,14 +23,18 @@ measure_frame <- function(columns, cols, names = cols) {
 }
 
 # Per synthesis, the core gives per table the records each step removed and the
-# table's total; "remaining" is the total less the removed.
+# table's total; "remaining" is the total less the removed. All syntheses are worked
+# out together, as one step x (table, synthesis) matrix.
 exclusion_matrices <- function(raw, m) {
-  lapply(seq_len(m), function(j) {
-    x <- matrix(unlist(raw$nexcl[[j]][exclusion_rows], use.names = FALSE), nrow = length(exclusion_rows),
-                byrow = TRUE, dimnames = list(exclusion_rows, exclusion_cols))
-    x[, 6] <- x[, 6] - .rowSums(x[, 1:5], length(exclusion_rows), 5L)
-    x
-  })
+  n_steps <- length(exclusion_cols)
+  n_tables <- length(exclusion_rows)
+  counts <- unlist(lapply(raw$nexcl[seq_len(m)], function(tables) tables[exclusion_rows]), use.names = FALSE)
+  dim(counts) <- c(n_steps, n_tables * m)
+  counts[n_steps, ] <- counts[n_steps, ] - .colSums(counts[-n_steps, , drop = FALSE], n_steps - 1L, n_tables * m)
+  dim(counts) <- c(n_steps, n_tables, m)
+  counts <- aperm(counts, c(2L, 1L, 3L))
+  dimnames(counts) <- list(exclusion_rows, exclusion_cols, NULL)
+  lapply(seq_len(m), function(j) counts[, , j])
 }
 
 one_way_check <- function(raw, j, target, t_labels, thresh) {
