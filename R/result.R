@@ -99,28 +99,27 @@ build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, thresh_2
                 thresh = thresh_2way)
   one_msgs <- unique(unlist(lapply(one, function(x) x$message)))
   n_pairs <- vapply(two, function(x) if (is.null(x)) 0L else nrow(x), integer(1))
-  structure(
-    list(
-      ident = measure_frame(stats, ident_names),
-      attrib = measure_frame(stats, attrib_names),
-      allCAPs = measure_frame(stats, cap_columns, cap_names),
-      check_1way = check_component(lapply(one, function(x) x$table), m),
-      check1 = if (length(one_msgs) == 0) "" else paste(one_msgs, collapse = "; "),
-      check_2way = check_component(two, m),
-      check2 = two_way_message(n_pairs, m),
-      Nexclusions = exclusion_matrices(raw, m),
-      measures = measure_frame(stats, names(stats)),
-      keys = keys,
-      target = target,
-      digits = digits,
-      Norig = as.integer(stats[["Nd"]][1]),
-      Nsyn = as.integer(stats[["Ns"]]),
-      m = m,
-      to.print = to.print,
-      call = call
-    ),
-    class = "disclosure"
+  x <- list(
+    ident = measure_frame(stats, ident_names),
+    attrib = measure_frame(stats, attrib_names),
+    allCAPs = measure_frame(stats, cap_columns, cap_names),
+    check_1way = check_component(lapply(one, function(x) x$table), m),
+    check1 = if (length(one_msgs) == 0) "" else paste(one_msgs, collapse = "; "),
+    check_2way = check_component(two, m),
+    check2 = two_way_message(n_pairs, m),
+    Nexclusions = exclusion_matrices(raw, m),
+    measures = measure_frame(stats, names(stats)),
+    keys = keys,
+    target = target,
+    digits = digits,
+    Norig = as.integer(stats[["Nd"]][1]),
+    Nsyn = as.integer(stats[["Ns"]]),
+    m = m,
+    to.print = to.print,
+    call = call
   )
+  class(x) <- "disclosure"
+  x
 }
 
 # "<n> pairs need checks". With m > 1 the count is that of the last synthesis with any
