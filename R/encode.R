@@ -119,7 +119,8 @@ factor_spec <- function(cols, n_control = 0L) {
   # shares its map.
   remaps <- side_levels
   for (i in seq_along(cols)) {
-    remaps[[i]] <- if (i > 1 && identical(side_levels[[i]], side_levels[[i - 1]])) remaps[[i - 1]] else remap(side_levels[[i]])
+    shared <- i > 1 && identical(side_levels[[i]], side_levels[[i - 1]])
+    remaps[[i]] <- if (shared) remaps[[i - 1]] else remap(side_levels[[i]])
   }
   list(kind = "factor", columns = cols, remaps = remaps, n_levels = length(lev), missing_code = missing_at - 1L,
        labels = lev)

@@ -71,7 +71,8 @@ two_way_check <- function(raw, j, target, keys, labels, thresh) {
   # Most pairs first; ties keep synthpop's order: key by key, pair labels sorted.
   ord <- order(-npairs, key, pair)
   key_names <- names(keys)[key[ord]]
-  # Keys the user named: data.frame() made distinct names of the key column row names.
+  # Keys named by the user: their names, when distinct, name the rows (as data.frame()
+  # took them from the key column).
   row_names <- if (!is.null(key_names) && !anyDuplicated(key_names) && any(nzchar(key_names))) key_names
   new_data_frame(list(target_key_levs = pair[ord], npairs = as.integer(npairs[ord]),
                       key = unname(keys)[key[ord]], key_target_total = tw$key_target_total[keep][ord],
