@@ -101,24 +101,42 @@ one_sided_without_control <- function(columns) {
 # level to union code, and the union's labels. NA, an NA level and a level "Missing"
 # are all the missing level (SPEC section 2.3).
 factor_spec <- function(cols, n_control = 0L) {
-  lev <- union_levels(cols, n_control)
+  side_levels <- lapply(cols, levels)
+  lev <- union_levels(side_levels, n_control)
   lev <- lev[!is.na(lev)]
   missing_at <- match("Missing", lev)
   if (is.na(missing_at)) {
     lev <- c(lev, "Missing")
     missing_at <- length(lev)
   }
-  remaps <- lapply(cols, function(x) {
-    side_levels <- enc2utf8(levels(x))
-    r <- match(side_levels, lev) - 1L
-    r[is.na(side_levels)] <- missing_at - 1L
+  remap <- function(x) {
+    x <- enc2utf8(x)
+    r <- match(x, lev) - 1L
+    r[is.na(x)] <- missing_at - 1L
     r
-  })
+  }
+  # The sides mostly share their levels: a side with the levels of the one before
+  # shares its map.
+  remaps <- side_levels
+  for (i in seq_along(cols)) {
+    shared <- i > 1 && identical(side_levels[[i]], side_levels[[i - 1]])
+    remaps[[i]] <- if (shared) remaps[[i - 1]] else remap(side_levels[[i]])
+  }
   list(kind = "factor", columns = cols, remaps = remaps, n_levels = length(lev), missing_code = missing_at - 1L,
        labels = lev)
 }
 
-# Labels of the core's numeric levels: as factor() labels numbers.
+# Labels of the core's numeric levels: as factor() labels numbers, i.e. as.character().
 numeric_level_labels <- function(values) {
-  if (is.character(values)) values else as.character(values)
+  if (is.character(values)) return(values)
+  # R writes integers several times faster than doubles, and a whole number below 1e5
+  # in size reads the same either way unless a negative scipen asks for e-notation.
+  if (is.double(values) && small_whole_numbers(values) && isTRUE(getOption("scipen", 0) >= 0)) {
+    return(as.character(as.integer(values)))
+  }
+  as.character(values)
+}
+
+small_whole_numbers <- function(x) {
+  all(is.finite(x)) && all(abs(x) < 1e5) && all(x == trunc(x))
 }

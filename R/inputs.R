@@ -81,6 +81,7 @@ is_plain_numeric <- function(x) {
 
 # A column with the wrappers that do not change its values removed: I() and POSIXlt.
 plain_column <- function(x) {
+  if (!is.object(x)) return(x)
   if (inherits(x, "AsIs")) class(x) <- setdiff(class(x), "AsIs")
   if (inherits(x, "POSIXlt")) x <- as.POSIXct(x)
   x
@@ -105,15 +106,20 @@ column_kind <- function(x) {
 # (`control`, or NULL) come last; they follow the kind of the original and synthetic
 # data and never change what is done to those.
 comparable_columns <- function(var, data, syn, strict, call, control = NULL) {
-  cols <- lapply(c(list(data[[var]]), lapply(syn, function(s) s[[var]])), plain_column)
+  # .subset2() as in check_variable_columns(), which has checked these columns.
+  cols <- lapply(c(list(data), syn), function(d) plain_column(.subset2(d, var)))
   kinds <- vapply(cols, column_kind, character(1))
-  control_col <- if (!is.null(control)) plain_column(control[[var]])
+  control_col <- if (!is.null(control)) plain_column(.subset2(control, var))
   control_kind <- if (!is.null(control)) column_kind(control_col)
   if (all(kinds == "numeric")) {
     if (!is.null(control) && control_kind != "numeric") {
       cli::cli_abort(c("Variable {.val {var}} is {control_kind} in {.arg control} but numeric in {.arg data} and the synthetic data.",
                        i = "{.arg control} must hold the same kinds of columns as {.arg data}."), call = call)
     }
+    return(list(cols = c(cols, if (!is.null(control)) list(control_col)), adjusted = FALSE))
+  }
+  if (all(kinds == "factor") && (is.null(control) || control_kind == "factor")) {
+    # Factors stay as they are (label_factors() would return them unchanged).
     return(list(cols = c(cols, if (!is.null(control)) list(control_col)), adjusted = FALSE))
   }
   if (strict && length(unique(kinds)) > 1) {
@@ -201,11 +207,17 @@ pooled_time_labels <- function(cols, kinds) {
   list(values = values, labels_of = labels_of)
 }
 
-# Union of factor levels, in UTF-8 (factors keep their levels as given until here): the
-# syntheses' levels first, then the original's, then those of the last `n_control`
-# columns (holdout records), which so never move a level of the others.
-union_levels <- function(cols, n_control = 0L) {
-  main <- seq_len(length(cols) - n_control)
-  unique(enc2utf8(c(unlist(lapply(cols[main][-1], levels)), levels(cols[[1]]),
-                    unlist(lapply(cols[-main], levels)))))
+# Union of factor levels (`side_levels`: the levels of each column), in UTF-8 (factors
+# keep their levels as given until here): the syntheses' levels first, then the
+# original's, then those of the last `n_control` columns (holdout records), which so
+# never move a level of the others.
+union_levels <- function(side_levels, n_control = 0L) {
+  first <- side_levels[[1]]
+  if (all(vapply(side_levels, identical, logical(1), first))) {
+    # Every side has the same levels (as synthpop's syntheses mostly have).
+    return(unique(enc2utf8(first)))
+  }
+  main <- seq_len(length(side_levels) - n_control)
+  unique(enc2utf8(c(unlist(side_levels[main][-1], use.names = FALSE), first,
+                    unlist(side_levels[-main], use.names = FALSE))))
 }

@@ -189,7 +189,7 @@ per_target_levels <- function(x, targets, call) {
 build_multi_disclosure <- function(outputs, keys, m, ident.meas, attrib.meas, denom_lim, exclude_ov_denom_lim,
                                    usetargetsNA, usekeysNA, digits, plot, call) {
   cols <- attrib_meas_columns[[attrib.meas]]
-  target_mean <- function(col) vapply(outputs, function(d) mean(d$measures[[col]]), numeric(1))
+  target_mean <- function(col) vapply(outputs, function(d) mean(.subset2(d$measures, col)), numeric(1))
   orig <- target_mean(cols[1])
   syn <- target_mean(cols[2])
   check1 <- vapply(outputs, function(d) d$check1, character(1))
@@ -197,11 +197,11 @@ build_multi_disclosure <- function(outputs, keys, m, ident.meas, attrib.meas, de
   ord <- order(syn)
   flags <- ifelse(nzchar(check1) & nzchar(check2), " 1&2way checks",
                   ifelse(nzchar(check1), " 1way checks", ifelse(nzchar(check2), " 2way checks", "")))
-  rank <- formatC(seq_along(ord), width = nchar(length(ord)), flag = "0")
-  table <- data.frame(attrib.orig = unname(orig[ord]), attrib.syn = unname(syn[ord]), check1 = unname(check1[ord]),
-                      Npairs = as.numeric(nzchar(check2[ord])), check2 = unname(check2[ord]),
-                      stringsAsFactors = FALSE)
-  rownames(table) <- paste0(rank, " ", names(outputs)[ord], flags[ord])
+  rank <- sprintf("%0*d", nchar(length(ord)), seq_along(ord))
+  table <- new_data_frame(list(attrib.orig = unname(orig[ord]), attrib.syn = unname(syn[ord]),
+                               check1 = unname(check1[ord]), Npairs = as.numeric(nzchar(check2[ord])),
+                               check2 = unname(check2[ord])),
+                          row_names = paste0(rank, " ", names(outputs)[ord], flags[ord]))
   attr(table, "targets") <- names(outputs)[ord]
   x <- structure(
     list(

@@ -49,7 +49,8 @@ adjusted_line <- function(adjusted, m) {
 
 one_sided_targets <- function(enc, targets) {
   flags <- enc$one_sided %||% logical(0)
-  targets[targets %in% names(flags)[flags] & vapply(targets, function(v) {
+  targets <- targets[targets %in% names(flags)[flags]]
+  targets[vapply(targets, function(v) {
     is.null(enc$info[[v]]) || !is.null(enc$info[[v]]$numeric_levels)
   }, logical(1))]
 }
@@ -70,7 +71,7 @@ disclosure_notes <- function(x, enc, m) {
       "occurs in the synthetic data) would be %s (measures$TCAP_synthpop)."),
       paste(format(round(tcap, x$digits), nsmall = 0), collapse = ", "))
   }
-  adjusted <- adjusted_line(intersect(enc$adjusted, c(x$keys, x$target)), m)
+  adjusted <- adjusted_line(enc$adjusted[enc$adjusted %in% c(x$keys, x$target)], m)
   if (length(adjusted) > 0) notes[["adjusted"]] <- adjusted
   notes
 }

@@ -10,21 +10,31 @@ stats_matrix <- function(raw) {
   do.call(cbind, raw$stats)
 }
 
-measure_frame <- function(stats, cols) {
-  out <- as.data.frame(stats[, cols, drop = FALSE])
-  rownames(out) <- NULL
-  out
+# The same as columns, each a double vector (as stats_matrix() makes them) without names.
+stats_columns <- function(raw) {
+  lapply(raw$stats, as.double)
+}
+
+# A data frame of the measures `cols` of stats_columns(), named `names`.
+measure_frame <- function(columns, cols, names = cols) {
+  out <- columns[cols]
+  names(out) <- names
+  new_data_frame(out)
 }
 
 # Per synthesis, the core gives per table the records each step removed and the
-# table's total; "remaining" is the total less the removed.
+# table's total; "remaining" is the total less the removed. All syntheses are worked
+# out together, as one step x (table, synthesis) matrix.
 exclusion_matrices <- function(raw, m) {
-  lapply(seq_len(m), function(j) {
-    x <- do.call(rbind, raw$nexcl[[j]])[exclusion_rows, , drop = FALSE]
-    x[, 6] <- x[, 6] - rowSums(x[, 1:5, drop = FALSE])
-    dimnames(x) <- list(exclusion_rows, exclusion_cols)
-    x
-  })
+  n_steps <- length(exclusion_cols)
+  n_tables <- length(exclusion_rows)
+  counts <- unlist(lapply(raw$nexcl[seq_len(m)], function(tables) tables[exclusion_rows]), use.names = FALSE)
+  dim(counts) <- c(n_steps, n_tables * m)
+  counts[n_steps, ] <- counts[n_steps, ] - .colSums(counts[-n_steps, , drop = FALSE], n_steps - 1L, n_tables * m)
+  dim(counts) <- c(n_steps, n_tables, m)
+  counts <- aperm(counts, c(2L, 1L, 3L))
+  dimnames(counts) <- list(exclusion_rows, exclusion_cols, NULL)
+  lapply(seq_len(m), function(j) counts[, , j])
 }
 
 one_way_check <- function(raw, j, target, t_labels, thresh) {
@@ -36,30 +46,38 @@ one_way_check <- function(raw, j, target, t_labels, thresh) {
   pct_dis <- 100 * n_level / total
   if (!(n_level > thresh[1] && pct_dis > thresh[2])) return(NULL)
   lab <- t_labels[level]
-  tab <- data.frame(Level = lab, All = w$all_orig, PctLevelAll = 100 * w$level_orig / w$all_orig, totalDisclosive = total,
-                    nLevelDis = n_level, PctLevelDis = pct_dis, stringsAsFactors = FALSE)
-  rownames(tab) <- lab
+  tab <- new_data_frame(list(Level = lab, All = w$all_orig, PctLevelAll = 100 * w$level_orig / w$all_orig,
+                             totalDisclosive = total, nLevelDis = n_level, PctLevelDis = pct_dis),
+                        row_names = lab)
   list(table = tab, message = paste("Check ", target, " level ", lab))
 }
 
 two_way_check <- function(raw, j, target, keys, labels, thresh) {
   tw <- raw$two_way[[j]]
-  if (length(tw$npairs) == 0) return(NULL)
-  key_labels <- character(length(tw$key))
-  for (k in unique(tw$key)) {
-    at <- tw$key == k
-    key_labels[at] <- labels[[keys[k]]][tw$key_level[at]]
-  }
-  pair <- paste(labels[[target]][tw$target_level], key_labels, sep = "|")
+  # Only the pairs whose target level makes up more than thresh[2] percent of the key
+  # level are labelled and sorted.
   pct <- 100 * tw$key_target_total / tw$key_total
-  # Ties in npairs keep synthpop's order: key by key, pair labels sorted.
-  ord <- order(tw$key, pair)
-  ord <- ord[order(-tw$npairs[ord], method = "radix")]
-  ord <- ord[pct[ord] > thresh[2]]
-  if (length(ord) == 0) return(NULL)
-  data.frame(target_key_levs = pair[ord], npairs = as.integer(tw$npairs[ord]), key = keys[tw$key[ord]],
-             key_target_total = tw$key_target_total[ord], key_total = tw$key_total[ord],
-             PctTargetKeyLevel = pct[ord], stringsAsFactors = FALSE)
+  keep <- which(pct > thresh[2])
+  if (length(keep) == 0) return(NULL)
+  key <- tw$key[keep]
+  key_level <- tw$key_level[keep]
+  key_labels <- character(length(keep))
+  for (k in unique(key)) {
+    at <- key == k
+    key_labels[at] <- labels[[keys[k]]][key_level[at]]
+  }
+  pair <- paste(labels[[target]][tw$target_level[keep]], key_labels, sep = "|")
+  npairs <- tw$npairs[keep]
+  # Most pairs first; ties keep synthpop's order: key by key, pair labels sorted.
+  ord <- order(-npairs, key, pair)
+  key_names <- names(keys)[key[ord]]
+  # Keys named by the user: their names, when distinct, name the rows (as data.frame()
+  # took them from the key column).
+  row_names <- if (!is.null(key_names) && !anyDuplicated(key_names) && any(nzchar(key_names))) key_names
+  new_data_frame(list(target_key_levs = pair[ord], npairs = as.integer(npairs[ord]),
+                      key = unname(keys)[key[ord]], key_target_total = tw$key_target_total[keep][ord],
+                      key_total = tw$key_total[keep][ord], PctTargetKeyLevel = pct[keep][ord]),
+                 row_names = row_names)
 }
 
 # m == 1: the table itself, or list("") when nothing is flagged (as synthpop);
@@ -71,40 +89,38 @@ check_component <- function(tables, m) {
   lapply(tables, function(x) if (is.null(x)) "" else x)
 }
 
+# The core's measures behind cap_names (DCAP is DCAPd under synthpop 1.9-3's name).
+cap_columns <- c("baseCAPd", "CAPd", "CAPs", "DCAPd", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb", "TCAP_taub")
+
 build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, thresh_2way, digits, to.print, call) {
-  stats <- stats_matrix(raw)
-  allcaps <- stats[, c("baseCAPd", "CAPd", "CAPs", "DCAPd", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb",
-                            "TCAP_taub"),
-                   drop = FALSE]
-  colnames(allcaps) <- cap_names
+  stats <- stats_columns(raw)
   one <- lapply(seq_len(m), one_way_check, raw = raw, target = target, t_labels = labels[[target]],
                 thresh = thresh_1way)
   two <- lapply(seq_len(m), two_way_check, raw = raw, target = target, keys = keys, labels = labels,
                 thresh = thresh_2way)
   one_msgs <- unique(unlist(lapply(one, function(x) x$message)))
   n_pairs <- vapply(two, function(x) if (is.null(x)) 0L else nrow(x), integer(1))
-  structure(
-    list(
-      ident = measure_frame(stats, ident_names),
-      attrib = measure_frame(stats, attrib_names),
-      allCAPs = measure_frame(allcaps, cap_names),
-      check_1way = check_component(lapply(one, function(x) x$table), m),
-      check1 = if (length(one_msgs) == 0) "" else paste(one_msgs, collapse = "; "),
-      check_2way = check_component(two, m),
-      check2 = two_way_message(n_pairs, m),
-      Nexclusions = exclusion_matrices(raw, m),
-      measures = measure_frame(stats, colnames(stats)),
-      keys = keys,
-      target = target,
-      digits = digits,
-      Norig = as.integer(stats[1, "Nd"]),
-      Nsyn = as.integer(stats[, "Ns"]),
-      m = m,
-      to.print = to.print,
-      call = call
-    ),
-    class = "disclosure"
+  x <- list(
+    ident = measure_frame(stats, ident_names),
+    attrib = measure_frame(stats, attrib_names),
+    allCAPs = measure_frame(stats, cap_columns, cap_names),
+    check_1way = check_component(lapply(one, function(x) x$table), m),
+    check1 = if (length(one_msgs) == 0) "" else paste(one_msgs, collapse = "; "),
+    check_2way = check_component(two, m),
+    check2 = two_way_message(n_pairs, m),
+    Nexclusions = exclusion_matrices(raw, m),
+    measures = measure_frame(stats, names(stats)),
+    keys = keys,
+    target = target,
+    digits = digits,
+    Norig = as.integer(stats[["Nd"]][1]),
+    Nsyn = as.integer(stats[["Ns"]]),
+    m = m,
+    to.print = to.print,
+    call = call
   )
+  class(x) <- "disclosure"
+  x
 }
 
 # "<n> pairs need checks". With m > 1 the count is that of the last synthesis with any

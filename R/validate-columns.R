@@ -5,8 +5,10 @@
 # Largest number of rows of one dataset: the core codes rows with 32-bit integers.
 max_rows <- .Machine$integer.max
 
+# `where`: cli markup naming the dataset, formatted only for the error.
 check_row_count <- function(n, where, call) {
   if (n > max_rows) {
+    where <- cli::format_inline(where)
     cli::cli_abort(c("{where} has {format(n, big.mark = ',', scientific = FALSE)} rows, more than synthrisk can count.",
                      i = "At most {format(max_rows, big.mark = ',')} rows (2^31 - 1) per dataset."),
                    call = call)
@@ -21,6 +23,10 @@ dataset_name <- function(j, m) {
 
 # NULL when `x` can be a key or target, else what is wrong with it.
 unusable_column_type <- function(x) {
+  # The usual columns, plain vectors and factors, in few steps.
+  if (is.atomic(x) && is.null(dim(x)) && !is.null(x) && !is.complex(x) && (!is.object(x) || is.factor(x))) {
+    return(NULL)
+  }
   if (is.data.frame(x)) {
     return(sprintf("a data-frame column (%d columns)", ncol(x)))
   }
@@ -45,9 +51,12 @@ check_variable_columns <- function(vars, data, syn, call, control = NULL) {
   m <- length(syn)
   for (j in seq_along(datasets)) {
     where <- if (j > m + 1) "{.arg control}" else dataset_name(j - 1, m)
-    check_row_count(nrow(datasets[[j]]), cli::format_inline(where), call)
+    n_rows <- nrow(datasets[[j]])
+    check_row_count(n_rows, where, call)
     for (v in vars) {
-      x <- datasets[[j]][[v]]
+      # .subset2(): the column itself, without `[[.data.frame`'s checks, for every
+      # data-frame class (the names were checked before).
+      x <- .subset2(datasets[[j]], v)
       problem <- unusable_column_type(x)
       if (!is.null(problem)) {
         cli::cli_abort(c(paste0("Variable {.val {v}} in ", where, " is {problem}."),
@@ -55,8 +64,8 @@ check_variable_columns <- function(vars, data, syn, call, control = NULL) {
                        call = call)
       }
       n <- if (inherits(x, "POSIXlt")) length(unclass(as.POSIXct(x))) else length(x)
-      if (n != nrow(datasets[[j]])) {
-        cli::cli_abort(paste0("Variable {.val {v}} in ", where, " has {n} value{?s} for {nrow(datasets[[j]])} rows."),
+      if (n != n_rows) {
+        cli::cli_abort(paste0("Variable {.val {v}} in ", where, " has {n} value{?s} for {n_rows} rows."),
                        call = call)
       }
     }
