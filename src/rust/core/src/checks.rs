@@ -85,24 +85,50 @@ pub fn fill_two_way_totals(
     rows_orig: &RowsByQ,
     key_levels: &[u32],
     target_orig: &LevelCodes<'_>,
+    target_orig_levels: u32,
 ) {
+    let n_t = target_orig_levels;
     for (k, &n_k) in key_levels.iter().enumerate() {
-        let mut wanted: Vec<Option<HashMap<u32, u64>>> = vec![None; n_k as usize];
+        let mut wanted_pairs: Vec<Vec<u32>> = vec![Vec::new(); n_k as usize];
         for p in pairs.iter().flat_map(|p| p.iter()).filter(|p| p.key == k) {
-            wanted[p.key_level as usize].get_or_insert_with(HashMap::new).insert(p.target_level, 0);
+            wanted_pairs[p.key_level as usize].push(p.target_level);
         }
-        if wanted.iter().all(Option::is_none) {
+        let n_wanted = wanted_pairs.iter().filter(|w| !w.is_empty()).count();
+        if n_wanted == 0 {
             continue;
         }
+        // Per wanted key level, its records by target level: a dense row of counts when
+        // they fit, else the wanted target levels only.
+        let dense = (n_wanted as u64) * (n_t as u64) <= DENSE_JOINT_LIMIT;
+        let mut joint: Vec<Joint> = wanted_pairs
+            .iter()
+            .map(|w| {
+                if w.is_empty() {
+                    Joint::Unwanted
+                } else if dense {
+                    Joint::Dense(vec![0; n_t as usize])
+                } else {
+                    Joint::Sparse(w.iter().map(|&t| (t, 0)).collect())
+                }
+            })
+            .collect();
         let mut margin = vec![0u64; n_k as usize];
         with_codes!(target_orig, |tc| {
             for q in 0..index.n_q {
                 let kl = index.key_code(q, k) as usize;
                 margin[kl] += rows_orig.count(q) as u64;
-                if let Some(joint) = wanted[kl].as_mut() {
-                    for &row in rows_orig.of(q) {
-                        if let Some(n) = joint.get_mut(&tc.code(row as usize)) {
-                            *n += 1;
+                match &mut joint[kl] {
+                    Joint::Unwanted => {}
+                    Joint::Dense(counts) => {
+                        for &row in rows_orig.of(q) {
+                            counts[tc.code(row as usize) as usize] += 1;
+                        }
+                    }
+                    Joint::Sparse(counts) => {
+                        for &row in rows_orig.of(q) {
+                            if let Some(n) = counts.get_mut(&tc.code(row as usize)) {
+                                *n += 1;
+                            }
                         }
                     }
                 }
@@ -110,11 +136,24 @@ pub fn fill_two_way_totals(
         });
         for p in pairs.iter_mut().flat_map(|p| p.iter_mut()).filter(|p| p.key == k) {
             p.key_total = margin[p.key_level as usize];
-            // Every pair was entered in `wanted` above.
-            p.key_target_total =
-                wanted[p.key_level as usize].as_ref().and_then(|j| j.get(&p.target_level)).copied().unwrap_or(0);
+            // Every pair was entered in `joint` above.
+            p.key_target_total = match &joint[p.key_level as usize] {
+                Joint::Dense(counts) => counts[p.target_level as usize],
+                Joint::Sparse(counts) => counts.get(&p.target_level).copied().unwrap_or(0),
+                Joint::Unwanted => 0,
+            };
         }
     }
+}
+
+/// Above this many counts per key, the joint counts keep the wanted pairs only.
+const DENSE_JOINT_LIMIT: u64 = 1 << 20;
+
+/// One key level's original records by target level, as `fill_two_way_totals` keeps them.
+enum Joint {
+    Unwanted,
+    Dense(Vec<u64>),
+    Sparse(HashMap<u32, u64>),
 }
 
 #[cfg(test)]

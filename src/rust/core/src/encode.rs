@@ -11,7 +11,7 @@
 pub use crate::codes::NA_INTEGER;
 use crate::codes::{FactorCodes, LevelCodes};
 use crate::error::{check_row_count, CoreError, CoreResult};
-use crate::workers::{ShouldStop, Workers};
+use crate::workers::{chunks_by_cost, ShouldStop, Workers};
 use hashbrown::HashMap;
 
 /// R's `NA_real_` is the NaN whose low 32 bits are 1954 (what `R_IsNA` tests); any
@@ -313,19 +313,38 @@ pub fn encode_factor<'a>(columns: &[RawColumn<'a>], n_levels: u32, missing_code:
     Ok(EncodedVar::new(codes, n_levels, missing_code, None))
 }
 
-/// Encodes every variable, one per chunk, asking between variables whether to stop.
+/// Rows encoded between two interrupt checks.
+const ENCODE_CHUNK_ROWS: usize = 1 << 23;
+
+/// Encodes every variable, in groups of variables of a few million rows (small data in
+/// one trip to the pool), asking between groups whether to stop.
 pub fn encode_all<'a>(
     workers: &Workers,
     vars: &[VarInput<'a>],
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<EncodedVar<'a>>> {
+    use rayon::prelude::*;
+    // Variables in groups of a few million rows: small data in one trip to the pool.
+    let rows: Vec<usize> = vars
+        .iter()
+        .map(|v| match v {
+            VarInput::Factor { columns, .. } | VarInput::Numeric { columns } => columns.iter().map(|c| c.len()).sum(),
+        })
+        .collect();
     let mut out = Vec::with_capacity(vars.len());
-    for v in vars {
-        let encoded = workers.chunk(should_stop, || match v {
-            VarInput::Factor { columns, n_levels, missing_code } => encode_factor(columns, *n_levels, *missing_code),
-            VarInput::Numeric { columns } => encode_numeric(columns),
+    for group in chunks_by_cost(&rows, ENCODE_CHUNK_ROWS) {
+        let encoded: Vec<EncodedVar<'a>> = workers.chunk(should_stop, || {
+            vars[group]
+                .par_iter()
+                .map(|v| match v {
+                    VarInput::Factor { columns, n_levels, missing_code } => {
+                        encode_factor(columns, *n_levels, *missing_code)
+                    }
+                    VarInput::Numeric { columns } => encode_numeric(columns),
+                })
+                .collect::<CoreResult<_>>()
         })??;
-        out.push(encoded);
+        out.extend(encoded);
     }
     Ok(out)
 }

@@ -14,7 +14,7 @@ use crate::measures::{base_cap_d, SynthesisMeasures};
 use crate::plan::Plan;
 use crate::rows_by_q::RowsByQ;
 use crate::sweep::{sweep, SweepInput, Tally};
-use crate::workers::{stop_point, ShouldStop, Workers};
+use crate::workers::{chunks_by_cost, stop_point, ShouldStop, Workers};
 use rayon::prelude::*;
 
 /// How the work is cut: rows (original + synthetic) per q range, and rows per chunk
@@ -83,27 +83,6 @@ fn q_ranges(rows_orig: &RowsByQ, rows_syn: &RowsByQ, n_q: usize, range_rows: usi
         ranges.push(QRange { lo, hi: n_q, rows });
     }
     ranges
-}
-
-/// Consecutive runs of items whose costs add up to about `budget` (at least one item
-/// each); the split depends only on the costs, never on the thread count.
-fn chunks_by_cost(costs: &[usize], budget: usize) -> Vec<std::ops::Range<usize>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut sum = 0;
-    for (i, &c) in costs.iter().enumerate() {
-        // An empty item still costs a little: every item counts at least 1.
-        sum += c.max(1);
-        if sum >= budget {
-            out.push(start..i + 1);
-            start = i + 1;
-            sum = 0;
-        }
-    }
-    if start < costs.len() {
-        out.push(start..costs.len());
-    }
-    out
 }
 
 fn validate(vars: &[EncodedVar], keys: &[usize], use_keys_na: &[bool], targets: &[TargetRequest]) -> CoreResult<()> {
@@ -399,7 +378,14 @@ pub fn run_plan_with(
                 results_by_target.par_iter_mut().enumerate().for_each(|(i, results)| {
                     let ti = group.start + i;
                     let mut pairs: Vec<&mut Vec<PairCount>> = results.iter_mut().map(|r| &mut r.two_way).collect();
-                    fill_two_way_totals(&mut pairs, &index, rows_orig, &key_levels, codes_of(ti, orig));
+                    fill_two_way_totals(
+                        &mut pairs,
+                        &index,
+                        rows_orig,
+                        &key_levels,
+                        codes_of(ti, orig),
+                        vars[targets[ti].var].n_levels,
+                    );
                 })
             })?;
             for (i, results) in results_by_target.into_iter().enumerate() {
@@ -408,16 +394,4 @@ pub fn run_plan_with(
         }
     }
     Ok(by_target.into_iter().map(|synthesis| TargetResult { synthesis }).collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn chunks_cover_every_item_once_in_order() {
-        let c = chunks_by_cost(&[3, 0, 5, 1, 1, 9, 2], 5);
-        assert_eq!(c, vec![0..3, 3..6, 6..7]);
-        assert!(chunks_by_cost(&[], 5).is_empty());
-    }
 }

@@ -76,6 +76,27 @@ pub fn threads_for(requested: usize, work_rows: usize) -> usize {
     requested.min(work_rows / ROWS_PER_THREAD).max(1)
 }
 
+/// Consecutive runs of items whose costs add up to about `budget` (at least one item
+/// each); the split depends only on the costs, never on the thread count.
+pub fn chunks_by_cost(costs: &[usize], budget: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut sum = 0;
+    for (i, &c) in costs.iter().enumerate() {
+        // An empty item still costs a little: every item counts at least 1.
+        sum += c.max(1);
+        if sum >= budget {
+            out.push(start..i + 1);
+            start = i + 1;
+            sum = 0;
+        }
+    }
+    if start < costs.len() {
+        out.push(start..costs.len());
+    }
+    out
+}
+
 /// `Err(Interrupted)` when the caller asked to stop.
 pub fn stop_point(should_stop: ShouldStop<'_>) -> CoreResult<()> {
     if should_stop() {
@@ -88,6 +109,13 @@ pub fn stop_point(should_stop: ShouldStop<'_>) -> CoreResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunks_cover_every_item_once_in_order() {
+        let c = chunks_by_cost(&[3, 0, 5, 1, 1, 9, 2], 5);
+        assert_eq!(c, vec![0..3, 3..6, 6..7]);
+        assert!(chunks_by_cost(&[], 5).is_empty());
+    }
 
     #[test]
     fn small_work_runs_on_fewer_threads() {
