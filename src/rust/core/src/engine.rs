@@ -231,14 +231,16 @@ pub fn run_plan_with(
     let key_missing: Vec<u32> = keys.iter().map(|&k| vars[k].missing_code).collect();
     let missing_key = missing_key_flags(&index, &key_missing, use_keys_na);
     let n_orig = index.q[orig].len() as u64;
-    let base_caps: Vec<f64> = targets
-        .iter()
-        .map(|t| {
-            let target = &vars[t.var];
-            let margin = target.codes[orig].level_counts(target.n_levels);
-            base_cap_d(&margin, n_orig)
-        })
-        .collect();
+    let base_caps: Vec<f64> = workers.chunk(should_stop, || {
+        targets
+            .par_iter()
+            .map(|t| {
+                let target = &vars[t.var];
+                let margin = target.codes[orig].level_counts(target.n_levels);
+                base_cap_d(&margin, n_orig)
+            })
+            .collect()
+    })?;
 
     let n_views = plan.syntheses.len();
     let mut by_target: Vec<Vec<SynthesisResult>> = (0..targets.len()).map(|_| Vec::with_capacity(n_views)).collect();

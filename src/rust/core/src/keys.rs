@@ -91,13 +91,19 @@ pub fn build_key_index(keys: &[&[LevelCodes<'_>]], levels: &[u32]) -> CoreResult
     let q: Vec<Vec<u32>> = cur.into_par_iter().map(|d| d.into_iter().map(|v| v as u32).collect()).collect();
     let mut q_keys = vec![0u32; n_q * n_keys];
     let mut seen = vec![false; n_q];
-    for (d, qd) in q.iter().enumerate() {
+    let mut n_seen = 0;
+    // The first record of each q gives its key codes; the scan ends once all are known.
+    'datasets: for (d, qd) in q.iter().enumerate() {
         for (row, &qi) in qd.iter().enumerate() {
             let qi = qi as usize;
             if !seen[qi] {
                 seen[qi] = true;
                 for k in 0..n_keys {
                     q_keys[qi * n_keys + k] = keys[k][d].get(row);
+                }
+                n_seen += 1;
+                if n_seen == n_q {
+                    break 'datasets;
                 }
             }
         }
