@@ -94,7 +94,7 @@ fn plan_of(plan: &Robj, n_datasets: usize) -> GlueResult<Plan> {
         None => TauGrid::default(),
         Some(t) => TauGrid::new(&t)?,
     };
-    Ok(Plan { original: f.get("original")?, syntheses, tau })
+    Ok(Plan { original: f.get("original")?, syntheses, tau, weights: Vec::new() })
 }
 
 fn two_way_robj(p: &[PairCount]) -> GlueResult<Robj> {

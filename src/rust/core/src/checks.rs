@@ -86,7 +86,10 @@ pub fn fill_two_way_totals(
     key_levels: &[u32],
     target_orig: &LevelCodes<'_>,
     target_orig_levels: u32,
+    weights_orig: Option<&[u32]>,
 ) {
+    // The records a row stands for: 1, or its count (counted cells).
+    let weight = |row: u32| weights_orig.map_or(1, |w| w[row as usize] as u64);
     let n_t = target_orig_levels;
     for (k, &n_k) in key_levels.iter().enumerate() {
         let mut wanted_pairs: Vec<Vec<u32>> = vec![Vec::new(); n_k as usize];
@@ -116,18 +119,21 @@ pub fn fill_two_way_totals(
         with_codes!(target_orig, |tc| {
             for q in 0..index.n_q {
                 let kl = index.key_code(q, k) as usize;
-                margin[kl] += rows_orig.count(q) as u64;
+                margin[kl] += match weights_orig {
+                    None => rows_orig.count(q) as u64,
+                    Some(_) => rows_orig.of(q).iter().map(|&row| weight(row)).sum(),
+                };
                 match &mut joint[kl] {
                     Joint::Unwanted => {}
                     Joint::Dense(counts) => {
                         for &row in rows_orig.of(q) {
-                            counts[tc.code(row as usize) as usize] += 1;
+                            counts[tc.code(row as usize) as usize] += weight(row);
                         }
                     }
                     Joint::Sparse(counts) => {
                         for &row in rows_orig.of(q) {
                             if let Some(n) = counts.get_mut(&tc.code(row as usize)) {
-                                *n += 1;
+                                *n += weight(row);
                             }
                         }
                     }

@@ -5,7 +5,7 @@
 //! million rows so that the caller can stop a long run between two chunks.
 
 use crate::checks::{fill_two_way_totals, one_way, two_way_pairs, OneWay, PairCount};
-use crate::codes::LevelCodes;
+use crate::codes::{CodeSource, LevelCodes};
 use crate::encode::EncodedVar;
 use crate::error::{check_row_count, CoreError, CoreResult};
 use crate::exclusions::*;
@@ -14,6 +14,7 @@ use crate::measures::{base_cap_d, SynthesisMeasures};
 use crate::plan::Plan;
 use crate::rows_by_q::RowsByQ;
 use crate::sweep::{sweep, SweepInput, Tally};
+use crate::with_codes;
 use crate::workers::{chunks_by_cost, stop_point, ShouldStop, Workers};
 use rayon::prelude::*;
 
@@ -136,6 +137,17 @@ fn validate(vars: &[EncodedVar], keys: &[usize], use_keys_na: &[bool], targets: 
     Ok(())
 }
 
+/// Records at each level when each row stands for `weights[row]` records.
+fn weighted_level_counts(codes: &LevelCodes<'_>, weights: &[u32], n_levels: u32) -> Vec<u64> {
+    let mut counts = vec![0u64; n_levels as usize];
+    with_codes!(codes, |c| {
+        for (row, &w) in weights.iter().enumerate() {
+            counts[c.code(row) as usize] += w as u64;
+        }
+    });
+    counts
+}
+
 /// Computes every (target, synthesis) of the standard plan: dataset 0 is the original,
 /// every other dataset a synthesis. The work runs in chunks on `workers`; between
 /// chunks `should_stop` is asked on the calling thread, and a yes ends the call with
@@ -230,13 +242,17 @@ pub fn run_plan_with(
     let rows_orig = whole[orig].as_ref().ok_or_else(|| CoreError::new("internal: the original is not grouped"))?;
     let key_missing: Vec<u32> = keys.iter().map(|&k| vars[k].missing_code).collect();
     let missing_key = missing_key_flags(&index, &key_missing, use_keys_na);
-    let n_orig = index.q[orig].len() as u64;
+    let n_orig = plan.records(orig, None, dataset_rows[orig]);
+    let weights_orig = plan.weights_of(orig);
     let base_caps: Vec<f64> = workers.chunk(should_stop, || {
         targets
             .par_iter()
             .map(|t| {
                 let target = &vars[t.var];
-                let margin = target.codes[orig].level_counts(target.n_levels);
+                let margin = match weights_orig {
+                    None => target.codes[orig].level_counts(target.n_levels),
+                    Some(w) => weighted_level_counts(&target.codes[orig], w, target.n_levels),
+                };
                 base_cap_d(&margin, n_orig)
             })
             .collect()
@@ -317,6 +333,8 @@ pub fn run_plan_with(
                     spec: &request.spec,
                     twoway_min_cell: request.twoway_min_cell,
                     tau: &plan.tau,
+                    weights_orig,
+                    weights_syn: plan.weights_of(views[vi].dataset),
                 }
             };
 
@@ -343,7 +361,8 @@ pub fn run_plan_with(
                 for p in parts {
                     tally.merge(p);
                 }
-                let n_syn_rows = views[vi].n_rows(dataset_rows[views[vi].dataset]) as u64;
+                let view = &views[vi];
+                let n_syn_rows = plan.records(view.dataset, view.rows.as_deref(), dataset_rows[view.dataset]);
                 let measures = SynthesisMeasures::from_tally(&tally, n_orig, n_syn_rows, base_caps[ti]);
                 let (tau_syn, tau_orig) = if plan.tau.is_empty() {
                     (Vec::new(), Vec::new())
@@ -387,6 +406,7 @@ pub fn run_plan_with(
                         &key_levels,
                         codes_of(ti, orig),
                         vars[targets[ti].var].n_levels,
+                        weights_orig,
                     );
                 })
             })?;
@@ -396,4 +416,89 @@ pub fn run_plan_with(
         }
     }
     Ok(by_target.into_iter().map(|synthesis| TargetResult { synthesis }).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workers::never_stop;
+
+    /// Counted cells give the numbers of the records they stand for: a dataset of rows
+    /// with counts equals the dataset with each row repeated that many times.
+    #[test]
+    fn counted_cells_equal_the_records_they_count() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |k: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % k) as u32
+        };
+        let workers = Workers::new(2).unwrap();
+        for case in 0..40 {
+            let levels = [4u32, 5, 6]; // two keys and the target, the last level missing
+            let sizes = [1 + next(60) as usize, 1 + next(60) as usize, 1 + next(60) as usize];
+            let rows: Vec<Vec<[u32; 3]>> = sizes
+                .iter()
+                .map(|&n| {
+                    (0..n).map(|_| [next(levels[0] as u64), next(levels[1] as u64), next(levels[2] as u64)]).collect()
+                })
+                .collect();
+            let weights: Vec<Vec<u32>> = sizes.iter().map(|&n| (0..n).map(|_| 1 + next(4)).collect()).collect();
+            let var = |rows: &Vec<Vec<[u32; 3]>>, j: usize| {
+                EncodedVar::from_u32(
+                    rows.iter().map(|d| d.iter().map(|r| r[j]).collect()).collect(),
+                    levels[j],
+                    levels[j] - 1,
+                    None,
+                )
+            };
+            let compact: Vec<EncodedVar<'_>> = (0..3).map(|j| var(&rows, j)).collect();
+            let expanded_rows: Vec<Vec<[u32; 3]>> = rows
+                .iter()
+                .zip(&weights)
+                .map(|(d, w)| d.iter().zip(w).flat_map(|(r, &n)| std::iter::repeat(*r).take(n as usize)).collect())
+                .collect();
+            let expanded: Vec<EncodedVar<'_>> = (0..3).map(|j| var(&expanded_rows, j)).collect();
+            let mut spec = ExclusionSpec::none(levels[2] as usize, levels[2] - 1);
+            if case % 3 == 1 {
+                spec.denom_lim = Some(3);
+            }
+            if case % 3 == 2 {
+                spec.excluded_target[0] = true;
+                spec.exclude_missing_target = true;
+            }
+            let targets = [TargetRequest { var: 2, spec, twoway_min_cell: 1.0 }];
+            let mut plan = Plan::standard(3);
+            let want =
+                run_plan(&workers, &expanded, &[0, 1], &[true, case % 2 == 0], &targets, &plan, &never_stop).unwrap();
+            plan.weights = weights.into_iter().map(Some).collect();
+            let got =
+                run_plan(&workers, &compact, &[0, 1], &[true, case % 2 == 0], &targets, &plan, &never_stop).unwrap();
+            for (g, w) in got[0].synthesis.iter().zip(&want[0].synthesis) {
+                for ((name, a), (_, b)) in g.measures.named().into_iter().zip(w.measures.named()) {
+                    assert!(
+                        (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+                        "case {case} {name}: {a} vs {b}"
+                    );
+                }
+                assert_eq!(g.total, w.total, "case {case}");
+                assert_eq!(g.removed, w.removed, "case {case}");
+                assert_eq!(g.one_way, w.one_way, "case {case}");
+                assert_eq!(g.two_way, w.two_way, "case {case}");
+            }
+        }
+    }
+
+    #[test]
+    fn weights_must_count_every_row_at_least_once() {
+        let workers = Workers::new(1).unwrap();
+        let vars = vec![EncodedVar::from_u32(vec![vec![0, 1], vec![1]], 3, 2, None)];
+        let targets = [TargetRequest { var: 0, spec: ExclusionSpec::none(3, 2), twoway_min_cell: 4.0 }];
+        let mut plan = Plan::standard(2);
+        plan.weights = vec![Some(vec![1, 0]), None];
+        assert!(run_plan(&workers, &vars, &[0], &[true], &targets, &plan, &never_stop).is_err());
+        plan.weights = vec![Some(vec![1]), None];
+        assert!(run_plan(&workers, &vars, &[0], &[true], &targets, &plan, &never_stop).is_err());
+    }
 }

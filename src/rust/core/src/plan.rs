@@ -75,12 +75,35 @@ pub struct Plan {
     pub original: usize,
     pub syntheses: Vec<SynthesisView>,
     pub tau: TauGrid,
+    /// Counted cells: per dataset, the number of records each row stands for (at least
+    /// 1); empty, or `None` for a dataset, when every row is one record.
+    pub weights: Vec<Option<Vec<u32>>>,
 }
 
 impl Plan {
     /// Dataset 0 against each of datasets `1..n_datasets`, whole, no tau curve.
     pub fn standard(n_datasets: usize) -> Self {
-        Plan { original: 0, syntheses: (1..n_datasets).map(SynthesisView::whole).collect(), tau: TauGrid::default() }
+        Plan {
+            original: 0,
+            syntheses: (1..n_datasets).map(SynthesisView::whole).collect(),
+            tau: TauGrid::default(),
+            weights: Vec::new(),
+        }
+    }
+
+    /// The records each row of `dataset` stands for; `None` for one each.
+    pub fn weights_of(&self, dataset: usize) -> Option<&[u32]> {
+        self.weights.get(dataset).and_then(|w| w.as_deref())
+    }
+
+    /// Records of `dataset` (weighted) in the rows `rows`, or in all its `n_rows` rows.
+    pub fn records(&self, dataset: usize, rows: Option<&[u32]>, n_rows: usize) -> u64 {
+        match (self.weights_of(dataset), rows) {
+            (None, None) => n_rows as u64,
+            (None, Some(r)) => r.len() as u64,
+            (Some(w), None) => w.iter().map(|&x| x as u64).sum(),
+            (Some(w), Some(r)) => r.iter().map(|&i| w[i as usize] as u64).sum(),
+        }
     }
 
     /// Checks the plan against the datasets' row counts.
@@ -91,6 +114,30 @@ impl Plan {
         }
         if self.syntheses.is_empty() {
             return Err(CoreError::new("internal: the plan has no synthesis"));
+        }
+        if !self.weights.is_empty() && self.weights.len() != n {
+            return Err(CoreError::new(format!("internal: weights for {} of {n} datasets", self.weights.len())));
+        }
+        for (d, w) in self.weights.iter().enumerate() {
+            if let Some(w) = w {
+                if w.len() != dataset_rows[d] {
+                    return Err(CoreError::new(format!(
+                        "internal: dataset {d} has {} weights for {} rows",
+                        w.len(),
+                        dataset_rows[d]
+                    )));
+                }
+                if w.contains(&0) {
+                    return Err(CoreError::new(format!("internal: dataset {d} has a row of weight 0")));
+                }
+                // Counts of a cell are u32 in the sweep.
+                if w.iter().map(|&x| x as u64).sum::<u64>() > u32::MAX as u64 {
+                    return Err(CoreError::new(format!(
+                        "dataset {d} counts more than {} records; synthrisk handles at most that many",
+                        u32::MAX
+                    )));
+                }
+            }
         }
         let mut seen: Vec<bool> = Vec::new();
         for (i, v) in self.syntheses.iter().enumerate() {

@@ -24,6 +24,10 @@ pub struct SweepInput<'a> {
     pub twoway_min_cell: f64,
     /// The tau curve's grid (empty: no curve).
     pub tau: &'a TauGrid,
+    /// Counted cells: the records each row of the original / the synthesis stands for
+    /// (`None`: one each).
+    pub weights_orig: Option<&'a [u32]>,
+    pub weights_syn: Option<&'a [u32]>,
 }
 
 /// Partial sums over a range of q; ranges merge in order.
@@ -181,27 +185,59 @@ fn sweep_codes<S: CodeSource + ?Sized>(
     let (mut n_b, mut n_orig_in_syn, mut taub_den) = (0u64, 0u64, 0u64);
     let mut total = [0u64; N_TABLES];
 
+    let weights_orig = input.weights_orig.map(|w| gather(w, input.rows_orig, q_lo, q_hi));
+    let weights_syn = input.weights_syn.map(|w| gather(w, input.rows_syn, q_lo, q_hi));
+
     for q in q_lo..q_hi {
-        let d_q = input.rows_orig.count(q) as u64;
-        let s_q = input.rows_syn.count(q) as u64;
-        if d_q == 0 && s_q == 0 {
+        let of_q = |rows: &RowsByQ, base: usize| rows.offsets[q] - base..rows.offsets[q + 1] - base;
+        let (at_orig, at_syn) = (of_q(input.rows_orig, base_orig), of_q(input.rows_syn, base_syn));
+        if at_orig.is_empty() && at_syn.is_empty() {
             // A q of other datasets only (other syntheses, or rows outside a subsample).
             continue;
         }
         touched.clear();
-        let of_q = |rows: &RowsByQ, base: usize| rows.offsets[q] - base..rows.offsets[q + 1] - base;
-        for &t in &gathered_orig[of_q(input.rows_orig, base_orig)] {
-            if d[t as usize] == 0 {
-                touched.push(t);
+        // Records of q: one per row, or the rows' counts (counted cells; every count >= 1,
+        // so a level is touched at its first row either way).
+        let d_q = match &weights_orig {
+            None => {
+                for &t in &gathered_orig[at_orig.clone()] {
+                    if d[t as usize] == 0 {
+                        touched.push(t);
+                    }
+                    d[t as usize] += 1;
+                }
+                at_orig.len() as u64
             }
-            d[t as usize] += 1;
-        }
-        for &t in &gathered_syn[of_q(input.rows_syn, base_syn)] {
-            if d[t as usize] == 0 && s[t as usize] == 0 {
-                touched.push(t);
+            Some(w) => {
+                for (&t, &n) in gathered_orig[at_orig.clone()].iter().zip(&w[at_orig.clone()]) {
+                    if d[t as usize] == 0 {
+                        touched.push(t);
+                    }
+                    d[t as usize] += n;
+                }
+                w[at_orig].iter().map(|&n| n as u64).sum()
             }
-            s[t as usize] += 1;
-        }
+        };
+        let s_q = match &weights_syn {
+            None => {
+                for &t in &gathered_syn[at_syn.clone()] {
+                    if d[t as usize] == 0 && s[t as usize] == 0 {
+                        touched.push(t);
+                    }
+                    s[t as usize] += 1;
+                }
+                at_syn.len() as u64
+            }
+            Some(w) => {
+                for (&t, &n) in gathered_syn[at_syn.clone()].iter().zip(&w[at_syn.clone()]) {
+                    if d[t as usize] == 0 && s[t as usize] == 0 {
+                        touched.push(t);
+                    }
+                    s[t as usize] += n;
+                }
+                w[at_syn].iter().map(|&n| n as u64).sum()
+            }
+        };
         // q has a target level u with ps[u,q] == 1 exactly when one level occurs in it.
         let syn_levels = touched.iter().filter(|&&t| s[t as usize] > 0).count();
         let missing_key = input.missing_key[q];

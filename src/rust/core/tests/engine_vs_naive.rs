@@ -723,6 +723,7 @@ proptest! {
             original: o,
             syntheses: vec![SynthesisView::whole(other), SynthesisView { dataset: other, rows: Some(rows.clone()) }],
             tau: TauGrid::new(&TAU).unwrap(),
+            weights: Vec::new(),
         };
         let sub_case = Case { vars: case.vars.iter().map(|v| v.with_subset(other, &rows)).collect(), ..case.clone() };
         // Batches of views never change a sum; q ranges may (floating point), so runs are
