@@ -75,3 +75,31 @@ test_that("an encoding keeps the factor columns it borrows alive", {
   }
   expect_identical(compute(enc, small_request(enc)), before)
 })
+
+test_that("counted cells through the protocol equal the records they count", {
+  set.seed(11)
+  cells <- function(n) {
+    data.frame(k = factor(sample(c("a", "b", "c"), n, TRUE)), m = sample(1:3, n, TRUE),
+               t = factor(sample(c("x", "y", "z"), n, TRUE), levels = c("x", "y", "z")))
+  }
+  orig <- cells(40)
+  syn <- cells(35)
+  w_orig <- sample.int(4L, nrow(orig), replace = TRUE)
+  w_syn <- sample.int(4L, nrow(syn), replace = TRUE)
+  expand <- function(d, w) d[rep(seq_len(nrow(d)), w), , drop = FALSE]
+  run <- function(data, syn, weights) {
+    enc <- synthrisk:::encode_variables(c("k", "m", "t"), data, list(syn), NULL, list(k = 0, m = 0, t = 0),
+                                        strict = FALSE, n_threads = 1L, call = globalenv())
+    opt <- list(target = "t", not.targetlev = NULL, usetargetNA = TRUE, exclude.keys = NULL,
+                exclude.keylevs = NULL, exclude.targetlevs = NULL)
+    req <- synthrisk:::target_request(opt, enc, c("k", "m"), 5L, FALSE, c(1, 0), globalenv())
+    plan <- list(original = 0L, syntheses = list(list(dataset = 1L, rows = NULL)), tau = NULL, weights = weights)
+    synthrisk:::rust_result(synthrisk:::rust_compute(enc$ptr, 0:1, c(TRUE, TRUE), list(req), 1L, plan))
+  }
+  want <- run(expand(orig, w_orig), expand(syn, w_syn), NULL)
+  got <- run(orig, syn, list(w_orig, w_syn))
+  expect_equal(got, want)
+  expect_gt(want[[1]]$stats$DiSCO, 0)
+  expect_error(run(orig, syn, list(replace(w_orig, 1, 0L), NULL)), "weight 0", fixed = TRUE)
+  expect_error(run(orig, syn, list(-w_orig, NULL)), "internal: `plan$weights[[1]]` has -", fixed = TRUE)
+})

@@ -94,7 +94,26 @@ fn plan_of(plan: &Robj, n_datasets: usize) -> GlueResult<Plan> {
         None => TauGrid::default(),
         Some(t) => TauGrid::new(&t)?,
     };
-    Ok(Plan { original: f.get("original")?, syntheses, tau, weights: Vec::new() })
+    // Counted cells (optional): per dataset NULL or the records each row stands for.
+    let weights = match f.optional::<List>("weights")? {
+        None => Vec::new(),
+        Some(w) => w
+            .values()
+            .enumerate()
+            .map(|(d, x)| {
+                let what = format!("plan$weights[[{}]]", d + 1);
+                match Option::<Vec<usize>>::from_robj(&x, &what)? {
+                    None => Ok(None),
+                    Some(v) => v
+                        .into_iter()
+                        .map(|n| u32::try_from(n).map_err(|_| internal(format!("`{what}` has {n}"))))
+                        .collect::<GlueResult<Vec<u32>>>()
+                        .map(Some),
+                }
+            })
+            .collect::<GlueResult<_>>()?,
+    };
+    Ok(Plan { original: f.get("original")?, syntheses, tau, weights })
 }
 
 fn two_way_robj(p: &[PairCount]) -> GlueResult<Robj> {

@@ -174,6 +174,15 @@ impl Fields {
         T::from_robj(&self.robj(name)?, &format!("{}${name}", self.what))
     }
 
+    /// A field that may be absent or NULL.
+    pub fn optional<T: FromRobj>(&self, name: &str) -> GlueResult<Option<T>> {
+        if self.list.names().is_some_and(|mut n| n.any(|x| x == name)) {
+            self.get::<Option<T>>(name)
+        } else {
+            Ok(None)
+        }
+    }
+
     /// The elements of a list field.
     pub fn items(&self, name: &str) -> GlueResult<Vec<Robj>> {
         Ok(self.get::<List>(name)?.values().collect())
