@@ -142,14 +142,32 @@ pub fn sweep(input: &SweepInput<'_>, q_lo: usize, q_hi: usize) -> Tally {
     with_code_pair!(input.target_orig, input.target_syn, |orig, syn| sweep_codes(input, orig, syn, q_lo, q_hi))
 }
 
-/// `num / den` as doubles; most q of small data hold one record, and dividing by 1
-/// is exact, so the division (the slowest step of a q) is skipped there.
+/// Adds the records of one q's rows (`codes`, with their counts, or one each) into
+/// `counts`, noting in `touched` each level neither `counts` nor `other` had yet (every
+/// count is >= 1, so a level is touched at its first row). Returns the records.
 #[inline(always)]
-fn ratio(num: u64, den: u64) -> f64 {
-    if den == 1 {
-        num as f64
-    } else {
-        num as f64 / den as f64
+fn count_rows(
+    codes: &[u32],
+    weights: Option<&[u32]>,
+    counts: &mut [u32],
+    other: &[u32],
+    touched: &mut Vec<u32>,
+) -> u64 {
+    let mut add = |t: u32, n: u32| {
+        if counts[t as usize] == 0 && other[t as usize] == 0 {
+            touched.push(t);
+        }
+        counts[t as usize] += n;
+    };
+    match weights {
+        None => {
+            codes.iter().for_each(|&t| add(t, 1));
+            codes.len() as u64
+        }
+        Some(w) => {
+            codes.iter().zip(w).for_each(|(&t, &n)| add(t, n));
+            w.iter().map(|&n| n as u64).sum()
+        }
     }
 }
 
@@ -179,11 +197,6 @@ fn sweep_codes<S: CodeSource + ?Sized>(
     let gathered_orig = gather(target_orig, input.rows_orig, q_lo, q_hi);
     let gathered_syn = gather(target_syn, input.rows_syn, q_lo, q_hi);
     let (base_orig, base_syn) = (input.rows_orig.offsets[q_lo], input.rows_syn.offsets[q_lo]);
-    // The per-q sums live in locals (registers) and go into the tally at the end.
-    let (mut dcap_num, mut capd_num, mut caps_num, mut taub_num) = (0f64, 0f64, 0f64, 0f64);
-    let (mut n_uio, mut n_uis, mut n_uioi_s, mut n_repu) = (0u64, 0u64, 0u64, 0u64);
-    let (mut n_b, mut n_orig_in_syn, mut taub_den) = (0u64, 0u64, 0u64);
-    let mut total = [0u64; N_TABLES];
 
     let weights_orig = input.weights_orig.map(|w| gather(w, input.rows_orig, q_lo, q_hi));
     let weights_syn = input.weights_syn.map(|w| gather(w, input.rows_syn, q_lo, q_hi));
@@ -198,46 +211,20 @@ fn sweep_codes<S: CodeSource + ?Sized>(
         touched.clear();
         // Records of q: one per row, or the rows' counts (counted cells; every count >= 1,
         // so a level is touched at its first row either way).
-        let d_q = match &weights_orig {
-            None => {
-                for &t in &gathered_orig[at_orig.clone()] {
-                    if d[t as usize] == 0 {
-                        touched.push(t);
-                    }
-                    d[t as usize] += 1;
-                }
-                at_orig.len() as u64
-            }
-            Some(w) => {
-                for (&t, &n) in gathered_orig[at_orig.clone()].iter().zip(&w[at_orig.clone()]) {
-                    if d[t as usize] == 0 {
-                        touched.push(t);
-                    }
-                    d[t as usize] += n;
-                }
-                w[at_orig].iter().map(|&n| n as u64).sum()
-            }
-        };
-        let s_q = match &weights_syn {
-            None => {
-                for &t in &gathered_syn[at_syn.clone()] {
-                    if d[t as usize] == 0 && s[t as usize] == 0 {
-                        touched.push(t);
-                    }
-                    s[t as usize] += 1;
-                }
-                at_syn.len() as u64
-            }
-            Some(w) => {
-                for (&t, &n) in gathered_syn[at_syn.clone()].iter().zip(&w[at_syn.clone()]) {
-                    if d[t as usize] == 0 && s[t as usize] == 0 {
-                        touched.push(t);
-                    }
-                    s[t as usize] += n;
-                }
-                w[at_syn].iter().map(|&n| n as u64).sum()
-            }
-        };
+        let d_q = count_rows(
+            &gathered_orig[at_orig.clone()],
+            weights_orig.as_ref().map(|w| &w[at_orig]),
+            &mut d,
+            &s,
+            &mut touched,
+        );
+        let s_q = count_rows(
+            &gathered_syn[at_syn.clone()],
+            weights_syn.as_ref().map(|w| &w[at_syn]),
+            &mut s,
+            &d,
+            &mut touched,
+        );
         // q has a target level u with ps[u,q] == 1 exactly when one level occurs in it.
         let syn_levels = touched.iter().filter(|&&t| s[t as usize] > 0).count();
         let missing_key = input.missing_key[q];
@@ -268,7 +255,7 @@ fn sweep_codes<S: CodeSource + ?Sized>(
             let kept = if step.is_none() && spec.denom_lim.is_none() {
                 // Most cells: nothing removes them.
                 for k in 0..N_TABLES {
-                    total[k] += values[k];
+                    tally.total[k] += values[k];
                 }
                 values
             } else {
@@ -278,7 +265,7 @@ fn sweep_codes<S: CodeSource + ?Sized>(
                     if v == 0 {
                         continue;
                     }
-                    total[k] += v;
+                    tally.total[k] += v;
                     let removed_by = step.or(match spec.denom_lim {
                         Some(lim) if v > lim => Some(STEP_DENOM_LIM),
                         _ => None,
@@ -320,42 +307,30 @@ fn sweep_codes<S: CodeSource + ?Sized>(
             }
         }
         if d_kept_q == 1 {
-            n_uio += 1;
+            tally.n_uio += 1;
             if s_q > 0 {
-                n_uioi_s += 1;
+                tally.n_uioi_s += 1;
             }
             if s_kept_q == 1 {
-                n_repu += 1;
+                tally.n_repu += 1;
             }
         }
         if s_kept_q == 1 {
-            n_uis += 1;
+            tally.n_uis += 1;
         }
         if s_kept_q > 0 {
-            dcap_num += ratio(sd, s_kept_q);
-            caps_num += ratio(ss, s_kept_q);
-            n_orig_in_syn += d_kept_q;
+            tally.dcap_num += sd as f64 / s_kept_q as f64;
+            tally.caps_num += ss as f64 / s_kept_q as f64;
+            tally.n_orig_in_syn += d_kept_q;
         }
         if d_kept_q > 0 {
-            capd_num += ratio(dd, d_kept_q);
-            n_b += s_kept_q;
+            tally.capd_num += dd as f64 / d_kept_q as f64;
+            tally.n_b += s_kept_q;
             if syn_kept_levels == 1 {
-                taub_num += s_kept_q as f64 * (d_kept_of_syn_level as f64 / d_kept_q as f64);
-                taub_den += s_kept_q;
+                tally.taub_num += s_kept_q as f64 * (d_kept_of_syn_level as f64 / d_kept_q as f64);
+                tally.taub_den += s_kept_q;
             }
         }
     }
-    tally.total = total;
-    tally.dcap_num = dcap_num;
-    tally.capd_num = capd_num;
-    tally.caps_num = caps_num;
-    tally.taub_num = taub_num;
-    tally.n_uio = n_uio;
-    tally.n_uis = n_uis;
-    tally.n_uioi_s = n_uioi_s;
-    tally.n_repu = n_repu;
-    tally.n_b = n_b;
-    tally.n_orig_in_syn = n_orig_in_syn;
-    tally.taub_den = taub_den;
     tally
 }
