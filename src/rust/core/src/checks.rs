@@ -77,8 +77,11 @@ pub fn two_way_pairs(cells: &[(u32, u32, u64)], index: &KeyIndex) -> Vec<PairCou
 
 /// Counts in the original of every pair of `pairs` (the pairs of all syntheses of one
 /// target): records with the key level, and with the key level and the target level.
-/// The key levels are read per q (`index`), so a key costs one look at each q plus the
-/// records of the q whose level some pair names, not a pass over every record.
+/// The key levels are read per q (`index`), so that a q whose levels no pair names costs
+/// one look, and the records of the others are read in q order (`rows_orig`, which may
+/// point into a copy of the codes in bucket order, `target_orig`, and of the counts,
+/// `weights_orig`).
+#[allow(clippy::too_many_arguments)]
 pub fn fill_two_way_totals(
     pairs: &mut [&mut Vec<PairCount>],
     index: &KeyIndex,
@@ -88,76 +91,95 @@ pub fn fill_two_way_totals(
     target_orig_levels: u32,
     weights_orig: Option<&[u32]>,
 ) {
-    // The records a row stands for: 1, or its count (counted cells).
-    let weight = |row: u32| weights_orig.map_or(1, |w| w[row as usize] as u64);
-    let n_t = target_orig_levels;
-    for (k, &n_k) in key_levels.iter().enumerate() {
-        let mut wanted_pairs: Vec<Vec<u32>> = vec![Vec::new(); n_k as usize];
-        for p in pairs.iter().flat_map(|p| p.iter()).filter(|p| p.key == k) {
-            wanted_pairs[p.key_level as usize].push(p.target_level);
+    let n_t = target_orig_levels as usize;
+    let n_keys = key_levels.len();
+    // Per key and key level: the slot of its joint counts, if some pair names it.
+    let mut slot_of: Vec<Vec<u32>> = key_levels.iter().map(|&n| vec![NO_SLOT; n as usize]).collect();
+    let mut wanted_levels: Vec<Vec<Vec<u32>>> = vec![Vec::new(); n_keys];
+    for p in pairs.iter().flat_map(|p| p.iter()) {
+        let slot = &mut slot_of[p.key][p.key_level as usize];
+        if *slot == NO_SLOT {
+            *slot = wanted_levels[p.key].len() as u32;
+            wanted_levels[p.key].push(Vec::new());
         }
-        let n_wanted = wanted_pairs.iter().filter(|w| !w.is_empty()).count();
-        if n_wanted == 0 {
-            continue;
-        }
-        // Per wanted key level, its records by target level: a dense row of counts when
-        // they fit, else the wanted target levels only.
-        let dense = (n_wanted as u64) * (n_t as u64) <= DENSE_JOINT_LIMIT;
-        let mut joint: Vec<Joint> = wanted_pairs
-            .iter()
-            .map(|w| {
-                if w.is_empty() {
-                    Joint::Unwanted
-                } else if dense {
-                    Joint::Dense(vec![0; n_t as usize])
-                } else {
-                    Joint::Sparse(w.iter().map(|&t| (t, 0)).collect())
-                }
-            })
-            .collect();
-        let mut margin = vec![0u64; n_k as usize];
-        with_codes!(target_orig, |tc| {
-            for q in 0..index.n_q {
+        wanted_levels[p.key][*slot as usize].push(p.target_level);
+    }
+    if wanted_levels.iter().all(|w| w.is_empty()) {
+        return;
+    }
+    // Per key, joint counts per wanted key level: a dense row of counts when they fit,
+    // else the wanted target levels only.
+    let mut joint: Vec<Vec<Joint>> = wanted_levels
+        .iter()
+        .map(|levels| {
+            let dense = (levels.len() as u64) * (n_t as u64) <= DENSE_JOINT_LIMIT;
+            levels
+                .iter()
+                .map(|w| {
+                    if dense {
+                        Joint::Dense(vec![0; n_t])
+                    } else {
+                        Joint::Sparse(w.iter().map(|&t| (t, 0)).collect())
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let keys_wanted: Vec<usize> = (0..n_keys).filter(|&k| !wanted_levels[k].is_empty()).collect();
+    let mut margin: Vec<Vec<u64>> = key_levels.iter().map(|&n| vec![0; n as usize]).collect();
+    with_codes!(target_orig, |tc| {
+        for q in 0..index.n_q {
+            let rows = rows_orig.of(q);
+            if rows.is_empty() {
+                continue;
+            }
+            let records: u64 = match weights_orig {
+                None => rows.len() as u64,
+                Some(w) => rows.iter().map(|&r| w[r as usize] as u64).sum(),
+            };
+            for &k in &keys_wanted {
                 let kl = index.key_code(q, k) as usize;
-                margin[kl] += match weights_orig {
-                    None => rows_orig.count(q) as u64,
-                    Some(_) => rows_orig.of(q).iter().map(|&row| weight(row)).sum(),
-                };
-                match &mut joint[kl] {
-                    Joint::Unwanted => {}
+                margin[k][kl] += records;
+                let slot = slot_of[k][kl];
+                if slot == NO_SLOT {
+                    continue;
+                }
+                let weight = |r: u32| weights_orig.map_or(1, |w| w[r as usize] as u64);
+                match &mut joint[k][slot as usize] {
                     Joint::Dense(counts) => {
-                        for &row in rows_orig.of(q) {
-                            counts[tc.code(row as usize) as usize] += weight(row);
+                        for &r in rows {
+                            counts[tc.code(r as usize) as usize] += weight(r);
                         }
                     }
                     Joint::Sparse(counts) => {
-                        for &row in rows_orig.of(q) {
-                            if let Some(n) = counts.get_mut(&tc.code(row as usize)) {
-                                *n += weight(row);
+                        for &r in rows {
+                            if let Some(n) = counts.get_mut(&tc.code(r as usize)) {
+                                *n += weight(r);
                             }
                         }
                     }
                 }
             }
-        });
-        for p in pairs.iter_mut().flat_map(|p| p.iter_mut()).filter(|p| p.key == k) {
-            p.key_total = margin[p.key_level as usize];
-            // Every pair was entered in `joint` above.
-            p.key_target_total = match &joint[p.key_level as usize] {
-                Joint::Dense(counts) => counts[p.target_level as usize],
-                Joint::Sparse(counts) => counts.get(&p.target_level).copied().unwrap_or(0),
-                Joint::Unwanted => 0,
-            };
         }
+    });
+    for p in pairs.iter_mut().flat_map(|p| p.iter_mut()) {
+        p.key_total = margin[p.key][p.key_level as usize];
+        // Every pair was given a slot above.
+        p.key_target_total = match &joint[p.key][slot_of[p.key][p.key_level as usize] as usize] {
+            Joint::Dense(counts) => counts[p.target_level as usize],
+            Joint::Sparse(counts) => counts.get(&p.target_level).copied().unwrap_or(0),
+        };
     }
 }
+
+/// A key level no pair names.
+const NO_SLOT: u32 = u32::MAX;
 
 /// Above this many counts per key, the joint counts keep the wanted pairs only.
 const DENSE_JOINT_LIMIT: u64 = 1 << 20;
 
 /// One key level's original records by target level, as `fill_two_way_totals` keeps them.
 enum Joint {
-    Unwanted,
     Dense(Vec<u64>),
     Sparse(HashMap<u32, u64>),
 }

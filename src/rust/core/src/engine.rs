@@ -4,6 +4,7 @@
 //! are identical whatever the number of threads. The passes run in chunks of a few
 //! million rows so that the caller can stop a long run between two chunks.
 
+use crate::bucket_order::Buckets;
 use crate::checks::{fill_two_way_totals, one_way, two_way_pairs, OneWay, PairCount};
 use crate::codes::{CodeSource, LevelCodes};
 use crate::encode::EncodedVar;
@@ -58,32 +59,6 @@ pub struct SynthesisResult {
 
 pub struct TargetResult {
     pub synthesis: Vec<SynthesisResult>,
-}
-
-/// A q range `lo..hi` and the rows (original + synthetic) it holds.
-#[derive(Clone, Copy)]
-struct QRange {
-    lo: usize,
-    hi: usize,
-    rows: usize,
-}
-
-fn q_ranges(rows_orig: &RowsByQ, rows_syn: &RowsByQ, n_q: usize, range_rows: usize) -> Vec<QRange> {
-    let mut ranges = Vec::new();
-    let mut lo = 0;
-    let mut rows = 0;
-    for q in 0..n_q {
-        rows += rows_orig.count(q) + rows_syn.count(q);
-        if rows >= range_rows {
-            ranges.push(QRange { lo, hi: q + 1, rows });
-            lo = q + 1;
-            rows = 0;
-        }
-    }
-    if lo < n_q || ranges.is_empty() {
-        ranges.push(QRange { lo, hi: n_q, rows });
-    }
-    ranges
 }
 
 fn validate(vars: &[EncodedVar], keys: &[usize], use_keys_na: &[bool], targets: &[TargetRequest]) -> CoreResult<()> {
@@ -225,18 +200,34 @@ pub fn run_plan_with(
     let key_levels: Vec<u32> = keys.iter().map(|&k| vars[k].n_levels).collect();
     let index = workers.chunk(should_stop, || build_key_index(&key_codes, &key_levels))??;
     let orig = plan.original;
-    // Rows by q of the datasets used whole: the original and the whole views.
+    // Rows by q of the datasets used whole (the original and the whole views), as
+    // positions in bucket order; the buckets are the q ranges of the passes.
     let mut used_whole = vec![false; dataset_rows.len()];
     used_whole[orig] = true;
     for v in plan.syntheses.iter().filter(|v| v.rows.is_none()) {
         used_whole[v.dataset] = true;
     }
-    let whole: Vec<Option<RowsByQ>> = workers.chunk(should_stop, || {
+    let offsets: Vec<Option<Vec<usize>>> = workers.chunk(should_stop, || {
         index
             .q
             .par_iter()
             .zip(used_whole.par_iter())
-            .map(|(q, &used)| used.then(|| RowsByQ::new(q, index.n_q)))
+            .map(|(q, &used)| used.then(|| RowsByQ::offsets(q, index.n_q)))
+            .collect()
+    })?;
+    let buckets =
+        Buckets::new(index.n_q, sizes.range_rows, |q| offsets.iter().flatten().map(|o| o[q + 1] - o[q]).sum());
+    let whole: Vec<Option<RowsByQ>> = workers.chunk(should_stop, || {
+        index.q.par_iter().zip(offsets).map(|(q, o)| o.map(|o| buckets.group(q, o))).collect()
+    })?;
+    // Counted cells of the whole datasets in bucket order.
+    let whole_weights: Vec<Option<Vec<u32>>> = workers.chunk(should_stop, || {
+        (0..dataset_rows.len())
+            .into_par_iter()
+            .map(|d| match (&whole[d], plan.weights_of(d)) {
+                (Some(rows), Some(w)) => Some(buckets.scatter(&index.q[d], rows, |r| w[r])),
+                _ => None,
+            })
             .collect()
     })?;
     let rows_orig = whole[orig].as_ref().ok_or_else(|| CoreError::new("internal: the original is not grouped"))?;
@@ -278,76 +269,112 @@ pub fn run_plan_with(
                 }
             })
             .collect::<CoreResult<_>>()?;
-        let ranges: Vec<Vec<QRange>> =
-            view_rows.iter().map(|r| q_ranges(rows_orig, r, index.n_q, sizes.range_rows)).collect();
-        // Factor targets are counted from compact copies of R's codes (a byte where R
-        // has four, so that the random reads of the gather stay in cache), made for a
-        // group of targets at a time to bound the memory they take.
-        let mut datasets_used: Vec<usize> = views.iter().map(|v| v.dataset).chain([orig]).collect();
-        datasets_used.sort_unstable();
-        datasets_used.dedup();
+        // Copies of the targets' codes: in bucket order for the datasets used whole, in
+        // row order and the narrowest width for subsampled ones (a byte where R has four,
+        // so that random reads stay in cache); made for a group of targets at a time to
+        // bound the memory they take.
+        let mut whole_used: Vec<usize> = views.iter().filter(|v| v.rows.is_none()).map(|v| v.dataset).collect();
+        whole_used.push(orig);
+        whole_used.sort_unstable();
+        whole_used.dedup();
+        let mut subset_used: Vec<usize> = views.iter().filter(|v| v.rows.is_some()).map(|v| v.dataset).collect();
+        subset_used.sort_unstable();
+        subset_used.dedup();
         let copy_costs: Vec<usize> = targets
             .iter()
             .map(|t| {
                 let v = &vars[t.var];
-                datasets_used.iter().map(|&d| v.codes[d].compact_copy_bytes(v.n_levels)).sum()
+                let bucketed: usize =
+                    whole_used.iter().map(|&d| Buckets::scatter_codes_bytes(dataset_rows[d], v.n_levels)).sum();
+                let compact: usize = subset_used.iter().map(|&d| v.codes[d].compact_copy_bytes(v.n_levels)).sum();
+                bucketed + compact
             })
             .collect();
         for group in chunks_by_cost(&copy_costs, sizes.copy_bytes) {
-            let copies: Vec<Vec<Option<LevelCodes<'static>>>> =
-                workers.chunk(should_stop, || {
-                    group
-                        .clone()
-                        .into_par_iter()
-                        .map(|ti| {
-                            let v = &vars[targets[ti].var];
-                            (0..dataset_rows.len())
-                                .into_par_iter()
-                                .map(|d| {
-                                    if datasets_used.contains(&d) {
-                                        v.codes[d].compact_copy(v.n_levels)
-                                    } else {
-                                        None
-                                    }
-                                })
-                                .collect()
-                        })
-                        .collect()
-                })?;
-            let codes_of = |ti: usize, d: usize| -> &LevelCodes<'_> {
-                copies[ti - group.start][d].as_ref().unwrap_or(&vars[targets[ti].var].codes[d])
+            // Per target of the group and dataset: (bucket order, row order) copies.
+            type Copies = (Option<LevelCodes<'static>>, Option<LevelCodes<'static>>);
+            let copies: Vec<Vec<Copies>> = workers.chunk(should_stop, || {
+                group
+                    .clone()
+                    .into_par_iter()
+                    .map(|ti| {
+                        let v = &vars[targets[ti].var];
+                        (0..dataset_rows.len())
+                            .into_par_iter()
+                            .map(|d| {
+                                let bucketed = match &whole[d] {
+                                    Some(rows) if whole_used.contains(&d) => with_codes!(&v.codes[d], |c| Some(
+                                        buckets.scatter_codes(&index.q[d], rows, c, v.n_levels)
+                                    )),
+                                    _ => None,
+                                };
+                                let compact =
+                                    if subset_used.contains(&d) { v.codes[d].compact_copy(v.n_levels) } else { None };
+                                (bucketed, compact)
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })?;
+            // A view's codes: in bucket order when it is whole, else in row order.
+            let codes_of = |ti: usize, d: usize, whole: bool| -> CoreResult<&LevelCodes<'_>> {
+                let (bucketed, compact) = &copies[ti - group.start][d];
+                if whole {
+                    bucketed.as_ref().ok_or_else(|| CoreError::new("internal: a whole dataset was not laid out"))
+                } else {
+                    Ok(compact.as_ref().unwrap_or(&vars[targets[ti].var].codes[d]))
+                }
             };
             // Jobs (target, view within the batch), target-major.
             let jobs: Vec<(usize, usize)> = group.clone().flat_map(|t| (0..views.len()).map(move |v| (t, v))).collect();
-            let sweep_input = |(ti, vi): (usize, usize)| {
-                let request = &targets[ti];
-                let target = &vars[request.var];
-                SweepInput {
-                    index: &index,
-                    rows_orig,
-                    rows_syn: view_rows[vi],
-                    target_orig: codes_of(ti, orig),
-                    target_syn: codes_of(ti, views[vi].dataset),
-                    n_target_levels: target.n_levels as usize,
-                    missing_key: &missing_key,
-                    spec: &request.spec,
-                    twoway_min_cell: request.twoway_min_cell,
-                    tau: &plan.tau,
-                    weights_orig,
-                    weights_syn: plan.weights_of(views[vi].dataset),
-                }
-            };
+            let inputs: Vec<SweepInput<'_>> = jobs
+                .iter()
+                .map(|&(ti, vi)| {
+                    let request = &targets[ti];
+                    let view = &views[vi];
+                    let whole_view = view.rows.is_none();
+                    Ok(SweepInput {
+                        index: &index,
+                        rows_orig,
+                        rows_syn: view_rows[vi],
+                        target_orig: codes_of(ti, orig, true)?,
+                        target_syn: codes_of(ti, view.dataset, whole_view)?,
+                        n_target_levels: vars[request.var].n_levels as usize,
+                        missing_key: &missing_key,
+                        spec: &request.spec,
+                        twoway_min_cell: request.twoway_min_cell,
+                        tau: &plan.tau,
+                        weights_orig: whole_weights[orig].as_deref(),
+                        weights_syn: if whole_view {
+                            whole_weights[view.dataset].as_deref()
+                        } else {
+                            plan.weights_of(view.dataset)
+                        },
+                    })
+                })
+                .collect::<CoreResult<_>>()?;
 
-            // Every (job, q range) in job order, then range order; partial tallies of a job
-            // arrive in range order and merge in that order.
-            let units: Vec<(usize, QRange)> =
-                jobs.iter().enumerate().flat_map(|(ji, &(_, vi))| ranges[vi].iter().map(move |r| (ji, *r))).collect();
-            let unit_rows: Vec<usize> = units.iter().map(|(_, r)| r.rows).collect();
+            // Every (job, bucket) in job order, then bucket order; partial tallies of a job
+            // arrive in bucket order and merge in that order.
+            let rows_in = |rows: &RowsByQ, b: usize| {
+                let r = buckets.range(b);
+                rows.offsets[r.end] - rows.offsets[r.start]
+            };
+            let units: Vec<(usize, usize)> =
+                (0..jobs.len()).flat_map(|ji| (0..buckets.len()).map(move |b| (ji, b))).collect();
+            let unit_rows: Vec<usize> =
+                units.iter().map(|&(ji, b)| rows_in(rows_orig, b) + rows_in(view_rows[jobs[ji].1], b)).collect();
             let mut parts: Vec<Vec<Tally>> = (0..jobs.len()).map(|_| Vec::new()).collect();
             for chunk in chunks_by_cost(&unit_rows, sizes.chunk_rows) {
                 let chunk_units = &units[chunk];
                 let tallies: Vec<Tally> = workers.chunk(should_stop, || {
-                    chunk_units.par_iter().map(|&(ji, r)| sweep(&sweep_input(jobs[ji]), r.lo, r.hi)).collect()
+                    chunk_units
+                        .par_iter()
+                        .map(|&(ji, b)| {
+                            let r = buckets.range(b);
+                            sweep(&inputs[ji], r.start, r.end)
+                        })
+                        .collect()
                 })?;
                 for (&(ji, _), t) in chunk_units.iter().zip(tallies) {
                     parts[ji].push(t);
@@ -395,6 +422,8 @@ pub fn run_plan_with(
                 results_by_target[ti - group.start].push(r);
             }
             // The 2-way totals count the original only: once per target for all syntheses.
+            let orig_codes: Vec<&LevelCodes<'_>> =
+                group.clone().map(|ti| codes_of(ti, orig, true)).collect::<CoreResult<_>>()?;
             workers.chunk(should_stop, || {
                 results_by_target.par_iter_mut().enumerate().for_each(|(i, results)| {
                     let ti = group.start + i;
@@ -404,9 +433,9 @@ pub fn run_plan_with(
                         &index,
                         rows_orig,
                         &key_levels,
-                        codes_of(ti, orig),
+                        orig_codes[i],
                         vars[targets[ti].var].n_levels,
-                        weights_orig,
+                        whole_weights[orig].as_deref(),
                     );
                 })
             })?;
@@ -473,8 +502,16 @@ mod tests {
             let want =
                 run_plan(&workers, &expanded, &[0, 1], &[true, case % 2 == 0], &targets, &plan, &never_stop).unwrap();
             plan.weights = weights.into_iter().map(Some).collect();
-            let got =
-                run_plan(&workers, &compact, &[0, 1], &[true, case % 2 == 0], &targets, &plan, &never_stop).unwrap();
+            // Small buckets in every other case, so that the counts are laid out in
+            // bucket order across several buckets.
+            let sizes = if case % 2 == 0 {
+                ChunkSizes { range_rows: 1 + next(8) as usize, ..ChunkSizes::default() }
+            } else {
+                ChunkSizes::default()
+            };
+            let keys = [0, 1];
+            let use_na = [true, case % 2 == 0];
+            let got = run_plan_with(&workers, &compact, &keys, &use_na, &targets, &plan, sizes, &never_stop).unwrap();
             for (g, w) in got[0].synthesis.iter().zip(&want[0].synthesis) {
                 for ((name, a), (_, b)) in g.measures.named().into_iter().zip(w.measures.named()) {
                     assert!(

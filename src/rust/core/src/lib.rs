@@ -1,6 +1,7 @@
 //! synthrisk's counting core: disclosure measures for synthetic data on integer-coded
 //! variables. No R types here; `src/rust/src/lib.rs` is the R glue.
 
+pub mod bucket_order;
 pub mod checks;
 pub mod codes;
 pub mod encode;

@@ -9,13 +9,7 @@ pub struct RowsByQ {
 
 impl RowsByQ {
     pub fn new(q: &[u32], n_q: usize) -> Self {
-        let mut offsets = vec![0usize; n_q + 1];
-        for &qi in q {
-            offsets[qi as usize + 1] += 1;
-        }
-        for i in 0..n_q {
-            offsets[i + 1] += offsets[i];
-        }
+        let offsets = Self::offsets(q, n_q);
         let mut next = offsets.clone();
         let mut rows = vec![0u32; q.len()];
         for (row, &qi) in q.iter().enumerate() {
@@ -24,6 +18,19 @@ impl RowsByQ {
             *slot += 1;
         }
         RowsByQ { offsets, rows }
+    }
+
+    /// Where the rows of each q start when rows with keys `q` are grouped by q (and
+    /// `n_rows` at the end).
+    pub fn offsets(q: &[u32], n_q: usize) -> Vec<usize> {
+        let mut offsets = vec![0usize; n_q + 1];
+        for &qi in q {
+            offsets[qi as usize + 1] += 1;
+        }
+        for i in 0..n_q {
+            offsets[i + 1] += offsets[i];
+        }
+        offsets
     }
 
     /// The rows `subset` of a dataset whose rows have keys `q`, grouped by q; the row ids
