@@ -177,6 +177,15 @@ fn view_batches(plan: &Plan, n_q: usize, budget: usize) -> Vec<std::ops::Range<u
     chunks_by_cost(&costs, budget)
 }
 
+/// The original's records per target level that the exclusions keep.
+fn kept_by_level(margin: &[u64], removed: &[(u32, u64)]) -> Vec<u64> {
+    let mut kept = margin.to_vec();
+    for &(t, n) in removed {
+        kept[t as usize] -= n;
+    }
+    kept
+}
+
 /// `run_plan` with given chunk sizes.
 #[allow(clippy::too_many_arguments)]
 pub fn run_plan_with(
@@ -235,19 +244,20 @@ pub fn run_plan_with(
     let missing_key = missing_key_flags(&index, &key_missing, use_keys_na);
     let n_orig = plan.records(orig, None, dataset_rows[orig]);
     let weights_orig = plan.weights_of(orig);
-    let base_caps: Vec<f64> = workers.chunk(should_stop, || {
+    // The original's records per target level.
+    let margins: Vec<Vec<u64>> = workers.chunk(should_stop, || {
         targets
             .par_iter()
             .map(|t| {
                 let target = &vars[t.var];
-                let margin = match weights_orig {
+                match weights_orig {
                     None => target.codes[orig].level_counts(target.n_levels),
                     Some(w) => weighted_level_counts(&target.codes[orig], w, target.n_levels),
-                };
-                base_cap_d(&margin, n_orig)
+                }
             })
             .collect()
     })?;
+    let base_caps: Vec<f64> = margins.iter().map(|m| base_cap_d(m, n_orig)).collect();
 
     let n_views = plan.syntheses.len();
     let mut by_target: Vec<Vec<SynthesisResult>> = (0..targets.len()).map(|_| Vec::with_capacity(n_views)).collect();
@@ -400,7 +410,7 @@ pub fn run_plan_with(
                     measures,
                     total: tally.total,
                     removed: tally.removed,
-                    one_way: one_way(&tally.disco_by_level, &tally.orig_by_level),
+                    one_way: one_way(&tally.disco_by_level, &kept_by_level(&margins[ti], &tally.orig_removed_by_level)),
                     two_way: two_way_pairs(&tally.twoway_cells, &index),
                     tau_syn,
                     tau_orig,

@@ -51,9 +51,11 @@ pub struct Tally {
     pub n_orig_in_syn: u64,
     pub disco_max: u64,
     pub disco_cells: u64,
-    /// Excluded DiSCO and excluded original counts per target level.
+    /// Excluded DiSCO records per target level.
     pub disco_by_level: Vec<u64>,
-    pub orig_by_level: Vec<u64>,
+    /// Original records removed by the exclusions, as (target level, records) per cell:
+    /// the kept ones per level are the original's level counts less these.
+    pub orig_removed_by_level: Vec<(u32, u64)>,
     /// Excluded DiSCO cells (q, t, value) above the 2-way cell threshold.
     pub twoway_cells: Vec<(u32, u32, u64)>,
     /// Tau curve (SPEC 10): sums of ps*d (synthetic) and pd*d (original) over the cells
@@ -86,7 +88,7 @@ impl Tally {
             disco_max: 0,
             disco_cells: 0,
             disco_by_level: vec![0; n_target_levels],
-            orig_by_level: vec![0; n_target_levels],
+            orig_removed_by_level: Vec::new(),
             twoway_cells: Vec::new(),
             tau_syn: vec![0.0; buckets],
             tau_orig: vec![0.0; buckets],
@@ -122,9 +124,7 @@ impl Tally {
         for (a, b) in self.disco_by_level.iter_mut().zip(next.disco_by_level) {
             *a += b;
         }
-        for (a, b) in self.orig_by_level.iter_mut().zip(next.orig_by_level) {
-            *a += b;
-        }
+        self.orig_removed_by_level.extend(next.orig_removed_by_level);
         self.twoway_cells.extend(next.twoway_cells);
         for (a, b) in self.tau_syn.iter_mut().zip(next.tau_syn) {
             *a += b;
@@ -143,21 +143,23 @@ pub fn sweep(input: &SweepInput<'_>, q_lo: usize, q_hi: usize) -> Tally {
 }
 
 /// Adds the records of one q's rows (`codes`, with their counts, or one each) into
-/// `counts`, noting in `touched` each level neither `counts` nor `other` had yet (every
-/// count is >= 1, so a level is touched at its first row). Returns the records.
+/// side `side` (0: original, 1: synthetic) of `counts`, noting in `touched` each level
+/// that had no count on either side yet (every count is >= 1, so a level is touched at
+/// its first row). Returns the records. Both sides of a level share a cache line.
 #[inline(always)]
 fn count_rows(
     codes: &[u32],
     weights: Option<&[u32]>,
-    counts: &mut [u32],
-    other: &[u32],
+    counts: &mut [[u32; 2]],
+    side: usize,
     touched: &mut Vec<u32>,
 ) -> u64 {
     let mut add = |t: u32, n: u32| {
-        if counts[t as usize] == 0 && other[t as usize] == 0 {
+        let cell = &mut counts[t as usize];
+        if *cell == [0, 0] {
             touched.push(t);
         }
-        counts[t as usize] += n;
+        cell[side] += n;
     };
     match weights {
         None => {
@@ -188,8 +190,11 @@ fn sweep_codes<S: CodeSource + ?Sized>(
     let spec = input.spec;
     let mut tally = Tally::new(n_t, input.tau.len());
     let with_tau = !input.tau.is_empty();
-    let mut d = vec![0u32; n_t];
-    let mut s = vec![0u32; n_t];
+    // Per target level, its original and synthetic records in the current q.
+    let mut counts = vec![[0u32; 2]; n_t];
+    // Whether some step but the denominator limit may remove a cell: when not, no cell
+    // of q needs `cell_step`.
+    let any_target_excluded = spec.excluded_target.iter().any(|&x| x) || spec.exclude_missing_target;
     let mut touched: Vec<u32> = Vec::new();
     let mut key_target_levels: Vec<u32> = Vec::new();
     // The range's target codes in q order, read first in a loop that does nothing else:
@@ -214,31 +219,30 @@ fn sweep_codes<S: CodeSource + ?Sized>(
         let d_q = count_rows(
             &gathered_orig[at_orig.clone()],
             weights_orig.as_ref().map(|w| &w[at_orig]),
-            &mut d,
-            &s,
+            &mut counts,
+            0,
             &mut touched,
         );
         let s_q = count_rows(
             &gathered_syn[at_syn.clone()],
             weights_syn.as_ref().map(|w| &w[at_syn]),
-            &mut s,
-            &d,
+            &mut counts,
+            1,
             &mut touched,
         );
         // q has a target level u with ps[u,q] == 1 exactly when one level occurs in it.
-        let syn_levels = touched.iter().filter(|&&t| s[t as usize] > 0).count();
+        let syn_levels = touched.iter().filter(|&&t| counts[t as usize][1] > 0).count();
         let missing_key = input.missing_key[q];
         spec.key_target_levels_for(input.index, q, &mut key_target_levels);
+        let q_may_exclude = any_target_excluded || missing_key || !key_target_levels.is_empty();
 
         let (mut d_kept_q, mut s_kept_q) = (0u64, 0u64);
         let (mut sd, mut dd, mut ss) = (0u64, 0u64, 0u64);
         // Kept synthetic levels of q, and the kept original count of the last one.
         let (mut syn_kept_levels, mut d_kept_of_syn_level) = (0u32, 0u64);
         for &t in &touched {
-            let dv = d[t as usize] as u64;
-            let sv = s[t as usize] as u64;
-            d[t as usize] = 0;
-            s[t as usize] = 0;
+            let [dv, sv] = counts[t as usize].map(|n| n as u64);
+            counts[t as usize] = [0, 0];
             let syn_certain = s_q > 0 && sv == s_q;
             let orig_certain = d_q > 0 && dv == d_q;
             let values: [u64; N_TABLES] = [
@@ -251,7 +255,7 @@ fn sweep_codes<S: CodeSource + ?Sized>(
                 if syn_certain { dv } else { 0 },
                 if syn_certain && orig_certain { dv } else { 0 },
             ];
-            let step = spec.cell_step(t, missing_key, &key_target_levels);
+            let step = if q_may_exclude { spec.cell_step(t, missing_key, &key_target_levels) } else { None };
             let kept = if step.is_none() && spec.denom_lim.is_none() {
                 // Most cells: nothing removes them.
                 for k in 0..N_TABLES {
@@ -271,7 +275,12 @@ fn sweep_codes<S: CodeSource + ?Sized>(
                         _ => None,
                     });
                     match removed_by {
-                        Some(st) => tally.removed[k][st] += v,
+                        Some(st) => {
+                            tally.removed[k][st] += v;
+                            if k == ORIG {
+                                tally.orig_removed_by_level.push((t, v));
+                            }
+                        }
                         None => kept[k] = v,
                     }
                 }
@@ -295,7 +304,6 @@ fn sweep_codes<S: CodeSource + ?Sized>(
             sd += sk * dk;
             dd += dk * dk;
             ss += sk * sk;
-            tally.orig_by_level[t as usize] += dk;
             let disco = kept[DISCO];
             if disco > 0 {
                 tally.disco_cells += 1;
