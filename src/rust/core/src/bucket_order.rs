@@ -15,12 +15,26 @@ use rayon::prelude::*;
 pub struct Buckets {
     /// Bucket `b` is the q range `bounds[b]..bounds[b + 1]`.
     pub bounds: Vec<usize>,
-    bucket_of_q: Vec<u32>,
+    bucket_of_q: Vec<u8>,
+}
+
+/// At most this many buckets, so that a row's bucket is one byte.
+pub const MAX_BUCKETS: usize = 256;
+
+/// One dataset laid out by buckets.
+pub struct Layout {
+    /// Rows grouped by q, as positions in bucket order.
+    pub rows: RowsByQ,
+    /// Each row's bucket, read in sequence when a column is laid out.
+    bucket_of_row: Vec<u8>,
 }
 
 impl Buckets {
-    /// Buckets of about `bucket_rows` rows, counting `rows_of_q(q)` rows at q.
+    /// Buckets of about `bucket_rows` rows (more when there would be over
+    /// `MAX_BUCKETS`), counting `rows_of_q(q)` rows at q.
     pub fn new(n_q: usize, bucket_rows: usize, rows_of_q: impl Fn(usize) -> usize) -> Self {
+        let total: usize = (0..n_q).map(&rows_of_q).sum();
+        let bucket_rows = bucket_rows.max(total.div_ceil(MAX_BUCKETS - 1)).max(1);
         let mut bounds = vec![0];
         let mut rows = 0;
         for q in 0..n_q {
@@ -33,9 +47,9 @@ impl Buckets {
         if *bounds.last().unwrap_or(&0) < n_q || bounds.len() == 1 {
             bounds.push(n_q);
         }
-        let mut bucket_of_q = vec![0u32; n_q];
+        let mut bucket_of_q = vec![0u8; n_q];
         for (b, w) in bounds.windows(2).enumerate() {
-            bucket_of_q[w[0]..w[1]].fill(b as u32);
+            bucket_of_q[w[0]..w[1]].fill(b as u8);
         }
         Buckets { bounds, bucket_of_q }
     }
@@ -58,13 +72,25 @@ impl Buckets {
         self.bounds[..self.len()].iter().map(|&q| offsets[q]).collect()
     }
 
-    /// `value_of(row)` for every row of a dataset whose rows have keys `q` (grouped as
-    /// `rows`), in bucket order: row order within each bucket.
-    pub fn scatter<T: Copy + Default>(&self, q: &[u32], rows: &RowsByQ, value_of: impl Fn(usize) -> T) -> Vec<T> {
-        let mut next = self.starts(&rows.offsets);
-        let mut out = vec![T::default(); q.len()];
-        for (row, &qi) in q.iter().enumerate() {
-            let slot = &mut next[self.bucket_of_q[qi as usize] as usize];
+    /// `value_of(row)` for every row of a dataset laid out as `layout`, in bucket order:
+    /// row order within each bucket.
+    pub fn scatter<T: Copy + Default>(&self, layout: &Layout, value_of: impl Fn(usize) -> T) -> Vec<T> {
+        self.scatter_by(&layout.bucket_of_row, &layout.rows.offsets, value_of)
+    }
+
+    fn scatter_by<T: Copy + Default>(
+        &self,
+        bucket_of_row: &[u8],
+        offsets: &[usize],
+        value_of: impl Fn(usize) -> T,
+    ) -> Vec<T> {
+        let mut next = [0usize; MAX_BUCKETS];
+        for (b, slot) in self.starts(offsets).into_iter().enumerate() {
+            next[b] = slot;
+        }
+        let mut out = vec![T::default(); bucket_of_row.len()];
+        for (row, &b) in bucket_of_row.iter().enumerate() {
+            let slot = &mut next[b as usize];
             out[*slot] = value_of(row);
             *slot += 1;
         }
@@ -74,15 +100,14 @@ impl Buckets {
     /// A column's codes in bucket order, in the narrowest width for `n_levels` levels.
     pub fn scatter_codes<S: CodeSource + ?Sized>(
         &self,
-        q: &[u32],
-        rows: &RowsByQ,
+        layout: &Layout,
         codes: &S,
         n_levels: u32,
     ) -> LevelCodes<'static> {
         match code_width(n_levels) {
-            1 => LevelCodes::U8(self.scatter(q, rows, |r| codes.code(r) as u8)),
-            2 => LevelCodes::U16(self.scatter(q, rows, |r| codes.code(r) as u16)),
-            _ => LevelCodes::U32(self.scatter(q, rows, |r| codes.code(r))),
+            1 => LevelCodes::U8(self.scatter(layout, |r| codes.code(r) as u8)),
+            2 => LevelCodes::U16(self.scatter(layout, |r| codes.code(r) as u16)),
+            _ => LevelCodes::U32(self.scatter(layout, |r| codes.code(r))),
         }
     }
 
@@ -91,12 +116,13 @@ impl Buckets {
         n_rows * code_width(n_levels)
     }
 
-    /// The rows of a dataset (keys `q`, rows of q starting at `offsets[q]`) grouped by
-    /// q, as positions in bucket order: the q of every row are laid out by bucket, then
+    /// A dataset (keys `q`, rows of q starting at `offsets[q]`) laid out: its rows
+    /// grouped by q, as positions in bucket order: the q of every row are laid out by bucket, then
     /// each bucket is grouped by q on its own, in cache.
-    pub fn group(&self, q: &[u32], offsets: Vec<usize>) -> RowsByQ {
+    pub fn lay_out(&self, q: &[u32], offsets: Vec<usize>) -> Layout {
+        let bucket_of_row: Vec<u8> = q.iter().map(|&qi| self.bucket_of_q[qi as usize]).collect();
         let mut grouped = RowsByQ { offsets, rows: Vec::new() };
-        let q_by_bucket = self.scatter(q, &grouped, |r| q[r]);
+        let q_by_bucket = self.scatter_by(&bucket_of_row, &grouped.offsets, |r| q[r]);
         let mut positions = vec![0u32; q.len()];
         // Each bucket's segment of `positions`, filled in parallel.
         let mut segments: Vec<(usize, &mut [u32])> = Vec::with_capacity(self.len());
@@ -120,7 +146,7 @@ impl Buckets {
             }
         });
         grouped.rows = positions;
-        grouped
+        Layout { rows: grouped, bucket_of_row }
     }
 }
 
@@ -136,11 +162,12 @@ mod tests {
         for bucket_rows in [1, 2, 3, 100] {
             let buckets = Buckets::new(n_q, bucket_rows, |qi| by_row.count(qi));
             assert_eq!(*buckets.bounds.last().unwrap(), n_q);
-            let grouped = buckets.group(&q, RowsByQ::offsets(&q, n_q));
+            let layout = buckets.lay_out(&q, RowsByQ::offsets(&q, n_q));
+            let grouped = &layout.rows;
             assert_eq!(grouped.offsets, by_row.offsets);
             // A column read through the bucket positions equals it read through the rows.
             let values: Vec<u32> = (0..q.len() as u32).map(|r| 10 * r).collect();
-            let laid_out = buckets.scatter(&q, &grouped, |r| values[r]);
+            let laid_out = buckets.scatter(&layout, |r| values[r]);
             for qi in 0..n_q {
                 let through_buckets: Vec<u32> = grouped.of(qi).iter().map(|&p| laid_out[p as usize]).collect();
                 let through_rows: Vec<u32> = by_row.of(qi).iter().map(|&r| values[r as usize]).collect();
@@ -154,6 +181,20 @@ mod tests {
                     assert!(grouped.of(qi).iter().all(|&p| segment.contains(&(p as usize))));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn never_more_buckets_than_a_byte_counts() {
+        let q: Vec<u32> = (0..3000u32).map(|r| (r * 7919) % 1000).collect();
+        let by_row = RowsByQ::new(&q, 1000);
+        let buckets = Buckets::new(1000, 1, |qi| by_row.count(qi));
+        assert!(buckets.len() <= MAX_BUCKETS && buckets.len() > 100, "{} buckets", buckets.len());
+        let layout = buckets.lay_out(&q, RowsByQ::offsets(&q, 1000));
+        let laid_out = buckets.scatter(&layout, |r| r as u32);
+        for qi in 0..1000 {
+            let through_buckets: Vec<u32> = layout.rows.of(qi).iter().map(|&p| laid_out[p as usize]).collect();
+            assert_eq!(through_buckets, by_row.of(qi));
         }
     }
 }

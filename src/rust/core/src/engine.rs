@@ -4,7 +4,7 @@
 //! are identical whatever the number of threads. The passes run in chunks of a few
 //! million rows so that the caller can stop a long run between two chunks.
 
-use crate::bucket_order::Buckets;
+use crate::bucket_order::{Buckets, Layout};
 use crate::checks::{fill_two_way_totals, one_way, two_way_pairs, OneWay, PairCount};
 use crate::codes::{CodeSource, LevelCodes};
 use crate::encode::EncodedVar;
@@ -226,20 +226,21 @@ pub fn run_plan_with(
     })?;
     let buckets =
         Buckets::new(index.n_q, sizes.range_rows, |q| offsets.iter().flatten().map(|o| o[q + 1] - o[q]).sum());
-    let whole: Vec<Option<RowsByQ>> = workers.chunk(should_stop, || {
-        index.q.par_iter().zip(offsets).map(|(q, o)| o.map(|o| buckets.group(q, o))).collect()
+    let layouts: Vec<Option<Layout>> = workers.chunk(should_stop, || {
+        index.q.par_iter().zip(offsets).map(|(q, o)| o.map(|o| buckets.lay_out(q, o))).collect()
     })?;
+    let whole: Vec<Option<&RowsByQ>> = layouts.iter().map(|l| l.as_ref().map(|l| &l.rows)).collect();
     // Counted cells of the whole datasets in bucket order.
     let whole_weights: Vec<Option<Vec<u32>>> = workers.chunk(should_stop, || {
         (0..dataset_rows.len())
             .into_par_iter()
-            .map(|d| match (&whole[d], plan.weights_of(d)) {
-                (Some(rows), Some(w)) => Some(buckets.scatter(&index.q[d], rows, |r| w[r])),
+            .map(|d| match (&layouts[d], plan.weights_of(d)) {
+                (Some(layout), Some(w)) => Some(buckets.scatter(layout, |r| w[r])),
                 _ => None,
             })
             .collect()
     })?;
-    let rows_orig = whole[orig].as_ref().ok_or_else(|| CoreError::new("internal: the original is not grouped"))?;
+    let rows_orig = whole[orig].ok_or_else(|| CoreError::new("internal: the original is not grouped"))?;
     let key_missing: Vec<u32> = keys.iter().map(|&k| vars[k].missing_code).collect();
     let missing_key = missing_key_flags(&index, &key_missing, use_keys_na);
     let n_orig = plan.records(orig, None, dataset_rows[orig]);
@@ -274,9 +275,7 @@ pub fn run_plan_with(
             .zip(&subsets)
             .map(|(v, sub)| match sub {
                 Some(r) => Ok(r),
-                None => {
-                    whole[v.dataset].as_ref().ok_or_else(|| CoreError::new("internal: a whole view is not grouped"))
-                }
+                None => whole[v.dataset].ok_or_else(|| CoreError::new("internal: a whole view is not grouped")),
             })
             .collect::<CoreResult<_>>()?;
         // Copies of the targets' codes: in bucket order for the datasets used whole, in
@@ -312,10 +311,10 @@ pub fn run_plan_with(
                         (0..dataset_rows.len())
                             .into_par_iter()
                             .map(|d| {
-                                let bucketed = match &whole[d] {
-                                    Some(rows) if whole_used.contains(&d) => with_codes!(&v.codes[d], |c| Some(
-                                        buckets.scatter_codes(&index.q[d], rows, c, v.n_levels)
-                                    )),
+                                let bucketed = match &layouts[d] {
+                                    Some(layout) if whole_used.contains(&d) => {
+                                        with_codes!(&v.codes[d], |c| Some(buckets.scatter_codes(layout, c, v.n_levels)))
+                                    }
                                     _ => None,
                                 };
                                 let compact =
