@@ -129,14 +129,19 @@ factor_spec <- function(cols, n_control = 0L) {
 # Labels of the core's numeric levels: as factor() labels numbers, i.e. as.character().
 numeric_level_labels <- function(values) {
   if (is.character(values)) return(values)
-  # R writes integers several times faster than doubles, and a whole number below 1e5
-  # in size reads the same either way unless a negative scipen asks for e-notation.
-  if (is.double(values) && small_whole_numbers(values) && isTRUE(getOption("scipen", 0) >= 0)) {
-    return(as.character(as.integer(values)))
+  labels <- character(length(values))
+  # R writes integers many times faster than doubles. A whole number within integer
+  # range reads the same either way unless e-notation is shorter, which needs at least
+  # five trailing zeros (n digits against m + 1 + 4 for m significant digits, "." and
+  # "e+XX"), or a negative scipen asks for it; those are written as doubles.
+  if (is.double(values) && isTRUE(getOption("scipen", 0) >= 0)) {
+    as_integer <- is.finite(values) & abs(values) <= .Machine$integer.max
+    within <- values[as_integer]
+    as_integer[as_integer] <- within == trunc(within) & within %% 1e5 != 0
+  } else {
+    as_integer <- is.integer(values) & !is.na(values)
   }
-  as.character(values)
-}
-
-small_whole_numbers <- function(x) {
-  all(is.finite(x)) && all(abs(x) < 1e5) && all(x == trunc(x))
+  labels[as_integer] <- as.character(as.integer(values[as_integer]))
+  labels[!as_integer] <- as.character(values[!as_integer])
+  labels
 }

@@ -67,3 +67,18 @@ test_that("numeric levels follow the session's scipen as as.character() does", {
   options(scipen = -10)
   check_levels_as_factor(x)
 })
+
+test_that("numeric level labels are as.character()'s, whole numbers written as integers where they read the same", {
+  set.seed(8)
+  x <- c(-2e5:2e5, round(stats::runif(2e5, -2^31, 2^31)),
+         unlist(lapply(0:9, function(k) c(1:300, -(1:300)) * 10^k)),
+         2147483647 + (-3:3), 0.5, -0.25, 1e15, 1e-5, 123456789012, -0, NaN, Inf, -Inf)
+  x <- sort(unique(x))
+  old <- options(scipen = 0)
+  on.exit(options(old))
+  for (scipen in c(0, 3, -2)) {
+    options(scipen = scipen)
+    expect_identical(synthrisk:::numeric_level_labels(x), as.character(x), label = paste("scipen", scipen))
+  }
+  expect_identical(synthrisk:::numeric_level_labels(c(1L, 100000L, -5L)), c("1", "100000", "-5"))
+})

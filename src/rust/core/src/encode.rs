@@ -77,6 +77,17 @@ impl<'a> EncodedVar<'a> {
     pub fn new(codes: Vec<LevelCodes<'a>>, n_levels: u32, missing_code: u32, numeric_levels: Option<Vec<f64>>) -> Self {
         use rayon::prelude::*;
         let present: Vec<Vec<bool>> = codes.par_iter().map(|c| c.presence(n_levels)).collect();
+        Self::with_presence(codes, n_levels, missing_code, numeric_levels, present)
+    }
+
+    /// As `new`, given which levels occur in each dataset.
+    fn with_presence(
+        codes: Vec<LevelCodes<'a>>,
+        n_levels: u32,
+        missing_code: u32,
+        numeric_levels: Option<Vec<f64>>,
+        present: Vec<Vec<bool>>,
+    ) -> Self {
         let has_missing = present.iter().map(|p| p[missing_code as usize]).collect();
         let one_sided = one_sided(&present, missing_code);
         EncodedVar { codes, n_levels, missing_code, numeric_levels, has_missing, one_sided }
@@ -178,17 +189,16 @@ fn whole_at(col: &RawColumn<'_>, i: usize) -> Result<Option<i64>, ()> {
         RawColumn::Integer(x) => Ok(if x[i] == NA_INTEGER { None } else { Some(x[i] as i64) }),
         RawColumn::Double(x) => {
             let v = x[i];
-            if is_r_na(v) {
+            // `as` saturates (and sends NaN to 0), so the round trip holds only for
+            // whole numbers within i64; 2^53 keeps them exact as doubles. NA is a NaN,
+            // so it is looked for only among the values that fail.
+            let w = v as i64;
+            if w as f64 == v && w.unsigned_abs() <= 1 << 53 {
+                Ok(Some(w))
+            } else if is_r_na(v) {
                 Ok(None)
             } else {
-                // `as` saturates (and sends NaN to 0), so the round trip holds only
-                // for whole numbers within i64; 2^53 keeps them exact as doubles.
-                let w = v as i64;
-                if w as f64 == v && w.unsigned_abs() <= 1 << 53 {
-                    Ok(Some(w))
-                } else {
-                    Err(())
-                }
+                Err(())
             }
         }
         RawColumn::Factor { .. } => Err(()),
@@ -200,25 +210,26 @@ fn whole_at(col: &RawColumn<'_>, i: usize) -> Result<Option<i64>, ()> {
 /// `None` when the values are not such; the codes are those `encode_numeric` defines.
 fn encode_whole_numbers<'a>(columns: &[RawColumn<'_>]) -> Option<EncodedVar<'a>> {
     use rayon::prelude::*;
-    let ranges: Vec<Option<(i64, i64)>> = columns
+    // Per column: the smallest and largest value, and whether a value is missing.
+    let ranges: Vec<Option<(i64, i64, bool)>> = columns
         .par_iter()
         .map(|c| {
-            let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+            let (mut lo, mut hi, mut missing) = (i64::MAX, i64::MIN, false);
             for i in 0..c.len() {
-                if let Some(v) = whole_at(c, i).ok()? {
-                    lo = lo.min(v);
-                    hi = hi.max(v);
+                match whole_at(c, i).ok()? {
+                    Some(v) => {
+                        lo = lo.min(v);
+                        hi = hi.max(v);
+                    }
+                    None => missing = true,
                 }
             }
-            Some((lo, hi))
+            Some((lo, hi, missing))
         })
         .collect();
-    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
-    for r in ranges {
-        let (a, b) = r?;
-        lo = lo.min(a);
-        hi = hi.max(b);
-    }
+    let ranges: Vec<(i64, i64, bool)> = ranges.into_iter().collect::<Option<_>>()?;
+    let lo = ranges.iter().map(|r| r.0).min()?;
+    let hi = ranges.iter().map(|r| r.1).max()?;
     if lo > hi {
         return None; // every value missing: the general path handles it
     }
@@ -258,7 +269,18 @@ fn encode_whole_numbers<'a>(columns: &[RawColumn<'_>]) -> Option<EncodedVar<'a>>
             })
         })
         .collect();
-    Some(EncodedVar::new(codes, n_levels, missing_code, Some(levels)))
+    // Which levels occur in each column, from the table already filled.
+    let present_by_level: Vec<Vec<bool>> = present
+        .iter()
+        .zip(&ranges)
+        .map(|(p, &(_, _, missing))| {
+            let mut by_level: Vec<bool> =
+                p.iter().zip(&rank).filter(|(_, &r)| r != u32::MAX).map(|(&x, _)| x).collect();
+            by_level.push(missing);
+            by_level
+        })
+        .collect();
+    Some(EncodedVar::with_presence(codes, n_levels, missing_code, Some(levels), present_by_level))
 }
 
 /// Encodes a numeric variable over all its datasets: levels are the distinct values
@@ -467,6 +489,13 @@ mod tests {
             }
         }
         assert_eq!(fast.has_missing, vec![true, false, true]);
+        // The presence taken from the table equals the one counted from the codes.
+        let recounted = EncodedVar::new(fast.codes.clone(), fast.n_levels, fast.missing_code, None);
+        assert_eq!((fast.has_missing.clone(), fast.one_sided), (recounted.has_missing, recounted.one_sided));
+        let one_sided =
+            encode_whole_numbers(&[RawColumn::Double(&[1.0, 2.0]), RawColumn::Double(&[1.0, NA_REAL])]).unwrap();
+        assert!(one_sided.one_sided);
+        assert_eq!(one_sided.has_missing, vec![false, true]);
         // Beyond the table's span, or infinite, or NaN: the general path.
         assert!(encode_whole_numbers(&[RawColumn::Double(&[0.0, 1e9])]).is_none());
         assert!(encode_whole_numbers(&[RawColumn::Double(&[0.0, f64::INFINITY])]).is_none());
