@@ -14,7 +14,7 @@ use crate::keys::build_key_index;
 use crate::measures::{base_cap_d, SynthesisMeasures};
 use crate::plan::Plan;
 use crate::rows_by_q::RowsByQ;
-use crate::sweep::{sweep, SweepInput, Tally};
+use crate::sweep::{sweep, Scratch, SweepInput, Tally};
 use crate::with_codes;
 use crate::workers::{chunks_by_cost, stop_point, ShouldStop, Workers};
 use rayon::prelude::*;
@@ -379,9 +379,9 @@ pub fn run_plan_with(
                 let tallies: Vec<Tally> = workers.chunk(should_stop, || {
                     chunk_units
                         .par_iter()
-                        .map(|&(ji, b)| {
+                        .map_init(Scratch::default, |scratch, &(ji, b)| {
                             let r = buckets.range(b);
-                            sweep(&inputs[ji], r.start, r.end)
+                            sweep(&inputs[ji], r.start, r.end, scratch)
                         })
                         .collect()
                 })?;
@@ -409,7 +409,10 @@ pub fn run_plan_with(
                     measures,
                     total: tally.total,
                     removed: tally.removed,
-                    one_way: one_way(&tally.disco_by_level, &kept_by_level(&margins[ti], &tally.orig_removed_by_level)),
+                    one_way: one_way(
+                        &tally.disco_by_level(),
+                        &kept_by_level(&margins[ti], &tally.orig_removed_by_level),
+                    ),
                     two_way: two_way_pairs(&tally.twoway_cells, &index),
                     tau_syn,
                     tau_orig,
@@ -534,6 +537,40 @@ mod tests {
                 assert_eq!(g.two_way, w.two_way, "case {case}");
             }
         }
+    }
+
+    #[test]
+    fn many_target_levels_count_as_few_do() {
+        // The same codes under 11 and 6011 target levels: sums per level are kept
+        // densely for the first and as added pairs for the second; nothing may differ.
+        let workers = Workers::new(2).unwrap();
+        // Keys of 40 levels; the target mostly follows the key, so that some q are
+        // disclosive, with a level of noise in every fifth row.
+        let keys = |n: u32, shift: u32| -> Vec<u32> { (0..n).map(|i| (i * 7 + shift) % 40).collect() };
+        let target_of = |k: &[u32], shift: u32| -> Vec<u32> {
+            k.iter()
+                .enumerate()
+                .map(|(i, &c)| if i as u32 % 5 == shift { (i as u32 / 3) % 10 } else { c % 10 })
+                .collect()
+        };
+        let (k_orig, k_syn) = (keys(300, 0), keys(250, 3));
+        let key = EncodedVar::from_u32(vec![k_orig.clone(), k_syn.clone()], 41, 40, None);
+        let rows = |d: usize| if d == 0 { target_of(&k_orig, 0) } else { target_of(&k_syn, 2) };
+        let run = |n_levels: u32| {
+            let target = EncodedVar::from_u32(vec![rows(0), rows(1)], n_levels, n_levels - 1, None);
+            let vars = vec![key.clone(), target];
+            let spec = ExclusionSpec::none(n_levels as usize, n_levels - 1);
+            let targets = [TargetRequest { var: 1, spec, twoway_min_cell: 1.0 }];
+            let sizes = ChunkSizes { range_rows: 37, ..ChunkSizes::default() };
+            run_plan_with(&workers, &vars, &[0], &[true], &targets, &Plan::standard(2), sizes, &never_stop).unwrap()
+        };
+        let (few, many) = (run(11), run(6011));
+        let (f, m) = (&few[0].synthesis[0], &many[0].synthesis[0]);
+        assert!(f.one_way.level.is_some());
+        assert_eq!(f.one_way, m.one_way);
+        assert_eq!(f.two_way, m.two_way);
+        assert_eq!(f.total, m.total);
+        assert_eq!(f.measures.named()[..4], m.measures.named()[..4]);
     }
 
     #[test]

@@ -51,8 +51,8 @@ pub struct Tally {
     pub n_orig_in_syn: u64,
     pub disco_max: u64,
     pub disco_cells: u64,
-    /// Excluded DiSCO records per target level.
-    pub disco_by_level: Vec<u64>,
+    /// Excluded DiSCO records per target level (`by_level()` gives them whole).
+    disco: LevelSums,
     /// Original records removed by the exclusions, as (target level, records) per cell:
     /// the kept ones per level are the original's level counts less these.
     pub orig_removed_by_level: Vec<(u32, u64)>,
@@ -87,7 +87,7 @@ impl Tally {
             n_orig_in_syn: 0,
             disco_max: 0,
             disco_cells: 0,
-            disco_by_level: vec![0; n_target_levels],
+            disco: LevelSums::new(n_target_levels),
             orig_removed_by_level: Vec::new(),
             twoway_cells: Vec::new(),
             tau_syn: vec![0.0; buckets],
@@ -95,6 +95,11 @@ impl Tally {
             taub_num: 0.0,
             taub_den: 0,
         }
+    }
+
+    /// Excluded DiSCO records per target level.
+    pub fn disco_by_level(&self) -> Vec<u64> {
+        self.disco.by_level()
     }
 
     /// Kept (after exclusions) total of a table.
@@ -121,9 +126,7 @@ impl Tally {
         self.n_orig_in_syn += next.n_orig_in_syn;
         self.disco_max = self.disco_max.max(next.disco_max);
         self.disco_cells += next.disco_cells;
-        for (a, b) in self.disco_by_level.iter_mut().zip(next.disco_by_level) {
-            *a += b;
-        }
+        self.disco.merge(next.disco);
         self.orig_removed_by_level.extend(next.orig_removed_by_level);
         self.twoway_cells.extend(next.twoway_cells);
         for (a, b) in self.tau_syn.iter_mut().zip(next.tau_syn) {
@@ -137,9 +140,79 @@ impl Tally {
     }
 }
 
+/// Sums per target level: dense for few levels; for many, the (level, value) pairs
+/// added, so that a range of q does not cost a zeroed array of every level.
+#[derive(Debug, Clone, PartialEq)]
+enum LevelSums {
+    Dense(Vec<u64>),
+    Sparse { n_levels: usize, added: Vec<(u32, u64)> },
+}
+
+/// Above this many levels, `LevelSums` keeps the pairs added.
+const DENSE_LEVEL_SUMS: usize = 1 << 12;
+
+impl LevelSums {
+    fn new(n_levels: usize) -> Self {
+        if n_levels <= DENSE_LEVEL_SUMS {
+            LevelSums::Dense(vec![0; n_levels])
+        } else {
+            LevelSums::Sparse { n_levels, added: Vec::new() }
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, level: u32, value: u64) {
+        match self {
+            LevelSums::Dense(sums) => sums[level as usize] += value,
+            LevelSums::Sparse { added, .. } => added.push((level, value)),
+        }
+    }
+
+    fn merge(&mut self, next: LevelSums) {
+        match (self, next) {
+            (LevelSums::Dense(a), LevelSums::Dense(b)) => a.iter_mut().zip(b).for_each(|(x, y)| *x += y),
+            (LevelSums::Sparse { added: a, .. }, LevelSums::Sparse { added: b, .. }) => a.extend(b),
+            // Both sides come from `new` with the same number of levels.
+            (this, next) => {
+                let mut sums = this.by_level();
+                for (x, y) in sums.iter_mut().zip(next.by_level()) {
+                    *x += y;
+                }
+                *this = LevelSums::Dense(sums);
+            }
+        }
+    }
+
+    fn by_level(&self) -> Vec<u64> {
+        match self {
+            LevelSums::Dense(sums) => sums.clone(),
+            LevelSums::Sparse { n_levels, added } => {
+                let mut sums = vec![0; *n_levels];
+                for &(level, value) in added {
+                    sums[level as usize] += value;
+                }
+                sums
+            }
+        }
+    }
+}
+
+/// Buffers one worker reuses from pass to pass, so that large data do not ask the
+/// system for fresh (zeroed) memory at every range.
+#[derive(Default)]
+pub struct Scratch {
+    codes_orig: Vec<u32>,
+    codes_syn: Vec<u32>,
+    weights_orig: Vec<u32>,
+    weights_syn: Vec<u32>,
+    /// Per target level, its original and synthetic records in the current q; all
+    /// zero between two q.
+    counts: Vec<[u32; 2]>,
+}
+
 /// Runs the pass over `q_lo..q_hi`.
-pub fn sweep(input: &SweepInput<'_>, q_lo: usize, q_hi: usize) -> Tally {
-    with_code_pair!(input.target_orig, input.target_syn, |orig, syn| sweep_codes(input, orig, syn, q_lo, q_hi))
+pub fn sweep(input: &SweepInput<'_>, q_lo: usize, q_hi: usize, scratch: &mut Scratch) -> Tally {
+    with_code_pair!(input.target_orig, input.target_syn, |orig, syn| sweep_codes(input, orig, syn, q_lo, q_hi, scratch))
 }
 
 /// Adds the records of one q's rows (`codes`, with their counts, or one each) into
@@ -173,9 +246,10 @@ fn count_rows(
     }
 }
 
-/// The codes of the rows of `q_lo..q_hi`, in q order.
-fn gather<S: CodeSource + ?Sized>(codes: &S, rows: &RowsByQ, q_lo: usize, q_hi: usize) -> Vec<u32> {
-    rows.rows[rows.offsets[q_lo]..rows.offsets[q_hi]].iter().map(|&r| codes.code(r as usize)).collect()
+/// The codes of the rows of `q_lo..q_hi`, in q order, into `out`.
+fn gather<S: CodeSource + ?Sized>(codes: &S, rows: &RowsByQ, q_lo: usize, q_hi: usize, out: &mut Vec<u32>) {
+    out.clear();
+    out.extend(rows.rows[rows.offsets[q_lo]..rows.offsets[q_hi]].iter().map(|&r| codes.code(r as usize)));
 }
 
 /// The pass, compiled once per storage of the target's codes.
@@ -185,13 +259,16 @@ fn sweep_codes<S: CodeSource + ?Sized>(
     target_syn: &S,
     q_lo: usize,
     q_hi: usize,
+    scratch: &mut Scratch,
 ) -> Tally {
     let n_t = input.n_target_levels;
     let spec = input.spec;
     let mut tally = Tally::new(n_t, input.tau.len());
     let with_tau = !input.tau.is_empty();
-    // Per target level, its original and synthetic records in the current q.
-    let mut counts = vec![[0u32; 2]; n_t];
+    if scratch.counts.len() < n_t {
+        scratch.counts.resize(n_t, [0, 0]);
+    }
+    let Scratch { codes_orig, codes_syn, weights_orig: w_orig, weights_syn: w_syn, counts } = scratch;
     // Whether some step but the denominator limit may remove a cell: when not, no cell
     // of q needs `cell_step`.
     let any_target_excluded = spec.excluded_target.iter().any(|&x| x) || spec.exclude_missing_target;
@@ -199,12 +276,18 @@ fn sweep_codes<S: CodeSource + ?Sized>(
     let mut key_target_levels: Vec<u32> = Vec::new();
     // The range's target codes in q order, read first in a loop that does nothing else:
     // the random reads overlap there, and the counting below reads in sequence.
-    let gathered_orig = gather(target_orig, input.rows_orig, q_lo, q_hi);
-    let gathered_syn = gather(target_syn, input.rows_syn, q_lo, q_hi);
+    gather(target_orig, input.rows_orig, q_lo, q_hi, codes_orig);
+    gather(target_syn, input.rows_syn, q_lo, q_hi, codes_syn);
+    let (gathered_orig, gathered_syn) = (&codes_orig[..], &codes_syn[..]);
     let (base_orig, base_syn) = (input.rows_orig.offsets[q_lo], input.rows_syn.offsets[q_lo]);
-
-    let weights_orig = input.weights_orig.map(|w| gather(w, input.rows_orig, q_lo, q_hi));
-    let weights_syn = input.weights_syn.map(|w| gather(w, input.rows_syn, q_lo, q_hi));
+    let weights_orig = input.weights_orig.map(|w| {
+        gather(w, input.rows_orig, q_lo, q_hi, w_orig);
+        &w_orig[..]
+    });
+    let weights_syn = input.weights_syn.map(|w| {
+        gather(w, input.rows_syn, q_lo, q_hi, w_syn);
+        &w_syn[..]
+    });
 
     for q in q_lo..q_hi {
         let of_q = |rows: &RowsByQ, base: usize| rows.offsets[q] - base..rows.offsets[q + 1] - base;
@@ -216,20 +299,9 @@ fn sweep_codes<S: CodeSource + ?Sized>(
         touched.clear();
         // Records of q: one per row, or the rows' counts (counted cells; every count >= 1,
         // so a level is touched at its first row either way).
-        let d_q = count_rows(
-            &gathered_orig[at_orig.clone()],
-            weights_orig.as_ref().map(|w| &w[at_orig]),
-            &mut counts,
-            0,
-            &mut touched,
-        );
-        let s_q = count_rows(
-            &gathered_syn[at_syn.clone()],
-            weights_syn.as_ref().map(|w| &w[at_syn]),
-            &mut counts,
-            1,
-            &mut touched,
-        );
+        let d_q =
+            count_rows(&gathered_orig[at_orig.clone()], weights_orig.map(|w| &w[at_orig]), counts, 0, &mut touched);
+        let s_q = count_rows(&gathered_syn[at_syn.clone()], weights_syn.map(|w| &w[at_syn]), counts, 1, &mut touched);
         // q has a target level u with ps[u,q] == 1 exactly when one level occurs in it.
         let syn_levels = touched.iter().filter(|&&t| counts[t as usize][1] > 0).count();
         let missing_key = input.missing_key[q];
@@ -308,7 +380,7 @@ fn sweep_codes<S: CodeSource + ?Sized>(
             if disco > 0 {
                 tally.disco_cells += 1;
                 tally.disco_max = tally.disco_max.max(disco);
-                tally.disco_by_level[t as usize] += disco;
+                tally.disco.add(t, disco);
                 if disco as f64 > input.twoway_min_cell {
                     tally.twoway_cells.push((q as u32, t, disco));
                 }
@@ -341,4 +413,38 @@ fn sweep_codes<S: CodeSource + ?Sized>(
         }
     }
     tally
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_sums_agree_dense_or_sparse() {
+        let adds = [(3u32, 5u64), (0, 1), (3, 2), (4999, 7)];
+        let mut dense = LevelSums::Dense(vec![0; 5000]);
+        let mut sparse = LevelSums::new(5000);
+        assert!(matches!(sparse, LevelSums::Sparse { .. }));
+        for (i, &(t, v)) in adds.iter().enumerate() {
+            // Half the pairs arrive through a merge.
+            if i % 2 == 0 {
+                dense.add(t, v);
+                sparse.add(t, v);
+            } else {
+                let mut d = LevelSums::Dense(vec![0; 5000]);
+                d.add(t, v);
+                dense.merge(d);
+                let mut s = LevelSums::new(5000);
+                s.add(t, v);
+                sparse.merge(s);
+            }
+        }
+        let want = dense.by_level();
+        assert_eq!((want[0], want[3], want[4999], want.iter().sum::<u64>()), (1, 7, 7, 15));
+        assert_eq!(sparse.by_level(), want);
+        // A dense and a sparse side merge to the same sums.
+        let mut mixed = LevelSums::Dense(vec![0; 5000]);
+        mixed.merge(sparse.clone());
+        assert_eq!(mixed.by_level(), want);
+    }
 }
