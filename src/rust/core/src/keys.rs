@@ -61,6 +61,11 @@ fn compress(values: &mut [Vec<u64>], n_values: u64) -> u64 {
 pub fn build_key_index(keys: &[&[LevelCodes<'_>]], levels: &[u32]) -> CoreResult<KeyIndex> {
     let n_keys = keys.len();
     let n_datasets = keys.first().map_or(0, |k| k.len());
+    let product = levels.iter().try_fold(1u64, |p, &l| p.checked_mul(l.max(1) as u64)).filter(|&p| p <= DENSE_LIMIT);
+    if let (Some(product), true) = (product, n_keys > 0) {
+        let q = dense_key_ids(keys, levels, product as usize);
+        return Ok(with_key_codes(keys, q.0, q.1));
+    }
     let mut cur: Vec<Vec<u64>> = (0..n_datasets)
         .into_par_iter()
         .map(|d| {
@@ -87,8 +92,55 @@ pub fn build_key_index(keys: &[&[LevelCodes<'_>]], levels: &[u32]) -> CoreResult
             u32::MAX
         )));
     }
-    let n_q = n_q as usize;
     let q: Vec<Vec<u32>> = cur.into_par_iter().map(|d| d.into_iter().map(|v| v as u32).collect()).collect();
+    Ok(with_key_codes(keys, q, n_q as usize))
+}
+
+/// Rows per block of `dense_key_ids`: a block's tuple values stay in the first-level
+/// cache while each key column is read into them.
+const KEY_BLOCK_ROWS: usize = 4096;
+
+/// q ids when every possible tuple fits a direct table (`product` of the levels): the
+/// tuples in mixed radix, folded key by key over blocks of rows (each column read once,
+/// in sequence), then numbered in ascending order. Returns the ids and their number.
+fn dense_key_ids(keys: &[&[LevelCodes<'_>]], levels: &[u32], product: usize) -> (Vec<Vec<u32>>, usize) {
+    let n_datasets = keys[0].len();
+    let mut values: Vec<Vec<u32>> = (0..n_datasets)
+        .into_par_iter()
+        .map(|d| {
+            let mut v = vec![0u32; keys[0][d].len()];
+            for (b, block) in v.chunks_mut(KEY_BLOCK_ROWS).enumerate() {
+                let start = b * KEY_BLOCK_ROWS;
+                for (k, key) in keys.iter().enumerate() {
+                    let l = levels[k].max(1);
+                    with_codes!(&key[d], |s| {
+                        for (i, x) in block.iter_mut().enumerate() {
+                            *x = *x * l + s.code(start + i);
+                        }
+                    });
+                }
+            }
+            v
+        })
+        .collect();
+    let mut id = vec![u32::MAX; product];
+    for v in values.iter().flat_map(|d| d.iter()) {
+        id[*v as usize] = 0;
+    }
+    let mut next = 0u32;
+    for slot in id.iter_mut() {
+        if *slot == 0 {
+            *slot = next;
+            next += 1;
+        }
+    }
+    values.par_iter_mut().for_each(|d| d.iter_mut().for_each(|v| *v = id[*v as usize]));
+    (values, next as usize)
+}
+
+/// The index from the q ids of every row, with each q's key codes.
+fn with_key_codes(keys: &[&[LevelCodes<'_>]], q: Vec<Vec<u32>>, n_q: usize) -> KeyIndex {
+    let n_keys = keys.len();
     let mut q_keys = vec![0u32; n_q * n_keys];
     let mut seen = vec![false; n_q];
     let mut n_seen = 0;
@@ -108,7 +160,7 @@ pub fn build_key_index(keys: &[&[LevelCodes<'_>]], levels: &[u32]) -> CoreResult
             }
         }
     }
-    Ok(KeyIndex { n_keys, n_q, q, q_keys })
+    KeyIndex { n_keys, n_q, q, q_keys }
 }
 
 #[cfg(test)]
@@ -125,6 +177,29 @@ mod tests {
         assert_eq!(idx.q[0], vec![0, 2, 0, 1]);
         assert_eq!(idx.q[1], vec![2, 0, 3]);
         assert_eq!((idx.key_code(3, 0), idx.key_code(3, 1)), (2, 0));
+    }
+
+    #[test]
+    fn direct_table_and_compression_give_the_same_ids() {
+        // A third key of 2^23 levels (always level 0) sends the same tuples down the
+        // compressing path; ids in tuple order cannot differ.
+        let a: Vec<Vec<u32>> = vec![(0..500).map(|i| i * 31 % 97).collect(), (0..300).map(|i| i * 17 % 101).collect()];
+        let b: Vec<Vec<u32>> = vec![(0..500).map(|i| i % 7).collect(), (0..300).map(|i| i * 5 % 9).collect()];
+        let codes = |x: &Vec<Vec<u32>>, l: u32| -> Vec<LevelCodes<'static>> {
+            x.iter().map(|d| LevelCodes::narrow(d.clone(), l)).collect()
+        };
+        let (ka, kb) = (codes(&a, 101), codes(&b, 9));
+        let kz: Vec<LevelCodes<'static>> = vec![LevelCodes::U32(vec![0; 500]), LevelCodes::U32(vec![0; 300])];
+        let direct = build_key_index(&[&ka, &kb], &[101, 9]).unwrap();
+        let compressed = build_key_index(&[&ka, &kb, &kz], &[101, 9, 1 << 23]).unwrap();
+        assert_eq!(direct.q, compressed.q);
+        assert_eq!(direct.n_q, compressed.n_q);
+        for q in 0..direct.n_q {
+            assert_eq!(
+                (direct.key_code(q, 0), direct.key_code(q, 1)),
+                (compressed.key_code(q, 0), compressed.key_code(q, 1))
+            );
+        }
     }
 
     #[test]
