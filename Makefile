@@ -43,8 +43,8 @@ check-cran: setup
 	rm -rf synthrisk.Rcheck $(TARBALL) /tmp/synthrisk-check-cran.log
 	@scratch=$$(mktemp -d) && mkdir -p $$scratch/cargo-home $$scratch/home && \
 	export RUSTUP_HOME=$${RUSTUP_HOME:-$$HOME/.rustup} CARGO_HOME=$$scratch/cargo-home HOME=$$scratch/home \
-	  CARGO_NET_OFFLINE=true _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=false \
-	  _R_CHECK_FORCE_SUGGESTS_=false R_RD4PDF=times,hyper && unset NOT_CRAN && \
+	  CARGO_NET_OFFLINE=true _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=false _R_CHECK_ORPHANED_=false \
+	  R_RD4PDF=times,hyper && unset NOT_CRAN && \
 	R CMD build . && R CMD check --as-cran $(TARBALL) 2>&1 | tee /tmp/synthrisk-check-cran.log; \
 	left=$$(find $$scratch/cargo-home $$scratch/home/.cargo -mindepth 1 2>/dev/null | head -n 5); \
 	rm -rf $$scratch; \

@@ -275,6 +275,17 @@ test_that("an integer64 column needs bit64", {
   expect_column_error(quiet(o, o, keys = "k", target = "t"), "\"k\".*integer64.*bit64")
 })
 
+test_that("an integer64 column gives the numbers of the same doubles when bit64 is installed", {
+  skip_if_not_installed("bit64")
+  o <- data.frame(k = c(1, 2, 1, 3, 3), j = c(5, 5, 6, 6, 6), t = c("x", "y", "x", "y", "x"))
+  o64 <- o
+  o64$k <- bit64::as.integer64(o$k)
+  s <- o[c(1, 1, 2, 4, 5), ]
+  s64 <- o64[c(1, 1, 2, 4, 5), ]
+  expect_identical(quiet(s64, o64, keys = c("k", "j"), target = "t")$measures,
+                   quiet(s, o, keys = c("k", "j"), target = "t")$measures)
+})
+
 test_that("rows beyond 2^31 - 1 are refused, not wrapped", {
   err <- expect_error(check_row_count(2^31, "The original data", rlang::current_env()), class = "rlang_error")
   expect_match(conditionMessage(err), "original data.*2,147,483,648 rows")
