@@ -6,7 +6,7 @@ RSCRIPT := R_LIBS=$(R_LIB) Rscript
 PKG_VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := synthrisk_$(PKG_VERSION).tar.gz
 
-.PHONY: setup install demo test test-rust test-r check check-cran vendor-check site bench clean docs
+.PHONY: setup install demo test test-rust test-r check check-cran vendor-check site readme bench clean docs
 
 setup:
 	@bash tools/setup.sh
@@ -64,6 +64,10 @@ test: test-rust vendor-check test-r check-cran
 # The pkgdown site in docs/ (articles from vignettes/), from the package in .rlib.
 site: install
 	$(RSCRIPT) -e 'pkgdown::build_site(preview = FALSE, install = FALSE, new_process = FALSE)'
+
+# README.md from README.Rmd: the example's output and plot (man/figures/) by code.
+readme: install
+	$(RSCRIPT) -e 'rmarkdown::render("README.Rmd", output_format = rmarkdown::github_document(html_preview = FALSE), quiet = TRUE)'
 
 # bench/ stays out of the tarball: the Performance vignette reads the copies in
 # vignettes/performance/.

@@ -1,3 +1,4 @@
+#!/bin/sh
 # Sourced by ./configure and ./configure.win (POSIX sh) with MAKEVARS set to the file to
 # write (src/Makevars or src/Makevars.win). Finds cargo and rustc on PATH or in
 # ~/.cargo/bin, checks them against the minimum Rust version in DESCRIPTION's

@@ -74,10 +74,10 @@ for (type in names(expected_type_labels)) {
     s$t <- helper_t[3:12]
     labels <- package_labels(s, o, "v")
     if (type %in% c("factor", "character", "logical", "Date", "POSIXct", "difftime", "ordered")) {
-      # Non-numeric: syntheses' levels first, then the original's (SPEC 1).
+      # Non-numeric: syntheses' levels first, then the original's (definitions vignette, section 1).
       expect_setequal(labels, expected_type_labels[[type]])
     } else {
-      # Numbers: in numeric order, NaN last, as factor() makes them (SPEC 2.2).
+      # Numbers: in numeric order, NaN last, as factor() makes them (definitions vignette 2.2).
       expect_identical(labels, expected_type_labels[[type]])
     }
     expect_as_reference(s, o, keys = c("k", "v"), target = "t", thresh_2way = c(0, 0), label = paste(type, "key"))
@@ -372,7 +372,7 @@ for (arg in names(bad_multi_arguments)) {
   })
 }
 
-test_that("grouping records say how each asked-for variable was grouped (SPEC 2.1)", {
+test_that("grouping records say how each asked-for variable was grouped (definitions vignette 2.1)", {
   cols <- list(sd2011$income, sd2011_synds$syn$income)
   enc <- encode_variables(c("sex", "income"), sd2011, list(sd2011_synds$syn), sd2011_synds$cont.na,
                           list(sex = 0, income = 6), strict = FALSE, n_threads = 1L, call = rlang::current_env())
