@@ -6,7 +6,7 @@ RSCRIPT := R_LIBS=$(R_LIB) Rscript
 PKG_VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := synthrisk_$(PKG_VERSION).tar.gz
 
-.PHONY: setup install demo test test-rust test-r check bench clean docs
+.PHONY: setup install demo test test-rust test-r check check-cran vendor-check site readme bench clean docs
 
 setup:
 	@bash tools/setup.sh
@@ -34,12 +34,49 @@ check: setup
 	SYNTHRISK_PROPERTY_CASES=300 NOT_CRAN=true _R_CHECK_FORCE_SUGGESTS_=false R_LIBS=$(R_LIB) R CMD check --no-manual $(TARBALL) 2>&1 | tee /tmp/synthrisk-check.log
 	@! grep -qE "^Status: .*(ERROR|WARNING)" /tmp/synthrisk-check.log
 
-test: test-rust test-r check
+# As CRAN checks the built tarball, with no network: an empty CARGO_HOME and an empty
+# HOME (CARGO_HOME and ~/.cargo are checked empty afterwards), cargo offline,
+# and the incoming checks that need the network off. Tests run as on CRAN (NOT_CRAN
+# unset); the full suite runs in test-r. Fails on an ERROR or a WARNING; the NOTEs are
+# explained in cran-comments.md.
+check-cran: setup
+	rm -rf synthrisk.Rcheck $(TARBALL) /tmp/synthrisk-check-cran.log
+	@scratch=$$(mktemp -d) && mkdir -p $$scratch/cargo-home $$scratch/home && \
+	export RUSTUP_HOME=$${RUSTUP_HOME:-$$HOME/.rustup} CARGO_HOME=$$scratch/cargo-home HOME=$$scratch/home \
+	  CARGO_NET_OFFLINE=true _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=false _R_CHECK_ORPHANED_=false \
+	  R_RD4PDF=times,hyper && unset NOT_CRAN && \
+	R CMD build . && R CMD check --as-cran $(TARBALL) 2>&1 | tee /tmp/synthrisk-check-cran.log; \
+	left=$$(find $$scratch/cargo-home $$scratch/home/.cargo -mindepth 1 2>/dev/null | head -n 5); \
+	rm -rf $$scratch; \
+	if [ -n "$$left" ]; then echo "check-cran: the build wrote into CARGO_HOME or ~/.cargo: $$left"; exit 1; fi; \
+	echo "check-cran: nothing written into CARGO_HOME or ~/.cargo"
+	@grep -q "^Status: " /tmp/synthrisk-check-cran.log
+	@! grep -qE "^Status: .*(ERROR|WARNING)" /tmp/synthrisk-check-cran.log
+	@grep -n "^Status:" /tmp/synthrisk-check-cran.log
+
+# The crates in src/rust/vendor.tar.xz are those of Cargo.lock (tools/vendor.sh).
+vendor-check:
+	sh tools/vendor.sh --check
+
+test: test-rust vendor-check test-r check-cran
 	@cat .test-summary
 
+# The pkgdown site in docs/ (articles from vignettes/), from the package in .rlib.
+site: install
+	$(RSCRIPT) -e 'pkgdown::build_site(preview = FALSE, install = FALSE, new_process = FALSE)'
+
+# README.md from README.Rmd: the example's output and plot (man/figures/) by code.
+readme: install
+	$(RSCRIPT) -e 'rmarkdown::render("README.Rmd", output_format = rmarkdown::github_document(html_preview = FALSE), quiet = TRUE)'
+
+# bench/ stays out of the tarball: the Performance vignette reads the copies in
+# vignettes/performance/.
 bench: install
 	$(RSCRIPT) bench/run.R
 	$(RSCRIPT) bench/records.R >> bench/RESULTS.md
+	mkdir -p vignettes/performance
+	cp bench/RESULTS.md bench/time_vs_rows.png vignettes/performance/
 
 clean:
-	rm -rf $(R_LIB) synthrisk.Rcheck $(TARBALL) src/rust/target src/*.o src/*.so demo-output .test-summary
+	rm -rf $(R_LIB) synthrisk.Rcheck $(TARBALL) src/rust/target src/*.o src/*.so src/Makevars src/vendor src/.cargo \
+	  demo-output docs .test-summary

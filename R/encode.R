@@ -99,7 +99,7 @@ one_sided_without_control <- function(columns) {
 
 # The core's description of a factor variable: its columns, each side's map from
 # level to union code, and the union's labels. NA, an NA level and a level "Missing"
-# are all the missing level (SPEC section 2.3).
+# are all the missing level (definitions vignette, section 2.3).
 factor_spec <- function(cols, n_control = 0L) {
   side_levels <- lapply(cols, levels)
   lev <- union_levels(side_levels, n_control)

@@ -1,7 +1,7 @@
 # One call into the core for every target: per-target exclusions resolved from labels
 # to codes (unknown names and levels are errors), then the raw counts back.
 
-# Levels named by `not.targetlev` (SPEC 5.1): NULL or a single "" means none; in a
+# Levels named by `not.targetlev` (definitions vignette 5.1): NULL or a single "" means none; in a
 # longer vector "" is a label like any other, so a real "" level can be excluded.
 target_levels_to_exclude <- function(x, t_labels, target, arg, call) {
   if (is.null(x) || identical(x, "")) return(character(0))
@@ -27,7 +27,7 @@ target_levels_to_exclude <- function(x, t_labels, target, arg, call) {
 # exclude.keys, exclude.keylevs, exclude.targetlevs
 # (and optionally not_arg, the name of the argument not.targetlev came from).
 # `original`: the 0-based dataset of the encoding that is the original (its missing
-# target values decide usetargetNA, SPEC 5.2).
+# target values decide usetargetNA, definitions vignette 5.2).
 target_request <- function(opt, enc, keys, denom_lim, exclude_ov_denom_lim, thresh_2way, call, original = 0L) {
   tv <- opt$target
   t_labels <- enc$labels[[tv]]

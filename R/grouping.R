@@ -1,4 +1,4 @@
-# Grouping a numeric variable into intervals (SPEC section 2.1): breaks from the pooled
+# Grouping a numeric variable into intervals (definitions vignette, section 2.1): breaks from the pooled
 # usable values of the original and all syntheses; cont.na codes and the non-finite
 # values Inf, -Inf and NaN are levels of their own after the intervals; NA stays NA.
 

@@ -1,4 +1,4 @@
-# Holdout baseline (SPEC 10; Giomi et al., 2022): every measure computed twice, with
+# Holdout baseline (definitions vignette 10.3; Giomi et al., 2022): every measure computed twice, with
 # the records used for synthesis (`data`, "train") as the original and with records of
 # the same population that were kept out of the synthesis (`control`) as the original.
 # Risk that the synthesis leaks about its own training records shows as train above

@@ -57,7 +57,8 @@
 #'
 #' # UCI Adult: hours and capital gains synthesised, an intruder knowing age, sex, race.
 #' adult_part <- adult
-#' adult_part[c("hours.per.week", "capital.gain")] <- adult_synds$syn[c("hours.per.week", "capital.gain")]
+#' synthesised <- c("hours.per.week", "capital.gain")
+#' adult_part[synthesised] <- adult_synds$syn[synthesised]
 #' identification_risk(adult_part, adult, known = c("age", "sex", "race"),
 #'                     syn.vars = c("hours.per.week", "capital.gain"), radius = 0.1)
 identification_risk <- function(object, data, known, syn.vars, radius = NULL, relative = TRUE, n_threads = NULL) {

@@ -1,5 +1,5 @@
 # The synthetic data as a list of m data frames, and the columns of one variable made
-# comparable between the original and every synthesis (SPEC section 1).
+# comparable between the original and every synthesis (definitions vignette, section 1).
 
 synthesis_list <- function(object, call) {
   if (inherits(object, "synds")) {
@@ -37,7 +37,7 @@ check_syntheses <- function(syn, call) {
 
 # `cont.na` as a named list of numeric codes per variable, NA removed (NaN is a code
 # like any other). A stratified synds (syn.strata) holds a list-matrix with one row
-# per stratum: the codes of a variable are the union over rows (SPEC section 2.3).
+# per stratum: the codes of a variable are the union over rows (definitions vignette, section 2.3).
 normalise_cont_na <- function(cont.na, call) {
   if (is.null(cont.na) || length(cont.na) == 0) return(list())
   if (!is.list(cont.na) || is.data.frame(cont.na)) {
@@ -100,7 +100,7 @@ column_kind <- function(x) {
 }
 
 # Columns of `var` in the original (first) and every synthesis, as factors whose levels
-# are labels (SPEC section 1): unless every side is plain numeric, each side becomes a
+# are labels (definitions vignette, section 1): unless every side is plain numeric, each side becomes a
 # factor of its labels; levels are matched by label later. With `strict` (that is,
 # compare.synorig = FALSE) sides of different kinds are an error. Holdout records
 # (`control`, or NULL) come last; they follow the kind of the original and synthetic

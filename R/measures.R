@@ -1,4 +1,4 @@
-# The measures, written once (SPEC section 6): name, the component of a `disclosure`
+# The measures, written once (definitions vignette, section 6): name, the component of a `disclosure`
 # object that holds it, its group, its unit, the data it describes (the original alone,
 # or the synthetic data, alone or against the original) and a one-line definition. Results, print,
 # tidy(), the help page and the plots all read this table.
@@ -40,7 +40,7 @@ measure_registry <- data.frame(
     "records predicted with certainty and correct over Nb (K / Nb)",
     "TCAP as Taub et al. (2018) define it: of the synthetic records whose q predicts one target level and occurs in the original, the mean share of original records in q with that level"
   ),
-  # Each percentage as 100 * numerator / denominator (SPEC 6), in the symbols of
+  # Each percentage as 100 * numerator / denominator (definitions vignette, section 6), in the symbols of
   # curve_symbols; NA for the counts and the baseline. The size curve's plot draws the
   # numerator as the line type and the denominator as the colour.
   numerator = c("UiO", "UiS", "UiOiS", "repU",

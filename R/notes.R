@@ -1,5 +1,5 @@
 # What was done to the data before counting, and where a number deliberately differs
-# from synthpop 1.9-3 (SPEC section 9): one line each, stored in the result and
+# from synthpop 1.9-3 (definitions vignette, section 9): one line each, stored in the result and
 # printed, so that nothing changes silently.
 
 quote_names <- function(x) paste0("'", x, "'", collapse = ", ")

@@ -6,7 +6,7 @@
 #' uniques from the synthetic data, as synthpop's `sdc(rm.replicated.uniques = TRUE)`
 #' does.
 #'
-#' Key values match by label, a missing value matching a missing value (SPEC 2).
+#' Key values match by label, a missing value matching a missing value (definitions vignette, section 2).
 #' The table counts:
 #' * `Original`: original records unique on the keys;
 #' * `Synthetic`: synthetic records unique in their synthesis;
@@ -31,7 +31,8 @@
 #' ru <- replicated.uniques(sd2011_synds, sd2011, keys = c("sex", "age", "region", "placesize"))
 #' ru
 #' sum(ru$repU.rm)
-#' cleaned <- remove_replicated_uniques(sd2011_synds, sd2011, keys = c("sex", "age", "region", "placesize"))
+#' cleaned <- remove_replicated_uniques(sd2011_synds, sd2011,
+#'                                      keys = c("sex", "age", "region", "placesize"))
 #' nrow(cleaned$syn)
 #' replicated.uniques(adult_synds, adult, keys = c("age", "sex", "occupation", "race"))
 replicated.uniques <- function(object, data, keys = names(data), n_threads = NULL) {

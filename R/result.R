@@ -1,5 +1,5 @@
 # From the core's raw counts of one target to the components of a `disclosure` object
-# (SPEC section 8).
+# (definitions vignette, section 8).
 
 exclusion_rows <- c("original", "synthetic", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DiSDiO")
 exclusion_cols <- c("excluded target", "missing target", "missing in  keys", "set to exclude",

@@ -15,7 +15,7 @@ rust_result <- function(result, call = rlang::caller_env()) {
 
 # Encodes the variables; then, as R's `factor()` does, doubles that `as.character()`
 # labels alike (15 significant digits, e.g. 0.1 + 0.2 and 0.3) become one level, the
-# smallest value standing for it (SPEC 2.2). R's own `as.character()` decides, under the
+# smallest value standing for it (definitions vignette 2.2). R's own `as.character()` decides, under the
 # session's options, for the levels the core found close enough to print alike
 # (`close_pairs`; labels that agree imply a relative gap below 1e-14), so the levels
 # are those of `factor()` without printing every value.

@@ -33,7 +33,7 @@ glance_measures <- c("UiO", "repU", "Dorig", "DiSCO", "DCAPd", "TCAP")
 
 glance_row <- function(x) {
   long <- measure_rows(x)
-  # synthpop 1.9-3 names DCAPd "DCAP" (the same quantity, SPEC section 6).
+  # synthpop 1.9-3 names DCAPd "DCAP" (the same quantity, definitions vignette, section 6).
   if (!("DCAPd" %in% long$measure)) long$measure[long$measure == "DCAP"] <- "DCAPd"
   present <- intersect(glance_measures, long$measure)
   means <- lapply(present, function(measure) mean(long$value[long$measure == measure]))

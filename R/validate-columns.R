@@ -1,4 +1,4 @@
-# Columns that can be keys or targets (SPEC section 1): one value per row, of a type
+# Columns that can be keys or targets (definitions vignette, section 1): one value per row, of a type
 # whose values have labels. Anything else is an error naming the column, where it is
 # and its type, raised before the Rust core sees it.
 

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Installs what synthrisk needs on a Debian machine that has only cargo: R and the R
-# packages from Debian. Idempotent: does nothing when everything is there.
+# Installs what synthrisk needs on a Debian machine that has only cargo: R, the R
+# packages from Debian, and the tools of R CMD check --as-cran (LaTeX for the manual,
+# tidy for its HTML, checkbashisms from devscripts for configure) and of the pkgdown
+# site. Idempotent: does nothing when everything is there.
 set -euo pipefail
 
 packages=(r-base-core r-base-dev r-cran-testthat r-cran-ggplot2 r-cran-cli r-cran-rlang
   r-cran-knitr r-cran-rmarkdown r-cran-roxygen2 r-cran-data.table r-cran-bench
-  r-cran-vdiffr r-cran-classint r-cran-generics r-cran-tibble pandoc qpdf time)
+  r-cran-vdiffr r-cran-classint r-cran-generics r-cran-tibble r-cran-bit64 r-cran-jsonlite r-cran-pkgdown
+  pandoc qpdf time tidy devscripts texlive-latex-base texlive-latex-recommended texlive-fonts-recommended)
 
 missing=()
 for p in "${packages[@]}"; do

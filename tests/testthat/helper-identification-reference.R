@@ -1,10 +1,10 @@
-# A plain-R, all-pairs reference for identification_risk(), written from SPEC.md
-# section 10: every original record against every synthetic record. Only for tests.
+# A plain-R, all-pairs reference for identification_risk(), written from the definitions
+# vignette, section 10.4: every original record against every synthetic record. Only for tests.
 
 ref_label <- function(x) {
   if (is.factor(x)) x <- as.character(x)
   out <- as.character(x)
-  # NaN is a value of its own (SPEC 2.2); only NA is missing.
+  # NaN is a value of its own (definitions vignette 2.2); only NA is missing.
   out[is.na(x) & !(is.numeric(x) & is.nan(x))] <- "<missing>"
   out
 }

@@ -1,4 +1,4 @@
-# An independent, slow reference written from SPEC.md: dense Q x T matrices, every
+# An independent, slow reference written from the definitions vignette: dense Q x T matrices, every
 # table and exclusion spelled out. Only for tests.
 #
 # Separator-proof: a record's key tuple q is the tuple of its key level *codes*
@@ -22,7 +22,7 @@ ref_plain <- function(x) {
 
 ref_is_number <- function(x) (is.double(x) || is.integer(x)) && is.null(attr(x, "class"))
 
-# Breaks as classInt makes them (SPEC 2.1 names classIntervals): with n at least the
+# Breaks as classInt makes them (definitions vignette 2.1 names classIntervals): with n at least the
 # number k of distinct values, one class per value, breaks halfway between neighbours
 # and half the mean gap beyond the ends; otherwise quantile (type 7) or equal-width.
 ref_breaks <- function(values, n, style) {
@@ -39,9 +39,9 @@ ref_breaks <- function(values, n, style) {
   }
 }
 
-# Grouped labels of the sides of one numeric variable (SPEC 2.1), or NULL when fewer
+# Grouped labels of the sides of one numeric variable (definitions vignette 2.1), or NULL when fewer
 # than two distinct usable values leave it ungrouped. The last `n_control` sides are
-# holdout records: no part in the breaks, cut with the outer breaks open (SPEC 10).
+# holdout records: no part in the breaks, cut with the outer breaks open (definitions vignette 10.3).
 ref_group <- function(cols, n, codes, n_control = 0) {
   main <- seq_len(length(cols) - n_control)
   usable <- unlist(lapply(cols[main], function(x) x[is.finite(x) & !(x %in% codes)]))
@@ -94,7 +94,7 @@ ref_side <- function(x, pooled_time) {
   list(labels = lab, levels = lev[!is.na(lev)])
 }
 
-# Labels of every side of variable `v` and the level order (SPEC 1, 2).
+# Labels of every side of variable `v` and the level order (definitions vignette, sections 1 and 2).
 ref_variable <- function(cols, ngroups, codes, n_control = 0) {
   cols <- lapply(cols, ref_plain)
   main <- seq_len(length(cols) - n_control)
@@ -135,7 +135,7 @@ ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 
                            ngroups_keys = 0, thresh_1way = c(50, 90), thresh_2way = c(4, 80), tau = NULL,
                            control = NULL) {
   # With `control`: the measures with `control` as the original, its levels and
-  # grouping breaks those of `data` and the syntheses (SPEC 10, holdout baseline).
+  # grouping breaks those of `data` and the syntheses (definitions vignette 10.3, holdout baseline).
   if (is.data.frame(syn)) syn <- list(syn)
   data <- as.list(data)
   syn <- lapply(syn, as.list)
@@ -157,7 +157,7 @@ ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 
   Nd <- length((if (is.null(control)) data else control)[[target]])
 
   # Level codes of every variable in every dataset (1 = original). NA, an NA level and
-  # the label "Missing" are one level "Missing" (SPEC 2.3).
+  # the label "Missing" are one level "Missing" (definitions vignette 2.3).
   code <- list()
   lev <- list()
   for (v in c(keys, target)) {
@@ -183,7 +183,7 @@ ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 
   dmat <- dense(qd, code[[target]][[o]])
   missing_t <- match("Missing", lev[[target]])
 
-  # Exclusion steps 1 to 4 (SPEC 5), later steps first so earlier ones win.
+  # Exclusion steps 1 to 4 (definitions vignette, section 5), later steps first so earlier ones win.
   step_mask <- matrix(0L, nrow(dmat), ncol(dmat))
   for (i in seq_along(exclude.keys)) {
     k <- match(exclude.keys[i], keys)
@@ -197,7 +197,7 @@ ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 
   no_levels <- is.null(not.targetlev) || identical(not.targetlev, "")
   if (!no_levels) step_mask[, lev[[target]] %in% not.targetlev] <- 1L
 
-  # R's arithmetic: x/0 is Inf, 0/0 is NaN (SPEC 6).
+  # R's arithmetic: x/0 is Inf, 0/0 is NaN (definitions vignette, section 6).
   pct <- function(a, b) 100 * a / b
   share <- function(x, tot) x / ifelse(tot > 0, tot, 1)  # rows with tot = 0 are all 0
   out <- list()
@@ -234,7 +234,7 @@ ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 
     Nb <- sum(sq2[dq2 > 0])
     dcells <- kept$DiSCO[kept$DiSCO > 0]
     margin <- colSums(dmat)
-    # Taub's TCAP (SPEC 10): q whose kept synthetic records have one target level u
+    # Taub's TCAP (definitions vignette 10.5): q whose kept synthetic records have one target level u
     # and whose kept original records exist, weighted by their synthetic records.
     taub_q <- which(rowSums(s2 > 0) == 1 & dq2 > 0)
     taub_u <- as.vector((s2[taub_q, , drop = FALSE] > 0) %*% seq_len(ncol(s2)))
@@ -251,7 +251,7 @@ ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 
       TCAP_synthpop = pct(K, sum(d2[sq2 > 0, ])), TCAP_taub = taub,
       Nexclusions = nex
     )
-    # 1-way check (SPEC 7)
+    # 1-way check (definitions vignette, section 7)
     by_level <- colSums(kept$DiSCO)
     res$check_1way <- ""
     if (K > 0) {
@@ -262,7 +262,7 @@ ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 
                                      PctLevelDis = 100 * by_level[[b]] / K)
       }
     }
-    # 2-way check (SPEC 7): pairs (target code, key code) summed by codes.
+    # 2-way check (definitions vignette, section 7): pairs (target code, key code) summed by codes.
     big <- which(kept$DiSCO > thresh_2way[1], arr.ind = TRUE)
     pairs <- NULL
     for (i in seq_along(keys)) {
@@ -284,7 +284,7 @@ ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 
     }
     if (!is.null(pairs)) pairs <- pairs[pairs$PctTargetKeyLevel > thresh_2way[2], ]
     res$check_2way <- if (is.null(pairs) || nrow(pairs) == 0) "" else pairs
-    # Tau curve (SPEC 10): shares before exclusions; then the cells the exclusion steps
+    # Tau curve (definitions vignette 10.1): shares before exclusions; then the cells the exclusion steps
     # take from the DiSCO table, step 5 judging a cell by its original count.
     if (!is.null(tau)) {
       ps0 <- share(smat, sq)

@@ -1,4 +1,4 @@
-# Relations SPEC section 6 states between the CAP measures.
+# Relations between the CAP measures that section 6 of the definitions vignette states.
 
 test_that("without exclusions and Ns == Nd, DCAPs == DCAPd and TCAPs == DiSCO", {
   d <- disclosure(sd2011_synds5, sd2011, keys = c("sex", "age", "region", "placesize"), target = "depress")

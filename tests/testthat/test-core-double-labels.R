@@ -1,4 +1,4 @@
-# SPEC 2.2: numeric variables are categories as factor() makes them: one level per
+# Definitions vignette 2.2: numeric variables are categories as factor() makes them: one level per
 # distinct as.character(x) (15 significant digits), so doubles that print alike are one.
 
 encode_one <- function(data, syn, var) {

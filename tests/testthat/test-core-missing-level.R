@@ -1,4 +1,4 @@
-# SPEC 2.3 / 5.2: the missing level is NA, an NA level of a factor (addNA()) and the
+# Definitions vignette 2.3 / 5.2: the missing level is NA, an NA level of a factor (addNA()) and the
 # literal label "Missing"; `has_missing` is "some record is at the missing level".
 
 test_that("an NA factor level counts as missing for usetargetNA = FALSE (issue 8 repro)", {

@@ -1,4 +1,4 @@
-# SPEC 2.2: NaN is a level of its own ("NaN"), not missing; only R's NA is missing.
+# Definitions vignette 2.2: NaN is a level of its own ("NaN"), not missing; only R's NA is missing.
 
 core_labels <- function(data, syn, var) {
   enc <- synthrisk:::encode_variables(var, data, list(syn), NULL, stats::setNames(list(0), var), strict = FALSE,

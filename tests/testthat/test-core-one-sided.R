@@ -1,6 +1,6 @@
 # The encoding reports, per variable, whether a non-missing level occurs on one side
 # only (original vs some synthesis): synthpop 1.9-3 misaligns such an ungrouped numeric
-# target (SPEC 9.8), and R can say so.
+# target (definitions vignette 9.8), and R can say so.
 
 one_sided <- function(data, syn) {
   enc <- synthrisk:::encode_variables("t", data, syn, NULL, list(t = 0), strict = FALSE, n_threads = 1L,

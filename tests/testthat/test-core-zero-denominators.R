@@ -1,4 +1,4 @@
-# SPEC 6: a ratio with a zero denominator follows R's arithmetic: x/0 is Inf for x > 0,
+# Definitions vignette, section 6: a ratio with a zero denominator follows R's arithmetic: x/0 is Inf for x > 0,
 # NaN for 0/0.
 
 test_that("zero denominators follow R arithmetic: TCAPb is Inf when Nb = 0 but K > 0", {

@@ -1,4 +1,4 @@
-# The defects of issue 8, each a minimal repro with the numbers SPEC.md gives.
+# The defects of issue 8, each a minimal repro with the numbers the definitions vignette gives.
 
 quiet_disclosure <- function(...) disclosure(..., print.flag = FALSE)
 
@@ -9,7 +9,7 @@ encode_for_test <- function(syn, data, vars, ngroups = 0, cont.na = NULL) {
                    call = rlang::current_env())
 }
 
-test_that("defect 1: NaN is a level of its own, not missing (SPEC 2.2)", {
+test_that("defect 1: NaN is a level of its own, not missing (definitions vignette 2.2)", {
   o <- data.frame(k = c("a", "a"), t = c(NA, 1))
   s <- data.frame(k = c("a", "a"), t = c(NA, NaN))
   d <- quiet_disclosure(s, o, keys = "k", target = "t")
@@ -27,7 +27,7 @@ test_that("defect 1: NaN is a level of its own, not missing (SPEC 2.2)", {
   expect_identical(d2$Nexclusions[[1]]["original", "missing target"], 0)
 })
 
-test_that("defect 2: a stratified synds takes the union of its cont.na rows (SPEC 2.3)", {
+test_that("defect 2: a stratified synds takes the union of its cont.na rows (definitions vignette 2.3)", {
   keys <- c("sex", "age", "region", "placesize")
   plain <- quiet_disclosure(sd2011_synds, sd2011, keys = keys, target = "income", ngroups_target = 6)
   s1 <- sd2011_synds
@@ -52,7 +52,7 @@ test_that("defect 2: a stratified synds takes the union of its cont.na rows (SPE
   expect_match(conditionMessage(err), "cont.na.*name")
 })
 
-test_that("defect 3: an NA level (addNA) is the missing level for usetargetNA (SPEC 2.3, 5.2)", {
+test_that("defect 3: an NA level (addNA) is the missing level for usetargetNA (definitions vignette 2.3, 5.2)", {
   o <- data.frame(k = "a", t = addNA(factor(NA)))
   s <- data.frame(k = "a", t = NA)
   d <- quiet_disclosure(s, o, keys = "k", target = "t", usetargetNA = FALSE)
@@ -62,7 +62,7 @@ test_that("defect 3: an NA level (addNA) is the missing level for usetargetNA (S
   expect_identical(d$measures, plain$measures)
 })
 
-test_that("defect 4: not.targetlev keeps \"\" inside a longer vector (SPEC 5.1)", {
+test_that("defect 4: not.targetlev keeps \"\" inside a longer vector (definitions vignette 5.1)", {
   o <- data.frame(k = c("a", "b", "c"), t = c("x", "", "y"))
   d <- quiet_disclosure(o, o, keys = "k", target = "t", not.targetlev = c("x", ""))
   expect_identical(d$Nexclusions[[1]]["original", "excluded target"], 2)
@@ -80,7 +80,7 @@ test_that("defect 4: not.targetlev keeps \"\" inside a longer vector (SPEC 5.1)"
   expect_identical(md$output.list$u$attrib$DiSCO, 100)
 })
 
-test_that("defect 5: doubles that print the same are one level (SPEC 2.2)", {
+test_that("defect 5: doubles that print the same are one level (definitions vignette 2.2)", {
   o <- data.frame(k = c("a", "a"), t = c(0.1 + 0.2, 0.3))
   d <- quiet_disclosure(o, o, keys = "k", target = "t", thresh_2way = c(0, 0))
   expect_identical(d$attrib$Dorig, 100)
@@ -92,7 +92,7 @@ test_that("defect 5: doubles that print the same are one level (SPEC 2.2)", {
   expect_identical(quiet_disclosure(o2, o2, keys = "k", target = "t")$ident$UiO, 0)
 })
 
-test_that("defect 6: a literal \"Missing\" target label is the missing level (SPEC 2.3, 5.2)", {
+test_that("defect 6: a literal \"Missing\" target label is the missing level (definitions vignette 2.3, 5.2)", {
   o <- data.frame(k = c("a", "b"), t = c("Missing", "x"))
   d <- quiet_disclosure(o, o, keys = "k", target = "t", usetargetNA = FALSE)
   expect_identical(d$Nexclusions[[1]]["original", "missing target"], 1)
@@ -103,7 +103,7 @@ test_that("defect 6: a literal \"Missing\" target label is the missing level (SP
   expect_identical(quiet_disclosure(s, o, keys = "k", target = "t")$attrib$Dsyn, 100)
 })
 
-test_that("defect 7: ratios with a zero denominator follow R's arithmetic (SPEC 6)", {
+test_that("defect 7: ratios with a zero denominator follow R's arithmetic (definitions vignette, section 6)", {
   # The synthetic cell (10 records) is over denom_lim and excluded, the original one is
   # not: K = 1 record predicted with certainty and correct, Nb = 0.
   o <- data.frame(k = "a", t = "x")
@@ -130,7 +130,7 @@ test_that("defect 8: unusable columns and arguments get clear errors naming them
   expect_match(bad_key(data.frame(a = 1:2, b = 3:4)), "data-frame column")
   expect_match(bad_key(I(list("a", "b"))), "list column")
   expect_match(bad_key(c(1i, 2i)), "complex column")
-  # Inf in a grouped variable: levels of their own (SPEC 2.1), no classInt message.
+  # Inf in a grouped variable: levels of their own (definitions vignette 2.1), no classInt message.
   o2 <- data.frame(k = c("a", "a", "b", "b", "c", "c"), t = c(Inf, -Inf, 1, 2, NaN, NaN))
   expect_no_warning(d <- quiet_disclosure(o2, o2, keys = "k", target = "t", ngroups_target = 2))
   expect_equal(d$attrib$Dorig, 100 / 3, tolerance = 1e-12)

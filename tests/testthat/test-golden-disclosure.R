@@ -26,7 +26,7 @@ for (name in grep("^c", names(golden), value = TRUE)) {
     expect_numbers(got$ident, want$ident, label = "ident")
     expect_identical(names(got$ident), names(want$ident))
     expect_numbers(got$attrib[names(want$attrib)], want$attrib, label = "attrib")
-    # synthpop 1.9-3's TCAP had another denominator (SPEC 9.7): it is TCAP_synthpop here.
+    # synthpop 1.9-3's TCAP had another denominator (definitions vignette 9.7): it is TCAP_synthpop here.
     same_caps <- setdiff(names(want$allCAPs), "TCAP")
     expect_numbers(got$allCAPs[same_caps], want$allCAPs[same_caps], label = "allCAPs")
     expect_numbers(got$measures$TCAP_synthpop, want$allCAPs$TCAP, label = "TCAP of synthpop 1.9-3")

@@ -21,7 +21,7 @@ for (name in grep("^m", names(golden), value = TRUE)) {
     expect_identical(got$attrib.meas, want$attrib.meas)
     expect_equal(got$m, want$m)
     expect_numbers(got$ident.orig, want$ident.orig, label = "ident.orig")
-    # synthpop 1.9-3 reports repU of the first synthesis; synthrisk the mean (SPEC 9.4).
+    # synthpop 1.9-3 reports repU of the first synthesis; synthrisk the mean (definitions vignette 9.4).
     first_repU <- vapply(case$per_target, function(p) p$ident$repU[1], numeric(1))
     mean_repU <- vapply(case$per_target, function(p) mean(p$ident$repU), numeric(1))
     expect_numbers(unname(first_repU), want$ident.syn, label = "fixture's ident.syn")

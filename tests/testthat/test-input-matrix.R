@@ -74,10 +74,10 @@ for (type in names(expected_type_labels)) {
     s$t <- helper_t[3:12]
     labels <- package_labels(s, o, "v")
     if (type %in% c("factor", "character", "logical", "Date", "POSIXct", "difftime", "ordered")) {
-      # Non-numeric: syntheses' levels first, then the original's (SPEC 1).
+      # Non-numeric: syntheses' levels first, then the original's (definitions vignette, section 1).
       expect_setequal(labels, expected_type_labels[[type]])
     } else {
-      # Numbers: in numeric order, NaN last, as factor() makes them (SPEC 2.2).
+      # Numbers: in numeric order, NaN last, as factor() makes them (definitions vignette 2.2).
       expect_identical(labels, expected_type_labels[[type]])
     }
     expect_as_reference(s, o, keys = c("k", "v"), target = "t", thresh_2way = c(0, 0), label = paste(type, "key"))
@@ -275,6 +275,17 @@ test_that("an integer64 column needs bit64", {
   expect_column_error(quiet(o, o, keys = "k", target = "t"), "\"k\".*integer64.*bit64")
 })
 
+test_that("an integer64 column gives the numbers of the same doubles when bit64 is installed", {
+  skip_if_not_installed("bit64")
+  o <- data.frame(k = c(1, 2, 1, 3, 3), j = c(5, 5, 6, 6, 6), t = c("x", "y", "x", "y", "x"))
+  o64 <- o
+  o64$k <- bit64::as.integer64(o$k)
+  s <- o[c(1, 1, 2, 4, 5), ]
+  s64 <- o64[c(1, 1, 2, 4, 5), ]
+  expect_identical(quiet(s64, o64, keys = c("k", "j"), target = "t")$measures,
+                   quiet(s, o, keys = c("k", "j"), target = "t")$measures)
+})
+
 test_that("rows beyond 2^31 - 1 are refused, not wrapped", {
   err <- expect_error(check_row_count(2^31, "The original data", rlang::current_env()), class = "rlang_error")
   expect_match(conditionMessage(err), "original data.*2,147,483,648 rows")
@@ -361,7 +372,7 @@ for (arg in names(bad_multi_arguments)) {
   })
 }
 
-test_that("grouping records say how each asked-for variable was grouped (SPEC 2.1)", {
+test_that("grouping records say how each asked-for variable was grouped (definitions vignette 2.1)", {
   cols <- list(sd2011$income, sd2011_synds$syn$income)
   enc <- encode_variables(c("sex", "income"), sd2011, list(sd2011_synds$syn), sd2011_synds$cont.na,
                           list(sex = 0, income = 6), strict = FALSE, n_threads = 1L, call = rlang::current_env())

@@ -1,4 +1,4 @@
-# TCAP as Taub et al. (2018) define it (SPEC 10): a hand-worked case, and the plain-R
+# TCAP as Taub et al. (2018) define it (definitions vignette 10.5): a hand-worked case, and the plain-R
 # reference (helper-reference.R) on the SD2011 fixtures, with and without exclusions.
 # The random cases of test-property.R and test-reference-random.R compare it too.
 

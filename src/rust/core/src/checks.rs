@@ -1,4 +1,4 @@
-//! Inputs of the 1-way and 2-way checks (SPEC section 7). Thresholds on percentages and
+//! Inputs of the 1-way and 2-way checks (definitions vignette, section 7). Thresholds on percentages and
 //! the wording are applied in R; here are the counts.
 
 use crate::codes::{CodeSource, LevelCodes};

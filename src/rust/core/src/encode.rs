@@ -15,7 +15,7 @@ use crate::workers::{chunks_by_cost, ShouldStop, Workers};
 use hashbrown::HashMap;
 
 /// R's `NA_real_` is the NaN whose low 32 bits are 1954 (what `R_IsNA` tests); any
-/// other NaN is the value `NaN`, a level of its own (SPEC 2.2).
+/// other NaN is the value `NaN`, a level of its own (definitions vignette 2.2).
 pub fn is_r_na(x: f64) -> bool {
     x.is_nan() && (x.to_bits() & 0xFFFF_FFFF) == 1954
 }
@@ -392,7 +392,7 @@ pub fn close_numeric_pairs(levels: &[f64]) -> Vec<usize> {
 }
 
 /// Merges numeric levels that are one level for R (two doubles whose labels print the
-/// same, SPEC 2.2). `first_of[i]` is the first non-missing level with level i's
+/// same, definitions vignette 2.2). `first_of[i]` is the first non-missing level with level i's
 /// label; the merged level keeps that level's (smallest) value.
 pub fn merge_numeric_levels(workers: &Workers, var: &mut EncodedVar<'_>, first_of: &[u32]) -> CoreResult<()> {
     use rayon::prelude::*;

@@ -1,4 +1,4 @@
-//! The five exclusion steps (SPEC section 5) and the eight tables they apply to.
+//! The five exclusion steps (definitions vignette, section 5) and the eight tables they apply to.
 
 use crate::keys::KeyIndex;
 

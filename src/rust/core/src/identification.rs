@@ -1,4 +1,4 @@
-//! Identification risk for partially synthetic data (SPEC 10, after Hu): for original
+//! Identification risk for partially synthetic data (definitions vignette 10.4, after Hu): for original
 //! record i, `c_i` = synthetic records matching it on every variable (categorical
 //! variables equal; numeric variables with a radius within it), and `T_i` = whether the
 //! synthetic record of the same row is among them.
@@ -37,7 +37,7 @@ impl RadiusVar<'_> {
 }
 
 /// Finite values are matched within the radius; the others only by kind (+Inf, -Inf,
-/// R's NA, NaN: NaN is a value of its own, SPEC 2.2), which is part of the group key.
+/// R's NA, NaN: NaN is a value of its own, definitions vignette 2.2), which is part of the group key.
 const CLASS_FINITE: u32 = 0;
 const N_CLASSES: u32 = 5;
 

@@ -1,7 +1,7 @@
-//! The measures of SPEC section 6, in percent, from a synthesis' merged tally.
+//! The measures of the definitions vignette, section 6, in percent, from a synthesis' merged tally.
 //! `TCAP_synthpop` is synthpop 1.9-3's TCAP: disclosive and correct over the original
 //! records (after exclusions) whose q occurs in the synthetic data (after exclusions).
-//! `TCAP_taub` is TCAP as Taub et al. (2018) define it (SPEC 10): weighted by synthetic
+//! `TCAP_taub` is TCAP as Taub et al. (2018) define it (definitions vignette 10.5): weighted by synthetic
 //! records.
 
 use crate::exclusions::*;
@@ -41,7 +41,7 @@ measures! {
 pub const MEASURE_NAMES: &[&str] = SynthesisMeasures::NAMES;
 
 /// `100 * num / den` with R's arithmetic: `x / 0` is `Inf` for `x > 0`, `NaN` for `x = 0`
-/// (SPEC 6; numerators are never negative).
+/// (definitions vignette, section 6; numerators are never negative).
 fn pct(num: f64, den: f64) -> f64 {
     100.0 * num / den
 }

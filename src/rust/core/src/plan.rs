@@ -1,6 +1,6 @@
 //! What one call computes: which dataset plays the original, which datasets (or
 //! subsamples of them) are compared with it as syntheses, and the tau grid of the tau
-//! curve (SPEC 10). The default plan is dataset 0 against every other dataset.
+//! curve (definitions vignette 10.1). The default plan is dataset 0 against every other dataset.
 
 use crate::error::{CoreError, CoreResult};
 

@@ -1,5 +1,5 @@
-//! Record-level risk (SPEC 10): for every original and every synthetic record, the
-//! counts of its q and its cell after the exclusions of SPEC 5, so that summing the
+//! Record-level risk (definitions vignette 10.6): for every original and every synthetic record, the
+//! counts of its q and its cell after the exclusions of definitions vignette section 5, so that summing the
 //! per-record flags gives UiO, UiOiS, repU, Dorig, DiSCO and DCAPd (original records)
 //! and Taub's TCAP (synthetic records) exactly as the measures count them.
 //!

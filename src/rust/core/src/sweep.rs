@@ -58,11 +58,11 @@ pub struct Tally {
     pub orig_removed_by_level: Vec<(u32, u64)>,
     /// Excluded DiSCO cells (q, t, value) above the 2-way cell threshold.
     pub twoway_cells: Vec<(u32, u32, u64)>,
-    /// Tau curve (SPEC 10): sums of ps*d (synthetic) and pd*d (original) over the cells
+    /// Tau curve (definitions vignette 10.1): sums of ps*d (synthetic) and pd*d (original) over the cells
     /// the DiSCO table's exclusions keep, by bucket of the tau grid (empty: no curve).
     pub tau_syn: Vec<f64>,
     pub tau_orig: Vec<f64>,
-    /// Taub's TCAP (SPEC 10), after exclusions: over the q whose kept synthetic records
+    /// Taub's TCAP (definitions vignette 10.5), after exclusions: over the q whose kept synthetic records
     /// have one target level u and whose kept original records exist, the sum of
     /// s'[.,q] * pd'[u,q], and of s'[.,q].
     pub taub_num: f64,
@@ -359,7 +359,7 @@ fn sweep_codes<S: CodeSource + ?Sized>(
                 kept
             };
             // The tau curve's cells: proportions before exclusions, then the DiSCO
-            // table's exclusions with the cell's value d (SPEC 10).
+            // table's exclusions with the cell's value d (definitions vignette 10.1).
             if with_tau && dv > 0 && step.is_none() && !matches!(spec.denom_lim, Some(lim) if dv > lim) {
                 let ps = if s_q > 0 { sv as f64 / s_q as f64 } else { 0.0 };
                 let pd = dv as f64 / d_q as f64;

@@ -1,5 +1,5 @@
 //! The core (encoding + engine) against a naive computation written straight from
-//! SPEC.md on labels, with ordered maps: random small datasets of factor, double and
+//! the definitions vignette on labels, with ordered maps: random small datasets of factor, double and
 //! integer variables (NaN, ±Inf, -0, NA, an NA level, levels on one side only), m = 1..3,
 //! every exclusion step, zero denominators, 1 and 2 threads, and q ranges / chunks cut
 //! small. A bounded number of cases keeps `cargo test` fast.
@@ -345,7 +345,7 @@ struct Naive {
     removed: [[u64; N_STEPS]; N_TABLES],
     one_way: (Option<Label>, u64, u64, u64, u64),
     two_way: BTreeMap<(usize, Label, Label), (u64, u64, u64)>,
-    /// Tau curve (SPEC 10) on `TAU`: synthetic and original, in percent.
+    /// Tau curve (definitions vignette 10.1) on `TAU`: synthetic and original, in percent.
     tau_syn: Vec<f64>,
     tau_orig: Vec<f64>,
 }
@@ -357,7 +357,7 @@ fn pct(a: f64, b: f64) -> f64 {
     100.0 * a / b
 }
 
-/// SPEC sections 3 to 7 and the tau curve of 10, on labels, cell by cell; dataset `o`
+/// Definitions vignette sections 3 to 7 and the tau curve of 10.1, on labels, cell by cell; dataset `o`
 /// is the original, `j` the synthesis.
 fn naive(case: &Case, ti: usize, o: usize, j: usize, spec: &LabelSpec) -> Naive {
     type Q = Vec<Label>;
