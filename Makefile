@@ -61,9 +61,10 @@ vendor-check:
 test: test-rust vendor-check test-r check-cran
 	@cat .test-summary
 
-# The pkgdown site in docs/ (articles from vignettes/), from the package in .rlib.
+# The pkgdown site in docs/ (articles from vignettes/), from the package in .rlib;
+# offline (no look-up of the package on CRAN).
 site: install
-	$(RSCRIPT) -e 'pkgdown::build_site(preview = FALSE, install = FALSE, new_process = FALSE)'
+	$(RSCRIPT) -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(preview = FALSE, install = FALSE, new_process = FALSE)'
 
 # README.md from README.Rmd: the example's output and plot (man/figures/) by code.
 readme: install
