@@ -7,7 +7,7 @@ curve_syntheses <- function(object, call) {
     syn <- synthesis_list(object, call = call)
     return(list(syn = syn$syn, cont.na = syn$cont.na, synds = TRUE))
   }
-  if (is.data.frame(object)) return(list(syn = list(object), cont.na = NULL, synds = FALSE))
+  if (is.data.frame(object) || is_db_table(object)) return(list(syn = list(object), cont.na = NULL, synds = FALSE))
   list(syn = synthesis_list(object, call = call)$syn, cont.na = NULL, synds = FALSE)
 }
 

@@ -38,7 +38,8 @@
 #' @param n_threads Threads for the Rust core; default [synthrisk_threads()].
 #' @param control Holdout baseline: original records of the same population that
 #'   were *not* used to make the synthesis (a data frame with the keys and target,
-#'   e.g. from [holdout_split()]), or `NULL`. Every measure is then computed also with
+#'   e.g. from [holdout_split()], counted cells or a database table, as `data`), or
+#'   `NULL`. Every measure is then computed also with
 #'   `control` as the original, and the result gains `holdout` (see
 #'   [disclosure()]). The measures of `data` do not change: `control` is coded with
 #'   the levels and grouping breaks of `data` and the syntheses, its values beyond
@@ -58,7 +59,7 @@ disclosure_impl <- function(.syn, .cont.na, data, keys, target, print.flag = TRU
   call <- user_call(sys.call(-1), "disclosure")
   check_extra_args(list(...), env)
   syn <- .syn
-  check_data_frame(data, "data", env)
+  check_dataset(data, "data", env)
   check_syntheses(syn, env)
   if (missing(target) || is.null(target) || length(target) != 1) {
     cli::cli_abort("{.arg target} must be one variable of {.arg data}, not {.code {describe_value(if (missing(target)) NULL else target)}}.",
@@ -68,11 +69,12 @@ disclosure_impl <- function(.syn, .cont.na, data, keys, target, print.flag = TRU
   target <- resolve_columns(target, data, "target", env)
   user_keys <- check_keys(keys, data, env)
   check_targets_vs_keys(target, user_keys, "target", env)
+  check_not_counts(c(user_keys, target), c(list(data), syn, list(control)), env)
   usekeysNA <- check_flags_along(usekeysNA, user_keys, "usekeysNA", env)
   ngroups_keys <- check_ngroups(ngroups_keys, length(user_keys), "ngroups_keys", env)
   ngroups_target <- check_ngroups(ngroups_target, 1L, "ngroups_target", env)
   # Keys in the column order of `data`; their per-key options follow them.
-  key_order <- order(match(user_keys, names(data)))
+  key_order <- order(match(user_keys, dataset_names(data)))
   keys <- user_keys[key_order]
   usekeysNA <- usekeysNA[key_order]
   ngroups_keys <- ngroups_keys[key_order]
@@ -95,24 +97,30 @@ disclosure_impl <- function(.syn, .cont.na, data, keys, target, print.flag = TRU
     cli::cli_abort("{.arg control} is not used by record-level output; pass it to {.fn disclosure}.", call = env)
   }
   ngroups <- stats::setNames(as.list(c(ngroups_keys, ngroups_target)), vars)
-  enc <- encode_variables(vars, data, syn, .cont.na, ngroups, strict = !compare.synorig,
-                          n_threads = n_threads, call = env, control = control)
   plans <- holdout_plans(length(syn), !is.null(control))
   opts <- list(list(target = target, not.targetlev = not.targetlev, usetargetNA = usetargetNA,
                     exclude.keys = exclude.keys, exclude.keylevs = exclude.keylevs,
                     exclude.targetlevs = exclude.targetlevs))
-  raw <- run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads, env,
-                  plan = plans$train)
-  x <- build_disclosure(raw[[1]], target, keys, enc$labels, length(syn), thresh_1way, thresh_2way, digits,
-                        to.print, call)
+  counted <- count_targets(keys, target, data, syn, control, .cont.na, ngroups, strict = !compare.synorig,
+                           n_threads = n_threads, call = env, run_group = function(enc, group) {
+    list(train = run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads, env,
+                          plan = plans$train),
+         control = if (!is.null(control)) {
+           run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads, env,
+                    plan = plans$control)
+         })
+  })
+  enc <- counted$enc
+  x <- build_disclosure(counted$raw$train[[1]], target, keys, enc$labels, length(syn), thresh_1way, thresh_2way,
+                        digits, to.print, call)
   x$grouping <- enc$grouping %||% list()
   x$notes <- disclosure_notes(x, enc, length(syn))
+  x$input <- counted$input
+  x$database <- counted$fetch
   if (!is.null(control)) {
-    raw_control <- run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads,
-                            env, plan = plans$control)
-    control_result <- build_disclosure(raw_control[[1]], target, keys, enc$labels, length(syn), thresh_1way,
+    control_result <- build_disclosure(counted$raw$control[[1]], target, keys, enc$labels, length(syn), thresh_1way,
                                        thresh_2way, digits, to.print, call)
-    x <- add_holdout(x, control_result, nrow(control), enc$control)
+    x <- add_holdout(x, control_result, enc$records[length(enc$records)], enc$control)
   }
   if (.records) {
     # record_risk(): the same request, record by record.

@@ -40,11 +40,33 @@
 #' with their definitions in [synthrisk-package]. Where a number deliberately
 #' differs from synthpop 1.9-3, the result's `notes` and its printout say so.
 #'
+#' @section Counted cells and database tables:
+#' A dataset may be given as counted cells, a frequency table marked by
+#' [cell_counts()] whose rows each stand for the records of their count, or as a
+#' database table (a dbplyr table such as `dplyr::tbl(con, "orig")`, or a lazy query
+#' on one). The numbers are those of the records: on counted cells, those of each
+#' row repeated as often as its count; on a database table, those of
+#' `dplyr::collect()` of it. The database counts the cells of the keys and each
+#' target (`SELECT keys, target, COUNT(*) ... GROUP BY keys, target`, `NULL` a level
+#' of its own) and only those counts come to R, fetched in chunks of
+#' `getOption("synthrisk.fetch_rows", 1e5)` rows; numeric variables are grouped
+#' from those counts, with the breaks of the records. The result's `input` says
+#' what each dataset was (`source`: `"records"`, `"counted cells"` or
+#' `"database"`), its `records` and the `rows` counted in R (cells, or the cells the
+#' database returned over all queries), `database` lists the queries (dataset,
+#' target, records, cells, seconds), and the printout says how many records came as
+#' how many cells. A database has no factor levels: text columns are compared by
+#' their labels as characters are (SPEC 2), so levels are in the order
+#' `factor()` gives them. See `vignette("database", package = "synthrisk")` for what
+#' the database must support and how column types map.
+#'
 #' @param object A `synds` object from synthpop (recognised by its class; synthpop
-#'   need not be installed), a data frame, or a list of data frames (one per
-#'   synthesis). Tibbles and data.tables are treated as data frames.
-#' @param data The original data, a data frame.
-#' @param cont.na For data-frame or list input, a named list of special numeric codes
+#'   need not be installed), a data frame, a database table (dbplyr), or a list of
+#'   data frames or database tables (one per synthesis). Tibbles and data.tables are
+#'   treated as data frames; a data frame of class [cell_counts()] is counted cells.
+#' @param data The original data: a data frame (records, or counted cells made with
+#'   [cell_counts()]) or a database table (dbplyr).
+#' @param cont.na For data-frame, database-table or list input, a named list of special numeric codes
 #'   per variable (as in synthpop's `syn()`), or, for a stratified synthesis, the
 #'   list-matrix of `syn.strata()` (the codes are the union over strata); a `synds`
 #'   object brings its own.
@@ -55,7 +77,9 @@
 #'   data frame, plus `TCAP_synthpop`, synthpop 1.9-3's TCAP, and the record counts
 #'   `Nd`, `Ns`), `grouping` (breaks and labels of each grouped variable), `notes`
 #'   (one line per difference from synthpop 1.9-3 or adjustment), `keys`, `target`,
-#'   `digits`, `Norig`, `Nsyn`, `m`, `to.print`, `call`. With `control`, also
+#'   `digits`, `Norig`, `Nsyn` (numbers of records), `m`, `to.print`, `call`,
+#'   `input` (what each dataset was, see the section "Counted cells and database
+#'   tables") and, when a dataset is a database table, `database`. With `control`, also
 #'   `holdout` (one row per synthesis and measure: `synthesis`, `measure`, `train` =
 #'   the measure with `data` as the original, `control` = with `control` as the
 #'   original, `R`; see the section "Holdout baseline"), `Ncontrol` and
@@ -122,6 +146,12 @@ disclosure.synds <- function(object, data, ...) {
 #' @rdname disclosure
 #' @export
 disclosure.data.frame <- function(object, data, cont.na = NULL, ...) {
+  disclosure_impl(list(object), cont.na, data, ...)
+}
+
+#' @rdname disclosure
+#' @export
+disclosure.tbl_lazy <- function(object, data, cont.na = NULL, ...) {
   disclosure_impl(list(object), cont.na, data, ...)
 }
 

@@ -13,10 +13,19 @@
 # * `control`: with holdout records (`control`, encoded as the last dataset, m + 1),
 #   per grouped variable how many of them lay beyond the outer breaks (see
 #   control_grouping()); otherwise NULL.
+# * `weights`: per dataset (original, syntheses, control), NULL or the records each row
+#   stands for (counted cells, see cell_counts()); `records`: per dataset, its records.
 
 encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_threads, call, control = NULL) {
   check_variable_columns(vars, data, syn, call, control)
   n_control <- if (is.null(control)) 0L else 1L
+  datasets <- c(list(data), syn, if (n_control > 0) list(control))
+  weights <- lapply(seq_along(datasets), function(j) {
+    dataset_weights(datasets[[j]], dataset_where(j - 1L, length(syn)), call)
+  })
+  records <- vapply(seq_along(datasets), function(j) {
+    if (is.null(weights[[j]])) as.double(nrow(datasets[[j]])) else sum(as.double(weights[[j]]))
+  }, numeric(1))
   control_grouping <- list()
   cont.na <- normalise_cont_na(cont.na, call)
   specs <- vector("list", length(vars))
@@ -29,7 +38,7 @@ encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_thread
     cols <- comparable$cols
     if (comparable$adjusted) adjusted <- c(adjusted, v)
     if (!is.factor(cols[[1]]) && ngroups[[v]] > 0) {
-      grouped <- group_numeric(v, cols, ngroups[[v]], cont_na_codes(cont.na, v), call, n_control)
+      grouped <- group_numeric(v, cols, ngroups[[v]], cont_na_codes(cont.na, v), call, n_control, weights)
       grouping[[v]] <- grouped$record
       if (n_control > 0 && !is.null(grouped$control)) control_grouping[[v]] <- grouped$control
       if (!is.null(grouped$cols)) cols <- grouped$cols
@@ -73,7 +82,7 @@ encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_thread
   }
   list(ptr = res$ptr, vars = vars, labels = labels, info = info, adjusted = adjusted, grouping = grouping,
        one_sided = stats::setNames(one_sided, vars),
-       control = if (n_control > 0) control_grouping)
+       control = if (n_control > 0) control_grouping, weights = weights, records = records)
 }
 
 # An integer copy of `x` when its values are whole numbers within integer range.

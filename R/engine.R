@@ -88,8 +88,22 @@ run_core <- function(enc, keys, usekeysNA, target_options, denom_lim, exclude_ov
   requests <- lapply(target_options, target_request, enc = enc, keys = keys, denom_lim = denom_lim,
                      exclude_ov_denom_lim = exclude_ov_denom_lim, thresh_2way = thresh_2way, call = call,
                      original = plan$original %||% 0L)
+  plan <- plan_with_weights(plan, enc$weights)
   raw <- rust_result(rust_compute(enc$ptr, match(keys, enc$vars) - 1L, as.logical(usekeysNA), requests, n_threads, plan),
                      call = call)
   names(raw) <- vapply(target_options, function(o) o$target, character(1))
   raw
+}
+
+# `plan` with the records each row of each dataset stands for (counted cells; NULL per
+# dataset of records). NULL stays NULL when every dataset is records.
+plan_with_weights <- function(plan, weights) {
+  if (all(vapply(weights, is.null, logical(1)))) return(plan)
+  if (is.null(plan)) {
+    plan <- list(original = 0L, syntheses = lapply(seq_len(length(weights) - 1L), function(j) {
+      list(dataset = as.integer(j), rows = NULL)
+    }), tau = NULL)
+  }
+  plan$weights <- weights
+  plan
 }

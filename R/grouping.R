@@ -7,9 +7,16 @@ nonfinite_labels <- c("-Inf", "Inf", "NaN")
 
 # Breaks of `style` ("quantile" or "equal") for `n` groups, as classInt makes them; with
 # n at least the number of distinct values classInt makes one class per value.
-group_breaks <- function(values, n, style, var, call) {
+# `counts`: NULL when `values` are the values of records; else `values` are sorted
+# distinct values and `counts` the records holding each (counted cells), and the
+# breaks are those of the values repeated that often (counted_breaks()).
+group_breaks <- function(values, n, style, var, call, counts = NULL) {
   brks <- tryCatch(
-    suppressWarnings(classInt::classIntervals(values, n = n, style = style)$brks),
+    if (is.null(counts)) {
+      suppressWarnings(classInt::classIntervals(values, n = n, style = style)$brks)
+    } else {
+      counted_breaks(values, counts, n, style)
+    },
     error = function(e) {
       cli::cli_abort(c("Could not find {style} breaks to group {.val {var}} into {n} groups.",
                        x = conditionMessage(e)), call = call)
@@ -34,11 +41,21 @@ grouping_record <- function(var, n, grouped, style = NA_character_, breaks = num
 # records (`control`), which are cut with the breaks of the others and never move them.
 # Returns `cols` (factors with the same levels, or NULL when the variable is left
 # ungrouped), `record` (see grouping_record()) and `control` (see control_grouping()).
-group_numeric <- function(var, cols, n, codes, call, n_control = 0L) {
-  usable <- function(x) x[is.finite(x) & is.na(match(x, codes))]
+# `weights`: per column NULL (one record a row) or the records each row stands for
+# (counted cells): the breaks are then those of the records.
+group_numeric <- function(var, cols, n, codes, call, n_control = 0L, weights = NULL) {
+  is_usable <- function(x) is.finite(x) & is.na(match(x, codes))
+  usable <- function(x) x[is_usable(x)]
   main <- seq_len(length(cols) - n_control)
-  pooled <- unlist(lapply(cols[main], usable), use.names = FALSE)
-  distinct <- unique(pooled)
+  counted <- !all(vapply(weights[main], is.null, logical(1)))
+  if (counted) {
+    pooled_counts <- pooled_value_counts(cols[main], weights[main], is_usable)
+    pooled <- pooled_counts$values
+    distinct <- pooled
+  } else {
+    pooled <- unlist(lapply(cols[main], usable), use.names = FALSE)
+    distinct <- unique(pooled)
+  }
   if (length(distinct) < 2) {
     reason <- if (length(distinct) == 0) "no usable values (only NA, non-finite values or cont.na codes)"
               else "fewer than two distinct usable values"
@@ -58,10 +75,11 @@ group_numeric <- function(var, cols, n, codes, call, n_control = 0L) {
   special_labels <- c(code_labels, nonfinite_labels[seen])
 
   style <- "quantile"
-  brks <- group_breaks(pooled, n, style, var, call)
+  counts <- if (counted) pooled_counts$counts
+  brks <- group_breaks(pooled, n, style, var, call, counts)
   if (length(brks) - 1 + length(special_labels) < 3) {
     style <- "equal"
-    brks <- group_breaks(pooled, n, style, var, call)
+    brks <- group_breaks(pooled, n, style, var, call, counts)
   }
   interval_levels <- levels(cut(pooled[1], brks, right = FALSE, include.lowest = TRUE, dig.lab = 8))
   n_intervals <- length(interval_levels)
@@ -83,11 +101,74 @@ group_numeric <- function(var, cols, n, codes, call, n_control = 0L) {
     out[other_special] <- nonfinite_level[nonfinite_at[other_special]]
     factor_from_codes(out, c(interval_levels, special_labels, nonfinite_labels[seen_control]))
   })
-  control_values <- unlist(lapply(cols[setdiff(seq_along(cols), main)], usable), use.names = FALSE)
+  # Control records beyond the outer breaks (each row counted by its weight).
+  beyond <- c(0, 0)
+  for (i in setdiff(seq_along(cols), main)) {
+    x <- cols[[i]]
+    ok <- is_usable(x)
+    w <- if (is.null(weights[[i]])) rep(1, length(x)) else as.double(weights[[i]])
+    beyond <- beyond + c(sum(w[ok & x < brks[1]]), sum(w[ok & x > brks[length(brks)]]))
+  }
   list(cols = grouped,
        record = grouping_record(var, n, TRUE, style = style, breaks = brks,
                                 labels = c(interval_levels, special_labels)),
-       control = control_grouping(var, sum(control_values < brks[1]), sum(control_values > brks[length(brks)])))
+       control = control_grouping(var, beyond[1], beyond[2]))
+}
+
+# The distinct usable values of numeric columns (sorted, of the type the pooled values
+# would have) and the records holding each, from rows that stand for `weights` records.
+pooled_value_counts <- function(cols, weights, is_usable) {
+  values <- list()
+  counts <- list()
+  for (i in seq_along(cols)) {
+    x <- cols[[i]]
+    ok <- is_usable(x)
+    values[[i]] <- x[ok]
+    counts[[i]] <- if (is.null(weights[[i]])) rep(1, sum(ok)) else as.double(weights[[i]][ok])
+  }
+  values <- unlist(values, use.names = FALSE)
+  distinct <- sort(unique(values))
+  list(values = distinct, counts = as.vector(rowsum(unlist(counts, use.names = FALSE), match(values, distinct),
+                                                     reorder = TRUE)))
+}
+
+# classInt::classIntervals()$brks for the values `values` (sorted, distinct) repeated
+# `counts` times, without repeating them: "quantile" is R's quantile(type = 7) found
+# by position in the cumulative counts, with the same arithmetic; "equal" and one
+# class per distinct value (n at least the number of distinct values) depend on the
+# distinct values only.
+counted_breaks <- function(values, counts, n, style) {
+  n <- as.integer(n)
+  n_values <- length(values)
+  if (n_values < 2) stop("single unique value")
+  if (n >= n_values) {
+    gaps <- diff(values)
+    return(c(values[1] - (mean(gaps) / 2), values[1:(n_values - 1)] + (gaps / 2),
+             values[n_values] + (mean(gaps) / 2)))
+  }
+  switch(style,
+    equal = seq(values[1], values[n_values], length.out = (n + 1)),
+    quantile = counted_quantile(values, counts, seq(0, 1, 1 / n)),
+    stop("unknown style ", style)
+  )
+}
+
+# quantile(rep(values, counts), probs, type = 7, names = FALSE) for sorted distinct
+# `values`: the k-th smallest record is the first value whose cumulative count reaches k.
+counted_quantile <- function(values, counts, probs) {
+  probs <- pmax(0, pmin(1, probs))
+  n <- sum(counts)
+  index <- 1 + max(n - 1, 0) * probs
+  lo <- floor(index)
+  hi <- ceiling(index)
+  cumulative <- cumsum(counts)
+  nth <- function(k) values[findInterval(k, cumulative, left.open = TRUE) + 1L]
+  qs <- nth(lo)
+  x_hi <- nth(hi)
+  i <- which(index > lo & x_hi != qs)
+  h <- (index - lo)[i]
+  qs[i] <- (1 - h) * qs[i] + h * x_hi[i]
+  qs
 }
 
 # How the holdout records (`control`) of a grouped variable met the breaks of the

@@ -20,8 +20,8 @@ holdout_plans <- function(m, with_control) {
 # `control` is checked as `data` is: a data frame with rows that has every key and target.
 check_control <- function(control, vars, call) {
   if (is.null(control)) return(invisible())
-  check_data_frame(control, "control", call)
-  bad <- setdiff(vars, names(control))
+  check_dataset(control, "control", call)
+  bad <- setdiff(vars, dataset_names(control))
   if (length(bad) > 0) {
     cli::cli_abort(c("{.arg control} must have every key and target; {.val {bad}} {?is/are} missing.",
                      i = "{.arg control} holds original records that were not used for the synthesis, with the columns of {.arg data}."),
@@ -105,6 +105,7 @@ holdout_to_print <- function(to.print, chosen, with_control) {
 #' subset(dh$holdout, measure %in% c("repU", "DiSCO"))
 holdout_split <- function(data, prop = 0.2, seed = NULL) {
   env <- rlang::current_env()
+  refuse_counted(data, "data", "holdout_split", env)
   check_data_frame(data, "data", env)
   if (!is.numeric(prop) || length(prop) != 1 || is.na(prop) || prop <= 0 || prop >= 1) {
     cli::cli_abort("{.arg prop} must be one number strictly between 0 and 1, not {.code {describe_value(prop)}}.",

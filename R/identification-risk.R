@@ -63,6 +63,8 @@
 #'                     syn.vars = c("hours.per.week", "capital.gain"), radius = 0.1)
 identification_risk <- function(object, data, known, syn.vars, radius = NULL, relative = TRUE, n_threads = NULL) {
   env <- rlang::current_env()
+  refuse_counted(object, "object", "identification_risk", env)
+  refuse_counted(data, "data", "identification_risk", env)
   syn <- synthesis_list(object, call = env)$syn
   check_data_frame(data, "data", env)
   check_syntheses(syn, env)

@@ -15,21 +15,24 @@ synthesis_list <- function(object, call) {
     }
     return(list(syn = syn, cont.na = object$cont.na))
   }
-  if (is.data.frame(object)) {
+  if (is.data.frame(object) || is_db_table(object)) {
     return(list(syn = list(object), cont.na = NULL))
   }
-  if (is.list(object) && length(object) > 0 && all(vapply(object, is.data.frame, logical(1)))) {
+  is_synthesis <- function(x) is.data.frame(x) || is_db_table(x)
+  if (is.list(object) && length(object) > 0 && all(vapply(object, is_synthesis, logical(1)))) {
     return(list(syn = unname(object), cont.na = NULL))
   }
   cli::cli_abort(
-    "{.arg object} must be a {.cls synds} object, a data frame or a list of data frames, not {.obj_type_friendly {object}}.",
+    "{.arg object} must be a {.cls synds} object, a data frame, a database table or a list of those, not {.obj_type_friendly {object}}.",
     call = call
   )
 }
 
 check_syntheses <- function(syn, call) {
+  if (any(vapply(syn, is_db_table, logical(1)))) check_db_packages(call)
   for (j in seq_along(syn)) {
-    if (nrow(syn[[j]]) == 0) {
+    # A database table's records are counted later (group_datasets()).
+    if (!is_db_table(syn[[j]]) && nrow(syn[[j]]) == 0) {
       cli::cli_abort("Synthesis {j} of {.arg object} has no rows.", call = call)
     }
   }

@@ -41,12 +41,13 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
   call <- user_call(sys.call(-1), "multi.disclosure")
   check_extra_args(list(...), env)
   syn <- .syn
-  check_data_frame(data, "data", env)
+  check_dataset(data, "data", env)
   check_syntheses(syn, env)
   if (missing(keys)) keys <- NULL
   user_keys <- check_keys(keys, data, env)
   if (is.null(targets)) {
-    targets <- setdiff(intersect(names(data), names(syn[[1]])), user_keys)
+    count_columns <- c(count_column(data), count_column(syn[[1]]))
+    targets <- setdiff(intersect(dataset_names(data), dataset_names(syn[[1]])), c(user_keys, count_columns))
     if (length(targets) == 0) cli::cli_abort("No variable is left to be a target beside the {.arg keys}.", call = env)
   } else {
     targets <- resolve_columns(targets, data, "targets", env)
@@ -54,6 +55,7 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
     if (length(dup) > 0) cli::cli_abort("{.arg targets} repeats {.val {dup}}.", call = env)
   }
   check_targets_vs_keys(targets, user_keys, "targets", env)
+  check_not_counts(c(user_keys, targets), c(list(data), syn, list(control)), env)
   nt <- length(targets)
   usekeysNA <- check_flags_along(usekeysNA, user_keys, "usekeysNA", env)
   ngroups_keys <- check_ngroups(ngroups_keys, length(user_keys), "ngroups_keys", env)
@@ -65,7 +67,7 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
   }
   ngroups_targets <- check_ngroups(unname(ngroups_targets), nt, "ngroups_targets", env, what = "target")
   usetargetsNA <- per_target_flags(usetargetsNA, targets, env)
-  key_order <- order(match(user_keys, names(data)))
+  key_order <- order(match(user_keys, dataset_names(data)))
   keys <- user_keys[key_order]
   usekeysNA <- usekeysNA[key_order]
   ngroups_keys <- ngroups_keys[key_order]
@@ -94,39 +96,49 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
                    call = env)
   }
   ngroups <- stats::setNames(as.list(c(ngroups_keys, ngroups_targets)), vars)
-  enc <- encode_variables(vars, data, syn, .cont.na, ngroups, strict = !compare.synorig,
-                          n_threads = n_threads, call = env, control = control)
   plans <- holdout_plans(length(syn), !is.null(control))
+  # The curves: their own plan of (sub)samples and tau values, and the raw counts back.
+  if (!is.null(.plan)) plans$train <- .plan(syn)
   opts <- lapply(seq_len(nt), function(i) {
     list(target = targets[i], not.targetlev = not_levels[[i]], not_arg = "not.targetslev", usetargetNA = usetargetsNA[i],
          exclude.keys = ex_keys[[i]], exclude.keylevs = ex_keylevs[[i]], exclude.targetlevs = ex_targetlevs[[i]])
   })
-  if (!is.null(.plan)) {
-    # The curves: their own plan of (sub)samples and tau values, and the raw counts back.
-    plan <- .plan(syn)
-    raw <- run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads, env,
-                    plan = plan)
-    if (print.flag) cat(grouping_lines(enc$grouping %||% list()), sep = "\n")
-    return(list(raw = raw, plan = plan, keys = keys, targets = targets, m = length(syn),
-                n_syn = vapply(syn, nrow, integer(1)), n_orig = nrow(data), grouping = enc$grouping %||% list(),
-                denom_lim = denom_lim, exclude_ov_denom_lim = exclude_ov_denom_lim))
-  }
-  raw <- run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads, env,
-                  plan = plans$train)
-  raw_control <- if (!is.null(control)) {
-    run_core(enc, keys, usekeysNA, opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads, env,
-             plan = plans$control)
-  }
+  counted <- count_targets(keys, targets, data, syn, control, .cont.na, ngroups, strict = !compare.synorig,
+                           n_threads = n_threads, call = env, run_group = function(enc, group) {
+    group_opts <- opts[match(group, targets)]
+    list(train = run_core(enc, keys, usekeysNA, group_opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads,
+                          env, plan = plans$train),
+         control = if (!is.null(control)) {
+           run_core(enc, keys, usekeysNA, group_opts, denom_lim, exclude_ov_denom_lim, thresh_2way, n_threads, env,
+                    plan = plans$control)
+         })
+  })
+  enc <- counted$enc
+  raw <- counted$raw$train
+  raw_control <- counted$raw$control
   m <- length(syn)
+  n_control <- enc$records[length(enc$records)]
+  if (!is.null(.plan)) {
+    if (print.flag) cat(c(input_lines(counted$input, counted$fetch), grouping_lines(enc$grouping %||% list())),
+                        sep = "\n")
+    return(list(raw = raw, plan = plans$train, keys = keys, targets = targets, m = m,
+                n_syn = as.integer(enc$records[1 + seq_len(m)]), n_orig = as.integer(enc$records[1]), grouping = enc$grouping %||% list(),
+                denom_lim = denom_lim, exclude_ov_denom_lim = exclude_ov_denom_lim, input = counted$input,
+                database = counted$fetch))
+  }
   outputs <- lapply(targets, function(tv) {
     d <- build_disclosure(raw[[tv]], tv, keys, enc$labels, m, thresh_1way, thresh_2way, digits, "short", NULL)
     d$grouping <- (enc$grouping %||% list())[intersect(c(keys, tv), names(enc$grouping))]
     d$notes <- disclosure_notes(d, enc, m)
+    d$input <- counted$input
+    if (!is.null(counted$fetch)) {
+      d$database <- counted$fetch[counted$fetch$target == tv, , drop = FALSE]
+    }
     if (!is.null(control)) {
       d$to.print <- c(d$to.print, "holdout")
       control_result <- build_disclosure(raw_control[[tv]], tv, keys, enc$labels, m, thresh_1way, thresh_2way,
                                          digits, "short", NULL)
-      d <- add_holdout(d, control_result, nrow(control), enc$control)
+      d <- add_holdout(d, control_result, n_control, enc$control)
     }
     d
   })
@@ -135,7 +147,9 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
                               usetargetsNA, usekeysNA, digits, plot, call)
   x$grouping <- enc$grouping %||% list()
   x$notes <- multi_notes(x, enc, given_exclusions = !is.null(exclude.keys))
-  if (!is.null(control)) x <- add_multi_holdout(x, nrow(control), enc$control)
+  x$input <- counted$input
+  x$database <- counted$fetch
+  if (!is.null(control)) x <- add_multi_holdout(x, n_control, enc$control)
   if (print.flag) cat(c(multi_preparation_lines(x, enc), x$holdout_notes), sep = "\n")
   x
 }

@@ -65,6 +65,12 @@ multi.disclosure.data.frame <- function(object, data, cont.na = NULL, ...) {
 
 #' @rdname multi.disclosure
 #' @export
+multi.disclosure.tbl_lazy <- function(object, data, cont.na = NULL, ...) {
+  multi_disclosure_impl(list(object), cont.na, data, ...)
+}
+
+#' @rdname multi.disclosure
+#' @export
 multi.disclosure.list <- function(object, data, cont.na = NULL, ...) {
   multi_disclosure_impl(synthesis_list(object, call = rlang::current_env())$syn, cont.na, data, ...)
 }

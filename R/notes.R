@@ -112,7 +112,8 @@ multi_notes <- function(x, enc, given_exclusions) {
 
 # What print.flag = TRUE writes while computing, and print() repeats.
 preparation_lines <- function(x, enc = NULL) {
-  c(grouping_lines(x$grouping %||% list()),
+  c(input_lines(x$input, x$database),
+    grouping_lines(x$grouping %||% list()),
     exclusion_line(x$Nexclusions, x$Norig),
     if (!is.null(note_of(x, "adjusted"))) note_of(x, "adjusted"))
 }
@@ -122,7 +123,7 @@ multi_preparation_lines <- function(x, enc = NULL) {
     line <- exclusion_line(d$Nexclusions, d$Norig)
     if (length(line) > 0) paste0(d$target, ": ", line) else character(0)
   }), use.names = FALSE)
-  c(grouping_lines(x$grouping %||% list()), excl,
+  c(input_lines(x$input, x$database), grouping_lines(x$grouping %||% list()), excl,
     if (!is.null(note_of(x, "adjusted"))) note_of(x, "adjusted"))
 }
 

@@ -56,6 +56,8 @@
 #' sum(ra$synthetic$replicated_unique)
 record_risk <- function(object, data, keys, target = NULL, ...) {
   env <- rlang::current_env()
+  refuse_counted(object, "object", "record_risk", env)
+  refuse_counted(data, "data", "record_risk", env)
   syn_info <- synthesis_list(object, call = env)
   if (!is.null(target)) {
     x <- disclosure_impl(syn_info$syn, syn_info$cont.na, data, keys, target, print.flag = FALSE, ..., .records = TRUE)

@@ -37,6 +37,8 @@
 #' replicated.uniques(adult_synds, adult, keys = c("age", "sex", "occupation", "race"))
 replicated.uniques <- function(object, data, keys = names(data), n_threads = NULL) {
   env <- rlang::current_env()
+  refuse_counted(object, "object", "replicated.uniques", env)
+  refuse_counted(data, "data", "replicated.uniques", env)
   syn <- synthesis_list(object, call = env)$syn
   replicated_uniques_impl(syn, data, keys, n_threads, env)
 }
@@ -45,6 +47,8 @@ replicated.uniques <- function(object, data, keys = names(data), n_threads = NUL
 #' @export
 remove_replicated_uniques <- function(object, data, keys = names(data), n_threads = NULL) {
   env <- rlang::current_env()
+  refuse_counted(object, "object", "remove_replicated_uniques", env)
+  refuse_counted(data, "data", "remove_replicated_uniques", env)
   syn <- synthesis_list(object, call = env)$syn
   ru <- replicated_uniques_impl(syn, data, keys, n_threads, env)
   flags <- if (is.matrix(ru$repU.rm)) lapply(seq_len(ncol(ru$repU.rm)), function(j) ru$repU.rm[, j]) else

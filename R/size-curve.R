@@ -42,6 +42,8 @@
 size_curve <- function(object, data, keys, targets = NULL, sizes = NULL, reps = 10, seed = NULL,
                        measures = c("DiSCO", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb"), ...) {
   env <- rlang::current_env()
+  refuse_counted(object, "object", "size_curve", env)
+  refuse_counted(data, "data", "size_curve", env)
   if (!is.null(sizes)) sizes <- check_sizes(sizes, env)
   reps <- check_count(reps, "reps", env)
   seed <- check_seed(seed, env)

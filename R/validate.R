@@ -58,6 +58,22 @@ check_data_frame <- function(x, arg, call) {
   }
 }
 
+# `data` (or `control`) of the disclosure functions: a data frame (records or counted
+# cells) with rows and columns, or a database table (dbplyr) with columns.
+check_dataset <- function(x, arg, call) {
+  if (is_db_table(x)) {
+    check_db_packages(call)
+    if (length(dataset_names(x)) == 0) cli::cli_abort("{.arg {arg}} must have columns; the database table has none.", call = call)
+    return(invisible())
+  }
+  if (!is.data.frame(x)) {
+    cli::cli_abort(c("{.arg {arg}} must be a data frame or a database table, not {.obj_type_friendly {x}}.",
+                     i = "Database tables are dbplyr tables, e.g. {.code dplyr::tbl(con, \"orig\")}; counted cells are {.fn cell_counts}."),
+                   call = call)
+  }
+  check_data_frame(x, arg, call)
+}
+
 check_flag <- function(x, arg, call) {
   if (!is.logical(x) || length(x) != 1 || is.na(x)) {
     cli::cli_abort("{.arg {arg}} must be {.code TRUE} or {.code FALSE}, not {.code {describe_value(x)}}.", call = call)
@@ -119,25 +135,27 @@ check_digits <- function(x, call) {
   x
 }
 
-# Variables given as names or column numbers of `data`, returned as names.
+# Variables given as names or column numbers of `data` (a data frame or a database
+# table), returned as names.
 resolve_columns <- function(x, data, arg, call) {
   if (is.factor(x)) x <- as.character(x)
+  columns <- dataset_names(data)
   if (is.numeric(x)) {
-    bad <- is.na(x) | x < 1 | x > ncol(data) | x != round(x)
+    bad <- is.na(x) | x < 1 | x > length(columns) | x != round(x)
     if (any(bad)) {
       cli::cli_abort(c("{.arg {arg}} has column numbers not in {.arg data}: {.code {describe_value(x[bad])}}.",
-                       i = "{.arg data} has {ncol(data)} column{?s}."), call = call)
+                       i = "{.arg data} has {length(columns)} column{?s}."), call = call)
     }
-    return(names(data)[x])
+    return(columns[x])
   }
   if (!is.character(x) || anyNA(x)) {
     cli::cli_abort("{.arg {arg}} must be variable names or column numbers, not {.code {describe_value(x)}}.",
                    call = call)
   }
-  bad <- setdiff(x, names(data))
+  bad <- setdiff(x, columns)
   if (length(bad) > 0) {
     cli::cli_abort(c("{.arg {arg}} names variables not in {.arg data}: {.val {show_values(bad)}}.",
-                     did_you_mean(bad, names(data))), call = call)
+                     did_you_mean(bad, columns)), call = call)
   }
   x
 }
@@ -186,6 +204,18 @@ check_keys <- function(keys, data, call) {
   keys
 }
 
+# A key or target must not be the count column of counted cells (cell_counts()).
+check_not_counts <- function(vars, datasets, call) {
+  for (x in datasets) {
+    n <- count_column(x)
+    if (!is.null(n) && n %in% vars) {
+      cli::cli_abort(c("{.val {n}} is the count column of counted cells, not a variable; it cannot be a key or target.",
+                       i = "Counted cells are made by {.fn cell_counts}; its {.arg n} names the count column."),
+                     call = call)
+    }
+  }
+}
+
 check_targets_vs_keys <- function(targets, keys, arg, call) {
   both <- intersect(targets, keys)
   if (length(both) > 0) {
@@ -196,7 +226,7 @@ check_targets_vs_keys <- function(targets, keys, arg, call) {
 
 check_in_syntheses <- function(vars, syn, call) {
   for (j in seq_along(syn)) {
-    bad <- setdiff(vars, names(syn[[j]]))
+    bad <- setdiff(vars, dataset_names(syn[[j]]))
     if (length(bad) > 0) {
       which <- if (length(syn) > 1) paste("Synthesis", j) else "The synthetic data"
       cli::cli_abort("{which} must have every key and target; {.val {bad}} {?is/are} missing.", call = call)

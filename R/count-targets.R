@@ -1,0 +1,108 @@
+# Counting every target: the targets in groups (all at once for data held in R, one at
+# a time when a dataset is a database table, see target_groups()), each group's
+# datasets encoded and handed to the core by `run_group(enc, targets)`, which returns a
+# named list of raw results per target (e.g. list(train = ..., control = ...)). The
+# groups' encodings are merged for labelling and notes.
+#
+# Returns list(enc = the merged encoding (with a `ptr` only when there is one group),
+# raw = per name of run_group()'s list, the raw results of all targets, encodings =
+# per group, input = what each dataset was (see input_table()), fetch = what the
+# database counted (see fetch_log(); NULL if nothing)).
+count_targets <- function(keys, targets, data, syn, control, cont.na, ngroups, strict, n_threads, call, run_group) {
+  originals <- c(list(data), syn, if (!is.null(control)) list(control))
+  groups <- target_groups(targets, originals)
+  encodings <- vector("list", length(groups))
+  raw <- list()
+  logs <- list()
+  for (g in seq_along(groups)) {
+    group <- groups[[g]]
+    vars <- c(keys, group)
+    ds <- group_datasets(vars, data, syn, control, call)
+    enc <- encode_variables(vars, ds$data, ds$syn, cont.na, ngroups[vars], strict = strict, n_threads = n_threads,
+                            call = call, control = ds$control)
+    out <- run_group(enc, group)
+    for (nm in names(out)) raw[[nm]] <- c(raw[[nm]], out[[nm]])
+    logs[[g]] <- fetch_log(c(list(ds$data), ds$syn, if (!is.null(ds$control)) list(ds$control)), group, length(syn))
+    # Each group's encoding holds its datasets; only a single group's is kept whole
+    # (record_risk() reads it again).
+    if (length(groups) > 1) enc$ptr <- NULL
+    encodings[[g]] <- enc
+  }
+  enc <- merge_encodings(encodings, length(syn), call)
+  fetch <- if (length(logs) > 0) do.call(rbind, logs)
+  list(enc = enc, raw = raw, encodings = encodings, fetch = fetch,
+       input = input_table(originals, enc$records, fetch, length(syn)))
+}
+
+# One encoding from those of several groups of targets: per variable its labels,
+# information, grouping and flags (the keys' are the same in every group).
+merge_encodings <- function(encodings, m, call) {
+  if (length(encodings) == 1) return(encodings[[1]])
+  by_var <- function(field) {
+    out <- list()
+    for (e in encodings) {
+      for (v in names(e[[field]])) if (is.null(out[[v]])) out[[v]] <- e[[field]][[v]]
+    }
+    out
+  }
+  records <- encodings[[1]]$records
+  for (e in encodings[-1]) {
+    differ <- which(e$records != records)
+    if (length(differ) > 0) {
+      j <- differ[1]
+      cli::cli_abort(c(paste0("The database counted ", format(records[j], big.mark = ","), " and then ",
+                              format(e$records[j], big.mark = ","), " records in ",
+                              cli::format_inline(dataset_where(j - 1L, m)), " for different targets."),
+                       i = "The table changed while it was counted, or its query does not return the same rows each time."),
+                     call = call)
+    }
+  }
+  list(vars = unique(unlist(lapply(encodings, `[[`, "vars"), use.names = FALSE)), labels = by_var("labels"),
+       info = by_var("info"), adjusted = unique(unlist(lapply(encodings, `[[`, "adjusted"), use.names = FALSE)),
+       grouping = by_var("grouping"), one_sided = unlist(by_var("one_sided")),
+       control = if (!is.null(encodings[[1]]$control)) by_var("control"),
+       weights = NULL, records = records)
+}
+
+# `data`, a synthesis or `control` in messages (0 = the original, m + 1 = control).
+dataset_where <- function(j, m) {
+  if (j > m) "{.arg control}" else dataset_name(j, m)
+}
+
+# What each dataset was: `source` ("records", "counted cells" or "database"), its
+# `records`, and the `rows` counted in R (records, cells, or the cells the database
+# returned, summed over the queries).
+input_table <- function(datasets, records, fetch, m) {
+  labels <- vapply(seq_along(datasets) - 1L, dataset_label, character(1), m = m)
+  source <- vapply(datasets, function(x) {
+    if (is_db_table(x)) "database" else if (is_cell_counts(x)) "counted cells" else "records"
+  }, character(1))
+  rows <- vapply(seq_along(datasets), function(j) {
+    x <- datasets[[j]]
+    if (is_db_table(x)) sum(fetch$cells[fetch$dataset == labels[j]]) else as.double(nrow(x))
+  }, numeric(1))
+  data.frame(dataset = labels, source = source, records = as.double(records), rows = rows, stringsAsFactors = FALSE)
+}
+
+# Lines saying how the data were given, when some were not records: counted cells, or
+# counted by the database (queries, cells returned, seconds).
+input_lines <- function(input, fetch) {
+  if (is.null(input) || all(input$source == "records")) return(character(0))
+  big <- function(x) format(x, big.mark = ",", scientific = FALSE, trim = TRUE)
+  lines <- character(0)
+  cells <- input[input$source == "counted cells", , drop = FALSE]
+  if (nrow(cells) > 0) {
+    lines <- c(lines, paste0("Counted cells: ", paste0(cells$dataset, ": ", big(cells$records), " records in ",
+                                                      big(cells$rows), " cells", collapse = "; "), "."))
+  }
+  db <- input[input$source == "database", , drop = FALSE]
+  if (nrow(db) > 0) {
+    lines <- c(lines, sprintf(paste0("Counted in the database: %s; %s GROUP BY quer%s returned %s cells ",
+                                     "(%s per record held) in %.2f s."),
+                              paste0(db$dataset, " (", big(db$records), " records)", collapse = ", "),
+                              big(nrow(fetch)), if (nrow(fetch) == 1) "y" else "ies", big(sum(fetch$cells)),
+                              format(signif(sum(fetch$cells) / sum(db$records), 3), scientific = FALSE),
+                              sum(fetch$seconds)))
+  }
+  lines
+}

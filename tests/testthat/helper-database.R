@@ -1,0 +1,164 @@
+# Databases for the tests: SQLite in memory, and a PostgreSQL server started in a
+# temporary directory on first use and stopped when the test run ends. The checks
+# shared by both: every result on database tables equals the result on the tables
+# collected into R (dplyr::collect()), and the fixtures give synthpop's numbers.
+
+skip_without_packages <- function(packages) {
+  for (p in packages) {
+    if (!requireNamespace(p, quietly = TRUE)) testthat::skip(paste("the", p, "package is not installed"))
+  }
+}
+
+# An in-memory SQLite database holding `tables` (named data frames); closed when the
+# calling test ends.
+local_sqlite <- function(tables, env = parent.frame()) {
+  skip_without_packages(c("DBI", "dplyr", "dbplyr", "RSQLite"))
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  withr::defer(DBI::dbDisconnect(con), envir = env)
+  write_tables(con, tables)
+  con
+}
+
+write_tables <- function(con, tables) {
+  for (name in names(tables)) {
+    if (DBI::dbExistsTable(con, name)) DBI::dbRemoveTable(con, name)
+    DBI::dbWriteTable(con, name, as.data.frame(tables[[name]]), row.names = FALSE)
+  }
+}
+
+# The directory of the PostgreSQL server programs (initdb, pg_ctl), or NULL.
+postgres_bin <- function() {
+  found <- Sys.glob("/usr/lib/postgresql/*/bin/initdb")
+  if (length(found) > 0) {
+    version <- suppressWarnings(as.numeric(basename(dirname(dirname(found)))))
+    return(dirname(found[order(version, decreasing = TRUE)][1]))
+  }
+  on_path <- Sys.which("initdb")
+  if (nzchar(on_path)) dirname(on_path) else NULL
+}
+
+# A PostgreSQL server for this test run, started once: initdb and pg_ctl in a fresh
+# directory, listening on a unix socket there only. PostgreSQL refuses to run as root,
+# so as root its programs run as the user "postgres", who owns the directory.
+postgres_server <- local({
+  server <- NULL
+  function() {
+    if (!is.null(server)) return(server)
+    skip_without_packages(c("DBI", "dplyr", "dbplyr", "RPostgreSQL"))
+    bin <- postgres_bin()
+    if (is.null(bin)) testthat::skip("PostgreSQL's server programs (initdb, pg_ctl) are not installed")
+    as_root <- identical(unname(Sys.info()[["effective_user"]]), "root")
+    if (as_root && system2("id", "postgres", stdout = FALSE, stderr = FALSE) != 0) {
+      testthat::skip("running as root and there is no user 'postgres' to run the PostgreSQL server")
+    }
+    # Not tempdir(): the server's user must reach the directory.
+    dir <- tempfile("synthrisk-pg-", tmpdir = "/tmp")
+    dir.create(dir, mode = "0700")
+    if (as_root) system2("chown", c("postgres:postgres", shQuote(dir)))
+    run <- function(program, args) {
+      cmd <- file.path(bin, program)
+      out <- if (as_root) {
+        suppressWarnings(system2("runuser", c("-u", "postgres", "--", cmd, args), stdout = TRUE, stderr = TRUE))
+      } else {
+        suppressWarnings(system2(cmd, args, stdout = TRUE, stderr = TRUE))
+      }
+      status <- attr(out, "status") %||% 0L
+      if (status != 0) {
+        log <- file.path(dir, "log")
+        stop(program, " failed (status ", status, "):\n", paste(out, collapse = "\n"),
+             if (file.exists(log)) paste(c("", readLines(log)), collapse = "\n"))
+      }
+      out
+    }
+    data_dir <- file.path(dir, "data")
+    port <- sample(20000:60000, 1)
+    run("initdb", c("-D", shQuote(data_dir), "-A", "trust", "-U", "synthrisk", "-E", "UTF8", "--locale=C",
+                    "--no-sync"))
+    options <- sprintf("-k %s -p %d -c listen_addresses='' -c fsync=off", dir, port)
+    run("pg_ctl", c("-D", shQuote(data_dir), "-l", shQuote(file.path(dir, "log")), "-w", "-o", shQuote(options),
+                    "start"))
+    stop_server <- function() {
+      try(run("pg_ctl", c("-D", shQuote(data_dir), "-m", "fast", "-w", "stop")), silent = TRUE)
+      unlink(dir, recursive = TRUE)
+    }
+    withr::defer(stop_server(), envir = testthat::teardown_env())
+    server <<- list(host = dir, port = port, user = "synthrisk")
+    server
+  }
+})
+
+# A connection to the test run's PostgreSQL server, holding `tables`; closed when the
+# calling test ends.
+local_postgres <- function(tables, env = parent.frame()) {
+  s <- postgres_server()
+  con <- DBI::dbConnect(RPostgreSQL::PostgreSQL(), host = s$host, port = s$port, user = s$user, dbname = "postgres")
+  withr::defer(DBI::dbDisconnect(con), envir = env)
+  # dbplyr warns (at most every 8 hours) that RPostgreSQL uses its older interface.
+  suppressWarnings(dbplyr::sql_render(dplyr::tbl(con, dbplyr::sql("SELECT 1 AS x"))))
+  write_tables(con, tables)
+  con
+}
+
+db_tables <- function(con, names) lapply(names, function(n) dplyr::tbl(con, n))
+
+collected <- function(x) {
+  if (inherits(x, "tbl_lazy")) return(dplyr::collect(x))
+  if (is.list(x) && !is.data.frame(x)) return(lapply(x, collected))
+  x
+}
+
+# fn() on database tables equals fn() on the same tables collected; returns the result.
+expect_same_as_collected <- function(fn, object, data, ..., parts = result_parts, label = "") {
+  got <- fn(object, data, ...)
+  want <- fn(collected(object), collected(data), ...)
+  expect_equal(parts(got), parts(want), tolerance = 1e-9, label = label)
+  invisible(got)
+}
+
+# The SD2011 data and syntheses of the fixtures as tables.
+sd2011_tables <- function() {
+  c(list(sd2011 = sd2011, s1 = sd2011_synds$syn),
+    stats::setNames(sd2011_synds5$syn, paste0("s5_", 1:5)))
+}
+
+# Every golden case (synthpop 1.9-3's outputs) on database tables: equal to the
+# collected tables, and to synthpop's numbers.
+check_golden_cases_on <- function(con) {
+  golden <- golden_cases()
+  data <- dplyr::tbl(con, "sd2011")
+  for (name in names(golden)) {
+    case <- golden[[name]]
+    object <- golden_object(case$object)
+    tables <- if (case$object %in% c("s1", "s1_df")) dplyr::tbl(con, "s1") else db_tables(con, paste0("s5_", 1:5))
+    args <- case$args
+    if (inherits(object, "synds")) args$cont.na <- object$cont.na
+    fn <- switch(case$fn, disclosure = disclosure, multi.disclosure = multi.disclosure)
+    parts <- if (case$fn == "disclosure") result_parts else multi_parts
+    got <- do.call(expect_same_as_collected, c(list(fn, tables, data), args,
+                                               list(print.flag = FALSE, parts = parts, label = name)))
+    want <- case$expected
+    if (case$fn == "disclosure") {
+      expect_golden_numbers(got, want, name)
+    } else {
+      cols <- c("attrib.orig", "attrib.syn", "Npairs")
+      expect_numbers(got$attrib.table[cols], want$attrib.table[cols], label = paste(name, "attrib.table"))
+      expect_identical(rownames(got$attrib.table), rownames(want$attrib.table), label = name)
+      expect_identical(got$attrib.table$check2, want$attrib.table$check2, label = name)
+    }
+  }
+}
+
+# Random small cases (helper-random-case.R) with holdout records, as tables: equal to
+# the collected tables.
+check_random_cases_on <- function(con, seeds) {
+  for (seed in seeds) {
+    case <- random_holdout_case(seed)
+    m <- length(case$syn)
+    write_tables(con, c(list(orig = case$data, control = case$control),
+                        stats::setNames(case$syn, paste0("syn", seq_len(m)))))
+    syn <- db_tables(con, paste0("syn", seq_len(m)))
+    do.call(expect_same_as_collected,
+            c(list(disclosure, if (m == 1) syn[[1]] else syn, dplyr::tbl(con, "orig")), case$args,
+              list(print.flag = FALSE, control = dplyr::tbl(con, "control"), label = paste("seed", seed))))
+  }
+}

@@ -1,0 +1,78 @@
+# Database tables on a real PostgreSQL server (started for the test run in a temporary
+# directory, see helper-database.R): every number equals that of the same tables
+# collected into R, and the fixtures give synthpop's numbers.
+
+keys4 <- c("sex", "age", "region", "placesize")
+
+test_that("the SD2011 fixtures on PostgreSQL tables equal the collected tables and synthpop's numbers", {
+  con <- local_postgres(sd2011_tables())
+  check_golden_cases_on(con)
+})
+
+test_that("random cases on PostgreSQL tables equal the collected tables (holdout, grouping, exclusions)", {
+  con <- local_postgres(list())
+  check_random_cases_on(con, 1:40)
+})
+
+test_that("multi.disclosure() on PostgreSQL SD2011 (m = 5) with grouping and exclusions equals the collected tables", {
+  con <- local_postgres(sd2011_tables())
+  syn <- db_tables(con, paste0("s5_", 1:5))
+  data <- dplyr::tbl(con, "sd2011")
+  md <- expect_same_as_collected(multi.disclosure, syn, data, keys = keys4, cont.na = list(income = -8),
+                                 ngroups_targets = c(income = 10), ngroups_keys = c(0, 6, 0, 0),
+                                 not.targetslev = list(workab = "NO"), usetargetsNA = FALSE,
+                                 exclude.keys = list(marital = "region"), exclude.keylevs = list(marital = "Mazowieckie"),
+                                 exclude.targetlevs = list(marital = "SINGLE"), print.flag = FALSE, plot = FALSE,
+                                 parts = multi_parts)
+  expect_identical(md$input$records, rep(5000, 6))
+  expect_identical(nrow(md$database), 30L)
+  tc <- expect_same_as_collected(tau_curve, syn, data, keys = keys4, targets = c("ls", "income"),
+                                 cont.na = list(income = -8), ngroups_targets = c(income = 5),
+                                 parts = function(x) list(as.data.frame(x), attributes(x)))
+})
+
+test_that("PostgreSQL column types (integer, bigint, double with NaN and Infinity, text, boolean, date, timestamp) count as collected", {
+  con <- local_postgres(list())
+  make <- function(name, seed) {
+    set.seed(seed)
+    # setseed() returns void, which RPostgreSQL warns it cannot read.
+    suppressWarnings(DBI::dbGetQuery(con, sprintf("SELECT setseed(%f)", seed / 10)))
+    DBI::dbExecute(con, sprintf(paste(
+      "CREATE TABLE %s AS SELECT",
+      "(random() * 3)::int AS k_int, (random() * 2)::bigint + 5000000000 AS k_big,",
+      "CASE WHEN random() < 0.1 THEN NULL WHEN random() < 0.5 THEN 'a' ELSE 'b' END AS k_text,",
+      "random() < 0.4 AS k_bool, DATE '2020-01-01' + (random() * 3)::int AS k_date,",
+      "TIMESTAMP '2020-01-01 10:00:00' + (random() * 2)::int * INTERVAL '90 minutes' AS k_time,",
+      "CASE WHEN random() < 0.05 THEN 'NaN'::float8 WHEN random() < 0.05 THEN 'Infinity'::float8",
+      "WHEN random() < 0.05 THEN NULL ELSE round((random() * 100)::numeric, 1)::float8 END AS t_num,",
+      "CASE WHEN random() < 0.1 THEN NULL ELSE (random() * 4)::int::text END AS t_text",
+      "FROM generate_series(1, %d)"), name, sample(300:500, 1)))
+  }
+  make("typed_orig", 1)
+  make("typed_syn", 2)
+  orig <- dplyr::tbl(con, "typed_orig")
+  syn <- dplyr::tbl(con, "typed_syn")
+  collected_orig <- dplyr::collect(orig)
+  expect_true(any(is.nan(collected_orig$t_num)))
+  expect_true(any(is.infinite(collected_orig$t_num)))
+  expect_s3_class(collected_orig$k_date, "Date")
+  expect_s3_class(collected_orig$k_time, "POSIXct")
+  expect_type(collected_orig$k_bool, "logical")
+  for (keys in list(c("k_int", "k_text", "k_bool"), c("k_big", "k_date", "k_time"), c("k_text", "k_date"))) {
+    for (target in c("t_num", "t_text")) {
+      for (ngroups in if (target == "t_num") c(0, 4) else 0) {
+        expect_same_as_collected(disclosure, syn, orig, keys = keys, target = target, ngroups_target = ngroups,
+                                 print.flag = FALSE, label = paste(c(keys, target, ngroups), collapse = " "))
+      }
+    }
+  }
+})
+
+test_that("a column PostgreSQL cannot group is an error naming it", {
+  con <- local_postgres(list())
+  DBI::dbExecute(con, "CREATE TABLE with_json AS SELECT g % 3 AS k, ('{\"a\": ' || (g % 2) || '}')::json AS doc FROM generate_series(1, 20) g")
+  tab <- suppressWarnings(dplyr::tbl(con, "with_json"))
+  err <- expect_error(suppressWarnings(disclosure(tab, tab, keys = "k", target = "doc", print.flag = FALSE)),
+                      "The database cannot count variable \"doc\" of `data`")
+  expect_match(conditionMessage(err), "could not identify an equality operator for type json")
+})
