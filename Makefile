@@ -40,6 +40,7 @@ test: test-rust test-r check
 bench: install
 	$(RSCRIPT) bench/run.R
 	$(RSCRIPT) bench/records.R >> bench/RESULTS.md
+	$(RSCRIPT) bench/db.R >> bench/RESULTS.md
 
 clean:
 	rm -rf $(R_LIB) synthrisk.Rcheck $(TARBALL) src/rust/target src/*.o src/*.so demo-output .test-summary
