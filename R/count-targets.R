@@ -10,28 +10,28 @@
 # database counted (see fetch_log(); NULL if nothing)).
 count_targets <- function(keys, targets, data, syn, control, cont.na, ngroups, strict, n_threads, call, run_group) {
   originals <- c(list(data), syn, if (!is.null(control)) list(control))
+  m <- length(syn)
   groups <- target_groups(targets, originals)
+  in_database <- vapply(originals, is_db_table, logical(1))
+  counts <- if (any(in_database)) db_counts(keys, targets, originals, m, call)
   encodings <- vector("list", length(groups))
   raw <- list()
-  logs <- list()
   for (g in seq_along(groups)) {
     group <- groups[[g]]
     vars <- c(keys, group)
-    ds <- group_datasets(vars, data, syn, control, call)
-    enc <- encode_variables(vars, ds$data, ds$syn, cont.na, ngroups[vars], strict = strict, n_threads = n_threads,
-                            call = call, control = ds$control)
+    ds <- if (is.null(counts)) originals else group_datasets(group, originals, counts)
+    enc <- encode_variables(vars, ds[[1]], ds[1 + seq_len(m)], cont.na, ngroups[vars], strict = strict,
+                            n_threads = n_threads, call = call, control = if (!is.null(control)) ds[[m + 2]])
     out <- run_group(enc, group)
     for (nm in names(out)) raw[[nm]] <- c(raw[[nm]], out[[nm]])
-    logs[[g]] <- fetch_log(c(list(ds$data), ds$syn, if (!is.null(ds$control)) list(ds$control)), group, length(syn))
     # Each group's encoding holds its datasets; only a single group's is kept whole
     # (record_risk() reads it again).
     if (length(groups) > 1) enc$ptr <- NULL
     encodings[[g]] <- enc
   }
-  enc <- merge_encodings(encodings, length(syn), call)
-  fetch <- if (length(logs) > 0) do.call(rbind, logs)
-  list(enc = enc, raw = raw, encodings = encodings, fetch = fetch,
-       input = input_table(originals, enc$records, fetch, length(syn)))
+  enc <- merge_encodings(encodings, m, call)
+  fetch <- if (!is.null(counts)) fetch_log(counts, m)
+  list(enc = enc, raw = raw, encodings = encodings, fetch = fetch, input = input_table(originals, enc$records, fetch, m))
 }
 
 # One encoding from those of several groups of targets: per variable its labels,
@@ -70,8 +70,8 @@ dataset_where <- function(j, m) {
 }
 
 # What each dataset was: `source` ("records", "counted cells" or "database"), its
-# `records`, and the `rows` counted in R (records, cells, or the cells the database
-# returned, summed over the queries).
+# `records`, and the `rows` counted in R (records or cells), or, for a database table,
+# the rows its queries returned.
 input_table <- function(datasets, records, fetch, m) {
   labels <- vapply(seq_along(datasets) - 1L, dataset_label, character(1), m = m)
   source <- vapply(datasets, function(x) {
@@ -79,7 +79,7 @@ input_table <- function(datasets, records, fetch, m) {
   }, character(1))
   rows <- vapply(seq_along(datasets), function(j) {
     x <- datasets[[j]]
-    if (is_db_table(x)) sum(fetch$cells[fetch$dataset == labels[j]]) else as.double(nrow(x))
+    if (is_db_table(x)) sum(fetch$rows[fetch$dataset == labels[j]]) else as.double(nrow(x))
   }, numeric(1))
   data.frame(dataset = labels, source = source, records = as.double(records), rows = rows, stringsAsFactors = FALSE)
 }
@@ -97,11 +97,11 @@ input_lines <- function(input, fetch) {
   }
   db <- input[input$source == "database", , drop = FALSE]
   if (nrow(db) > 0) {
-    lines <- c(lines, sprintf(paste0("Counted in the database: %s; %s GROUP BY quer%s returned %s cells ",
+    lines <- c(lines, sprintf(paste0("Counted in the database: %s; %s GROUP BY quer%s returned %s rows of counts ",
                                      "(%s per record held) in %.2f s."),
                               paste0(db$dataset, " (", big(db$records), " records)", collapse = ", "),
-                              big(nrow(fetch)), if (nrow(fetch) == 1) "y" else "ies", big(sum(fetch$cells)),
-                              format(signif(sum(fetch$cells) / sum(db$records), 3), scientific = FALSE),
+                              big(nrow(fetch)), if (nrow(fetch) == 1) "y" else "ies", big(sum(fetch$rows)),
+                              format(signif(sum(fetch$rows) / sum(db$records), 3), scientific = FALSE),
                               sum(fetch$seconds)))
   }
   lines

@@ -1,8 +1,8 @@
 # Data in a database (dbplyr tables, class `tbl_lazy`): the database counts the cells
-# of each target, one `SELECT keys, target, COUNT(*) ... GROUP BY keys, target` per
-# table (NULL a group of its own), and only those counts come back, fetched in chunks
-# of getOption("synthrisk.fetch_rows", 1e5) rows. The cells then enter the counting
-# as counted cells (R/cell-counts.R), so every number is that of the collected table.
+# of each target (keys, target level) and only those counts come back, fetched in
+# chunks of getOption("synthrisk.fetch_rows", 1e5) rows (db_target_cells() says which
+# queries). The cells then enter the counting as counted cells (R/cell-counts.R), so
+# every number is that of the collected table.
 
 db_packages <- c("DBI", "dplyr", "dbplyr")
 
@@ -29,33 +29,230 @@ fetch_rows <- function() {
   as.integer(min(n, .Machine$integer.max))
 }
 
-# The cells of `vars` in database table `tbl`, counted by the database, as counted
-# cells; attribute "fetch": the cells and the seconds the query and fetch took.
-# `where`: cli markup naming the dataset.
-db_count_cells <- function(tbl, vars, where, call) {
+# Targets with at most `pivot_levels` levels (NULL included) of types whose values can be
+# written as exact SQL literals are counted together, `pivot_columns` counts per query.
+pivot_levels <- 64L
+pivot_columns <- 256L
+
+# Every target's cells (keys, target, count) in database table `tbl`, counted by the
+# database, as counted cells. First the targets' levels and their records (from the
+# combinations of their values, db_levels_together(), or each target alone: `SELECT
+# target, COUNT(*) ... GROUP BY target`); then the targets of few levels in one query
+# per `pivot_columns` levels, one count per level (`SELECT keys, COUNT(CASE WHEN
+# target = level THEN 1 END), ... GROUP BY keys`), which scans and hashes the table
+# once for them all; each of those counts is checked against the level's records, and
+# a target that does not add up, or has many levels, is counted on its own (`SELECT
+# keys, target, COUNT(*) ... GROUP BY keys, target`). `where`: cli markup naming the
+# dataset. Returns list(cells = per target, log = one row per query: query, targets,
+# rows, seconds).
+db_target_cells <- function(tbl, keys, targets, where, call) {
+  tbl <- dplyr::ungroup(tbl)
+  con <- dbplyr::remote_con(tbl)
+  log <- list()
+  note <- function(query, vars, rows, seconds) {
+    log[[length(log) + 1L]] <<- data.frame(query = query, targets = paste(vars, collapse = ", "), rows = rows,
+                                           seconds = seconds, stringsAsFactors = FALSE)
+  }
+  levels <- if (length(targets) > 1) db_levels_together(tbl, con, targets)
+  if (!is.null(levels)) note("levels", targets, levels$rows, levels$seconds)
+  levels <- levels$levels
+  for (t in setdiff(targets, names(levels))) {
+    got <- db_count(tbl, t, where, call, first = pivot_levels + 1L)
+    note("levels", t, length(got$counts), got$seconds)
+    levels[[t]] <- got
+  }
+  levels <- levels[targets]
+  totals <- vapply(levels[vapply(levels, `[[`, logical(1), "complete")], function(l) sum(l$counts), numeric(1))
+  if (length(unique(totals)) > 1) {
+    cli::cli_abort(c(paste0("The database counted different numbers of records in ", cli::format_inline(where),
+                            " for different targets: ", paste(unique(totals), collapse = ", "), "."),
+                     i = "The table changed while it was counted, or its query does not return the same rows each time."),
+                   call = call)
+  }
+  cells <- list()
+  pivoted <- targets[vapply(levels, pivotable, logical(1))]
+  for (batch in pivot_batches(pivoted, levels)) {
+    got <- tryCatch(db_pivot(tbl, con, keys, batch, levels), error = function(e) NULL)
+    if (is.null(got)) next
+    note("pivot", batch, length(got$keys[[1]]), got$seconds)
+    for (t in batch) {
+      one <- pivot_cells(got, keys, t, levels[[t]])
+      if (!is.null(one)) cells[[t]] <- one
+    }
+  }
+  for (t in setdiff(targets, names(cells))) {
+    got <- db_count(tbl, c(keys, t), where, call)
+    note("cells", t, length(got$counts), got$seconds)
+    cells[[t]] <- counted_cells(got$columns, got$counts)
+  }
+  list(cells = cells[targets], log = do.call(rbind, log))
+}
+
+# `SELECT vars, COUNT(*) ... GROUP BY vars` on `tbl`: list(columns = the columns of
+# `vars`, counts, seconds, complete). With `first`, only that many rows are fetched
+# (`complete` says whether they were all).
+db_count <- function(tbl, vars, where, call, first = NULL) {
   count_name <- "synthrisk_n"
   while (count_name %in% vars) count_name <- paste0(count_name, "_")
-  query <- dplyr::count(dplyr::ungroup(tbl), !!!rlang::syms(vars), name = count_name)
-  sql <- dbplyr::sql_render(query)
-  con <- dbplyr::remote_con(tbl)
+  sql <- grouped_sql(tbl, vars, paste("COUNT(*) AS", DBI::dbQuoteIdentifier(dbplyr::remote_con(tbl), count_name)))
   started <- Sys.time()
-  cells <- tryCatch(fetch_in_chunks(con, sql, fetch_rows()),
-                    error = function(e) db_count_error(e, tbl, vars, where, call))
+  fetched <- tryCatch(fetch_in_chunks(dbplyr::remote_con(tbl), sql, first %||% fetch_rows(), all = is.null(first)),
+                      error = function(e) db_count_error(e, tbl, vars, where, call))
   seconds <- as.numeric(Sys.time() - started, units = "secs")
-  counts <- cells[[count_name]]
-  if (is.null(counts) || !all(vars %in% names(cells))) {
-    cli::cli_abort(c(paste0("The database returned columns ", paste0("'", names(cells), "'", collapse = ", "),
+  counts <- fetched$columns[[count_name]]
+  if (is.null(counts) || !all(vars %in% names(fetched$columns))) {
+    cli::cli_abort(c(paste0("The database returned columns ", paste0("'", names(fetched$columns), "'", collapse = ", "),
                             " when asked to count ", where, "."),
                      i = "Expected {.val {c(vars, count_name)}}."), call = call)
   }
-  counts <- as.double(counts)
+  if (!is.integer(counts)) counts <- as.double(counts)
   check_counts(counts, "COUNT(*)", where, allow_zero = FALSE, call = call)
-  cells <- new_data_frame(c(lapply(vars, function(v) plain_fetched(cells[[v]])), list(as.integer(counts))),
-                          n = length(counts))
-  names(cells) <- c(vars, count_name)
-  cells <- new_cell_counts(cells, count_name)
-  attr(cells, "fetch") <- list(cells = length(counts), records = sum(counts), seconds = seconds)
-  cells
+  list(columns = lapply(fetched$columns[vars], plain_fetched), counts = as.integer(counts), seconds = seconds,
+       complete = fetched$complete)
+}
+
+# Every target's levels and their records from one scan: the records of each
+# combination of the targets' values (`SELECT targets, COUNT(*) ... GROUP BY targets`),
+# summed per target; list(levels = per target as db_count() of it alone, rows,
+# seconds), or NULL when there are more than `joint_rows` combinations (then each
+# target is asked alone).
+joint_rows <- 10000L
+
+db_levels_together <- function(tbl, con, targets) {
+  sql <- grouped_sql(tbl, targets, "COUNT(*) AS synthrisk_n")
+  started <- Sys.time()
+  fetched <- tryCatch(fetch_in_chunks(con, sql, joint_rows + 1L, all = FALSE), error = function(e) NULL)
+  if (is.null(fetched) || !fetched$complete || !all(c(targets, "synthrisk_n") %in% names(fetched$columns))) {
+    return(NULL)
+  }
+  seconds <- as.numeric(Sys.time() - started, units = "secs")
+  counts <- as.double(fetched$columns$synthrisk_n)
+  if (length(counts) == 0 || anyNA(counts) || any(counts < 1)) return(NULL)
+  levels <- list()
+  for (t in targets) {
+    x <- plain_fetched(fetched$columns[[t]])
+    values <- unique(x)
+    per_value <- as.vector(rowsum(counts, match(x, values), reorder = TRUE))
+    levels[[t]] <- list(columns = stats::setNames(list(values), t), counts = as.integer(per_value),
+                        seconds = seconds, complete = TRUE)
+  }
+  list(levels = levels, rows = length(counts), seconds = seconds)
+}
+
+# Counted cells from fetched columns and their counts.
+counted_cells <- function(columns, counts) {
+  count_name <- "synthrisk_n"
+  while (count_name %in% names(columns)) count_name <- paste0(count_name, "_")
+  cells <- new_data_frame(c(unname(columns), list(counts)), n = length(counts))
+  names(cells) <- c(names(columns), count_name)
+  new_cell_counts(cells, count_name)
+}
+
+# Whether a target's levels (db_count() of the target alone) can be counted in a pivot:
+# few, and each written exactly as an SQL literal (texts, integers, logicals, finite
+# doubles; NULL is tested with IS NULL).
+pivotable <- function(levels) {
+  values <- levels$columns[[1]]
+  levels$complete && length(values) <= pivot_levels && is.null(attr(values, "class")) &&
+    (is.character(values) || is.integer(values) || is.logical(values) ||
+       (is.double(values) && all(is.finite(values) | (is.na(values) & !is.nan(values)))))
+}
+
+# Targets in groups of at most pivot_columns levels.
+pivot_batches <- function(targets, levels) {
+  batches <- list()
+  current <- character(0)
+  used <- 0L
+  for (t in targets) {
+    n <- length(levels[[t]]$counts)
+    if (length(current) > 0 && used + n > pivot_columns) {
+      batches[[length(batches) + 1L]] <- current
+      current <- character(0)
+      used <- 0L
+    }
+    current <- c(current, t)
+    used <- used + n
+  }
+  if (length(current) > 0) batches[[length(batches) + 1L]] <- current
+  batches
+}
+
+# One query counting, per key tuple, the records of each level of each target of
+# `batch`: list(keys = the key columns, counts = per target, per level, the counts
+# over the key tuples, seconds).
+db_pivot <- function(tbl, con, keys, batch, levels) {
+  exprs <- character(0)
+  for (t in batch) {
+    column <- DBI::dbQuoteIdentifier(con, t)
+    values <- levels[[t]]$columns[[1]]
+    for (i in seq_along(values)) {
+      test <- if (is.na(values[i])) paste(column, "IS NULL") else paste(column, "=", sql_literal(values[i], con))
+      exprs <- c(exprs, paste0("COUNT(CASE WHEN ", test, " THEN 1 END) AS ",
+                               DBI::dbQuoteIdentifier(con, paste0("synthrisk_", length(exprs) + 1L))))
+    }
+  }
+  sql <- grouped_sql(tbl, keys, exprs)
+  started <- Sys.time()
+  fetched <- fetch_in_chunks(con, sql, fetch_rows())
+  seconds <- as.numeric(Sys.time() - started, units = "secs")
+  count_columns <- lapply(fetched$columns[paste0("synthrisk_", seq_along(exprs))], as.double)
+  at <- 0L
+  counts <- list()
+  for (t in batch) {
+    n <- length(levels[[t]]$counts)
+    counts[[t]] <- count_columns[at + seq_len(n)]
+    at <- at + n
+  }
+  list(keys = lapply(fetched$columns[keys], function(x) coded_text(plain_fetched(x))), counts = counts,
+       seconds = seconds)
+}
+
+# Texts as a factor of class "synthrisk_text": levels in the order label_factor() gives
+# texts (so the numbers are those of the texts), found once for the few distinct texts
+# of a pivot instead of for every cell made from it. Other columns are returned as they are.
+coded_text <- function(x) {
+  if (!is.character(x) || !is.null(attr(x, "class"))) return(x)
+  x <- enc2utf8(x)
+  values <- unique(x)
+  lev <- values[order(values)]
+  lev <- lev[!is.na(lev)]
+  structure(match(x, lev), levels = lev, class = c("synthrisk_text", "factor"))
+}
+
+# `SELECT vars, counts FROM (the table's query) GROUP BY vars`: `counts`, SQL
+# expressions with their names.
+grouped_sql <- function(tbl, vars, counts) {
+  con <- dbplyr::remote_con(tbl)
+  columns <- paste(DBI::dbQuoteIdentifier(con, vars), collapse = ", ")
+  paste0("SELECT ", columns, ", ", paste(counts, collapse = ", "), "\nFROM (", dbplyr::sql_render(tbl), ") ",
+         DBI::dbQuoteIdentifier(con, "synthrisk_table"), "\nGROUP BY ", columns)
+}
+
+# An R value as an SQL literal that the database reads as the same value: texts and
+# logicals quoted by the connection, numbers in the fewest digits that read back exactly.
+sql_literal <- function(x, con) {
+  if (is.character(x)) return(as.character(DBI::dbQuoteString(con, x)))
+  if (is.logical(x)) return(as.character(dbplyr::escape(x, con = con)))
+  if (is.integer(x)) return(as.character(x))
+  for (digits in 15:17) {
+    text <- formatC(x, digits = digits, format = "g")
+    if (as.double(text) == x) break
+  }
+  text
+}
+
+# The counted cells of target `t` from a pivot, or NULL when its counts do not add up
+# to its levels' records (then it is counted on its own).
+pivot_cells <- function(pivot, keys, t, levels) {
+  counts <- pivot$counts[[t]]
+  if (!identical(unname(vapply(counts, sum, numeric(1))), as.double(levels$counts))) return(NULL)
+  nonzero <- lapply(counts, function(n) which(n > 0))
+  q <- unlist(nonzero, use.names = FALSE)
+  level <- rep(seq_along(counts), lengths(nonzero))
+  n <- unlist(Map(function(x, at) x[at], counts, nonzero), use.names = FALSE)
+  columns <- lapply(pivot$keys, function(x) x[q])
+  columns[[t]] <- coded_text(levels$columns[[1]])[level]
+  counted_cells(columns[c(keys, t)], as.integer(n))
 }
 
 # A fetched column without the classes of data frames' helpers (e.g. a blob stays a
@@ -65,17 +262,27 @@ plain_fetched <- function(x) {
   x
 }
 
-# The rows of `sql` as one data frame, fetched `n` rows at a time.
-fetch_in_chunks <- function(con, sql, n) {
+# The rows of `sql`, fetched `n` rows at a time: list(columns = each column's chunks
+# joined with c(), which keeps dates and times; complete = whether every row came).
+# Without `all`, only the first `n` rows are fetched.
+fetch_in_chunks <- function(con, sql, n, all = TRUE) {
   res <- DBI::dbSendQuery(con, sql)
   on.exit(DBI::dbClearResult(res), add = TRUE)
   chunks <- list()
+  complete <- FALSE
   repeat {
     chunk <- DBI::dbFetch(res, n = n)
-    if (length(chunks) == 0 || nrow(chunk) > 0) chunks[[length(chunks) + 1L]] <- as.data.frame(chunk)
-    if (nrow(chunk) == 0 || DBI::dbHasCompleted(res)) break
+    if (length(chunks) == 0 || nrow(chunk) > 0) chunks[[length(chunks) + 1L]] <- chunk
+    complete <- nrow(chunk) < n || DBI::dbHasCompleted(res)
+    if (complete || !all) break
   }
-  if (length(chunks) == 1) chunks[[1]] else do.call(rbind, chunks)
+  columns <- names(chunks[[1]])
+  out <- lapply(columns, function(v) {
+    parts <- lapply(chunks, function(chunk) .subset2(chunk, v))
+    if (length(parts) == 1) parts[[1]] else do.call(c, unname(parts))
+  })
+  names(out) <- columns
+  list(columns = out, complete = complete)
 }
 
 # A failed count: the first variable the database cannot group alone is named, else
@@ -84,9 +291,9 @@ db_count_error <- function(e, tbl, vars, where, call) {
   where <- cli::format_inline(where)
   con <- dbplyr::remote_con(tbl)
   for (v in vars) {
-    alone <- dbplyr::sql_render(utils::head(dplyr::count(dplyr::ungroup(tbl), !!rlang::sym(v)), 0))
+    alone <- grouped_sql(tbl, v, "COUNT(*) AS synthrisk_n")
     failed <- tryCatch({
-      fetch_in_chunks(con, alone, 1L)
+      fetch_in_chunks(con, alone, 1L, all = FALSE)
       NULL
     }, error = function(e2) e2)
     if (!is.null(failed)) {
@@ -107,35 +314,38 @@ target_groups <- function(targets, datasets) {
   if (any(vapply(datasets, is_db_table, logical(1)))) as.list(targets) else list(targets)
 }
 
-# The datasets of one group of targets, database tables replaced by the counted cells
-# of the keys and those targets.
-group_datasets <- function(vars, data, syn, control, call) {
-  m <- length(syn)
-  fetch <- function(x, j, where) {
-    if (!is_db_table(x)) return(x)
-    cells <- db_count_cells(x, vars, where, call)
-    if (nrow(cells) == 0) {
-      cli::cli_abort(paste0(if (j == 0) "{.arg data}" else if (j > m) "{.arg control}" else
-                            if (m == 1) "The synthetic data ({.arg object})" else paste("Synthesis", j, "of {.arg object}"),
-                            " has no records (a database table counted none)."), call = call)
+# The cells of every target in each database table among `datasets` (original,
+# syntheses, control): per dataset NULL (held in R) or the result of db_target_cells().
+db_counts <- function(keys, targets, datasets, m, call) {
+  lapply(seq_along(datasets), function(j) {
+    x <- datasets[[j]]
+    if (!is_db_table(x)) return(NULL)
+    where <- dataset_where(j - 1L, m)
+    counted <- db_target_cells(x, keys, targets, where, call)
+    if (nrow(counted$cells[[1]]) == 0) {
+      what <- if (j == 1) "{.arg data}" else if (j > m + 1) "{.arg control}" else
+        if (m == 1) "The synthetic data ({.arg object})" else paste("Synthesis", j - 1, "of {.arg object}")
+      cli::cli_abort(paste0(what, " has no records (a database table counted none)."), call = call)
     }
-    cells
-  }
-  list(data = fetch(data, 0, dataset_name(0, m)),
-       syn = lapply(seq_len(m), function(j) fetch(syn[[j]], j, dataset_name(j, m))),
-       control = if (!is.null(control)) fetch(control, m + 1, "{.arg control}"))
+    counted
+  })
 }
 
-# What the database counted: one row per dataset and group of targets.
-fetch_log <- function(datasets, targets, m) {
-  rows <- list()
-  for (j in seq_along(datasets)) {
-    f <- attr(datasets[[j]], "fetch")
-    if (is.null(f)) next
-    rows[[length(rows) + 1L]] <- data.frame(dataset = dataset_label(j - 1L, m), target = paste(targets, collapse = ", "),
-                                            records = f$records, cells = f$cells, seconds = f$seconds,
-                                            stringsAsFactors = FALSE)
-  }
+# The datasets of one group of targets: database tables replaced by the counted cells
+# of the keys and that target (`counts`: from db_counts()).
+group_datasets <- function(group, datasets, counts) {
+  lapply(seq_along(datasets), function(j) {
+    if (is.null(counts[[j]])) datasets[[j]] else counts[[j]]$cells[[group]]
+  })
+}
+
+# What the database counted: one row per query (dataset, query, targets, rows, seconds).
+fetch_log <- function(counts, m) {
+  rows <- lapply(seq_along(counts), function(j) {
+    if (is.null(counts[[j]])) return(NULL)
+    cbind(dataset = dataset_label(j - 1L, m), counts[[j]]$log, stringsAsFactors = FALSE)
+  })
+  rows <- rows[!vapply(rows, is.null, logical(1))]
   if (length(rows) == 0) NULL else do.call(rbind, rows)
 }
 

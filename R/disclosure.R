@@ -46,19 +46,25 @@
 #' database table (a dbplyr table such as `dplyr::tbl(con, "orig")`, or a lazy query
 #' on one). The numbers are those of the records: on counted cells, those of each
 #' row repeated as often as its count; on a database table, those of
-#' `dplyr::collect()` of it. The database counts the cells of the keys and each
-#' target (`SELECT keys, target, COUNT(*) ... GROUP BY keys, target`, `NULL` a level
-#' of its own) and only those counts come to R, fetched in chunks of
-#' `getOption("synthrisk.fetch_rows", 1e5)` rows; numeric variables are grouped
-#' from those counts, with the breaks of the records. The result's `input` says
-#' what each dataset was (`source`: `"records"`, `"counted cells"` or
-#' `"database"`), its `records` and the `rows` counted in R (cells, or the cells the
-#' database returned over all queries), `database` lists the queries (dataset,
-#' target, records, cells, seconds), and the printout says how many records came as
-#' how many cells. A database has no factor levels: text columns are compared by
-#' their labels as characters are (SPEC 2), so levels are in the order
-#' `factor()` gives them. See `vignette("database", package = "synthrisk")` for what
-#' the database must support and how column types map.
+#' `dplyr::collect()` of it. The database counts, and only counts come to R (fetched
+#' in chunks of `getOption("synthrisk.fetch_rows", 1e5)` rows): per table, the levels
+#' of the targets with their records (`SELECT targets, COUNT(*) ... GROUP BY
+#' targets`, or one target at a time when that gives more than 10,000 rows); then,
+#' for the targets of at most 64 levels (texts, integers, logicals,
+#' finite numbers), the records of each level per key tuple in one query (`SELECT
+#' keys, COUNT(CASE WHEN target = level THEN 1 END), ... GROUP BY keys`), checked
+#' against the levels' records; the other targets one query each (`SELECT keys,
+#' target, COUNT(*) ... GROUP BY keys, target`). `NULL` is a level of its own.
+#' Numeric variables are grouped from those counts, with the breaks of the records.
+#' The result's `input` says what each dataset was (`source`: `"records"`,
+#' `"counted cells"` or `"database"`), its `records` and the `rows` that came to R
+#' (for a database table, over all its queries); `database` lists the queries
+#' (`dataset`, `query`: `"levels"`, `"pivot"` or `"cells"`, `targets`, `rows`,
+#' `seconds`); the printout says how many records came as how many rows. A database
+#' has no factor levels: text columns are compared by their labels as characters are
+#' (SPEC 2), so levels are in the order `factor()` gives them. See
+#' `vignette("database", package = "synthrisk")` for what the database must support
+#' and how column types map.
 #'
 #' @param object A `synds` object from synthpop (recognised by its class; synthpop
 #'   need not be installed), a data frame, a database table (dbplyr), or a list of

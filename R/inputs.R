@@ -92,6 +92,8 @@ plain_column <- function(x) {
 
 # What kind of variable a column is, in words used by messages.
 column_kind <- function(x) {
+  # Texts the database path coded once (coded_text()) are texts.
+  if (inherits(x, "synthrisk_text")) return("character")
   if (is.factor(x)) return("factor")
   if (is_plain_numeric(x)) return("numeric")
   if (is.character(x)) return("character")
@@ -168,7 +170,7 @@ label_factors <- function(cols, kinds) {
       factor = x,
       numeric = ,
       logical = label_factor(x, as.character, identity),
-      character = label_factor(x, enc2utf8, enc2utf8),
+      character = if (inherits(x, "synthrisk_text")) structure(x, class = "factor") else label_factor(x, enc2utf8, enc2utf8),
       Date = label_factor(x, as.character, as.double),
       POSIXct = ,
       difftime = label_factor(time_labels$values[[i]], time_labels$labels_of[[kinds[i]]], identity),

@@ -131,9 +131,7 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
     d$grouping <- (enc$grouping %||% list())[intersect(c(keys, tv), names(enc$grouping))]
     d$notes <- disclosure_notes(d, enc, m)
     d$input <- counted$input
-    if (!is.null(counted$fetch)) {
-      d$database <- counted$fetch[counted$fetch$target == tv, , drop = FALSE]
-    }
+    d$database <- counted$fetch
     if (!is.null(control)) {
       d$to.print <- c(d$to.print, "holdout")
       control_result <- build_disclosure(raw_control[[tv]], tv, keys, enc$labels, m, thresh_1way, thresh_2way,

@@ -25,7 +25,8 @@ test_that("multi.disclosure() on PostgreSQL SD2011 (m = 5) with grouping and exc
                                  exclude.targetlevs = list(marital = "SINGLE"), print.flag = FALSE, plot = FALSE,
                                  parts = multi_parts)
   expect_identical(md$input$records, rep(5000, 6))
-  expect_identical(nrow(md$database), 30L)
+  # One query per table for the levels of every target, one pivot.
+  expect_identical(as.vector(table(md$database$query)[c("levels", "pivot")]), c(6L, 6L))
   tc <- expect_same_as_collected(tau_curve, syn, data, keys = keys4, targets = c("ls", "income"),
                                  cont.na = list(income = -8), ngroups_targets = c(income = 5),
                                  parts = function(x) list(as.data.frame(x), attributes(x)))
@@ -75,4 +76,16 @@ test_that("a column PostgreSQL cannot group is an error naming it", {
   err <- expect_error(suppressWarnings(disclosure(tab, tab, keys = "k", target = "doc", print.flag = FALSE)),
                       "The database cannot count variable \"doc\" of `data`")
   expect_match(conditionMessage(err), "could not identify an equality operator for type json")
+})
+
+test_that("a target whose levels the database cannot match exactly is counted on its own, with the same numbers", {
+  con <- local_postgres(list())
+  # numeric (decimal) values with more digits than a double holds: R reads each as the
+  # nearest double, which, written back, is not equal to the stored value.
+  DBI::dbExecute(con, paste("CREATE TABLE decimals AS SELECT g % 4 AS k,",
+                            "(0.12345678901234567891 + (g % 3))::numeric AS t FROM generate_series(1, 60) g"))
+  tab <- dplyr::tbl(con, "decimals")
+  d <- expect_same_as_collected(disclosure, tab, tab, keys = "k", target = "t", print.flag = FALSE)
+  expect_identical(d$database$query, c("levels", "pivot", "cells", "levels", "pivot", "cells"))
+  expect_identical(d$Norig, 60L)
 })

@@ -24,15 +24,21 @@ test_that("multi.disclosure() and tau_curve() on SQLite SD2011 (m = 5) equal the
                                  exclude.keylevs = list(marital = "MALE"), exclude.targetlevs = list(marital = "SINGLE"),
                                  exclude_ov_denom_lim = TRUE, denom_lim = 3, print.flag = FALSE, plot = FALSE,
                                  parts = multi_parts)
-  # Only counts came back: per target and table, one row per (keys, target) cell.
+  # Only counts came back. Per table: each target's levels; one pivot counting the
+  # levels of the targets with few (per key tuple); income (many levels) on its own.
   db <- md$database
-  expect_identical(nrow(db), 5L * 6L)
-  distinct_cells <- function(d, vars) nrow(unique(as.data.frame(d)[vars]))
-  expect_identical(db$cells[db$dataset == "original" & db$target == "ls"],
-                   distinct_cells(sd2011, c(keys4, "ls")))
-  expect_identical(db$records, rep(5000, 30))
+  expect_identical(nrow(db), 6L * 3L)
+  original <- db[db$dataset == "original", ]
+  expect_identical(original$query, c("levels", "pivot", "cells"))
+  targets <- c("depress", "income", "ls", "marital", "workab")
+  expect_identical(original$targets, c(paste(targets, collapse = ", "), "depress, ls, marital, workab", "income"))
+  distinct_rows <- function(d, vars) nrow(unique(as.data.frame(d)[vars]))
+  expect_identical(original$rows[1], distinct_rows(sd2011, targets))
+  expect_identical(original$rows[2], distinct_rows(sd2011, keys4))
+  expect_identical(original$rows[3], distinct_rows(sd2011, c(keys4, "income")))
   expect_identical(md$input$source, rep("database", 6))
-  expect_equal(md$input$rows[1], sum(db$cells[db$dataset == "original"]))
+  expect_equal(md$input$rows[1], sum(original$rows))
+  expect_identical(md$input$records, rep(5000, 6))
   expect_match(gsub("\\s+", " ", paste(capture.output(print(md, plot = FALSE)), collapse = " ")),
                "Counted in the database: original \\(5,000 records\\), synthesis 1 \\(5,000 records\\)")
 
@@ -91,4 +97,21 @@ test_that("database tables name a missing or ungroupable column and refuse recor
   empty <- dplyr::filter(dplyr::tbl(con, "s1"), age > 1000)
   expect_error(disclosure(empty, data, keys = keys4, target = "depress", print.flag = FALSE),
                "The synthetic data \\(`object`\\) has no records")
+})
+
+test_that("targets of many value combinations have their levels counted one by one, with the same numbers", {
+  set.seed(5)
+  n <- 30000
+  make <- function() {
+    data.frame(k1 = sample(letters[1:4], n, TRUE), k2 = sample(1:3, n, TRUE), a = sample(1:150, n, TRUE),
+               b = sample(sprintf("v%03d", 1:150), n, TRUE), c = sample(c(TRUE, FALSE, NA), n, TRUE))
+  }
+  con <- local_sqlite(list(orig = make(), syn = make()))
+  md <- expect_same_as_collected(multi.disclosure, dplyr::tbl(con, "syn"), dplyr::tbl(con, "orig"),
+                                 keys = c("k1", "k2"), print.flag = FALSE, plot = FALSE, parts = multi_parts)
+  original <- md$database[md$database$dataset == "original", ]
+  # More than 10,000 combinations of a, b and c: each target's levels alone; a and b
+  # have more than 64 levels (counted on their own), c few (a pivot).
+  expect_identical(original$query, c("levels", "levels", "levels", "pivot", "cells", "cells"))
+  expect_identical(original$targets, c("a", "b", "c", "c", "a", "b"))
 })
