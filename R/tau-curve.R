@@ -19,8 +19,11 @@
 #' measures, so a fine grid costs little more than [multi.disclosure()].
 #'
 #' @param object A `synds` object, a data frame or a list of data frames (the
-#'   syntheses), as for [multi.disclosure()].
-#' @param data The original data (a data frame).
+#'   syntheses), as for [multi.disclosure()]; for `tau_curve()` also database tables
+#'   and counted cells ([cell_counts()]), which [size_curve()] refuses (it subsamples
+#'   records).
+#' @param data The original data (a data frame; for `tau_curve()` also a database
+#'   table or counted cells).
 #' @param keys The quasi-identifiers (names or column numbers).
 #' @param targets The targets (names or column numbers); default all variables of the
 #'   synthetic data that are not keys.
