@@ -117,7 +117,7 @@ pub fn fill_two_way_totals(
                 .iter()
                 .map(|w| {
                     if dense {
-                        Joint::Dense(vec![0; n_t])
+                        Joint::Dense(vec![0; n_t * LANES])
                     } else {
                         Joint::Sparse(w.iter().map(|&t| (t, 0)).collect())
                     }
@@ -147,8 +147,10 @@ pub fn fill_two_way_totals(
                 let weight = |r: u32| weights_orig.map_or(1, |w| w[r as usize] as u64);
                 match &mut joint[k][slot as usize] {
                     Joint::Dense(counts) => {
-                        for &r in rows {
-                            counts[tc.code(r as usize) as usize] += weight(r);
+                        // Four lanes, so that consecutive rows of one level do not wait
+                        // on each other's increment.
+                        for (i, &r) in rows.iter().enumerate() {
+                            counts[(tc.code(r as usize) as usize) * LANES + (i & (LANES - 1))] += weight(r);
                         }
                     }
                     Joint::Sparse(counts) => {
@@ -166,11 +168,13 @@ pub fn fill_two_way_totals(
         p.key_total = margin[p.key][p.key_level as usize];
         // Every pair was given a slot above.
         p.key_target_total = match &joint[p.key][slot_of[p.key][p.key_level as usize] as usize] {
-            Joint::Dense(counts) => counts[p.target_level as usize],
+            Joint::Dense(counts) => counts[p.target_level as usize * LANES..][..LANES].iter().sum(),
             Joint::Sparse(counts) => counts.get(&p.target_level).copied().unwrap_or(0),
         };
     }
 }
+
+const LANES: usize = 4;
 
 /// A key level no pair names.
 const NO_SLOT: u32 = u32::MAX;

@@ -246,6 +246,56 @@ fn count_rows(
     }
 }
 
+/// The number of records of a q's rows (`codes`, one record each, at least one) and the
+/// sum over its target levels of the squared records, with whether it has one level.
+#[inline]
+fn records_and_squares(codes: &[u32], counts: &mut [[u32; 2]], touched: &mut Vec<u32>) -> (u64, u64, bool) {
+    let n = codes.len() as u64;
+    let first = codes[0];
+    if codes[1..].iter().all(|&t| t == first) {
+        return (n, n * n, true);
+    }
+    touched.clear();
+    count_rows(codes, None, counts, 0, touched);
+    let mut squares = 0u64;
+    for &t in touched.iter() {
+        let v = counts[t as usize][0] as u64;
+        counts[t as usize] = [0, 0];
+        squares += v * v;
+    }
+    (n, squares, false)
+}
+
+/// A q with original records only and nothing to exclude, as the full pass would add
+/// it: the original's own tables (original, Dorig), UiO and the sums of CAPd. Every
+/// other table needs synthetic records in q.
+fn add_original_only(tally: &mut Tally, codes: &[u32], counts: &mut [[u32; 2]], touched: &mut Vec<u32>) {
+    let (d_q, dd, one_level) = records_and_squares(codes, counts, touched);
+    tally.total[ORIG] += d_q;
+    if one_level {
+        tally.total[DORIG] += d_q;
+    }
+    if d_q == 1 {
+        tally.n_uio += 1;
+    }
+    tally.capd_num += dd as f64 / d_q as f64;
+}
+
+/// A q with synthetic records only and nothing to exclude, as the full pass would add
+/// it: the synthesis' own tables (synthetic, Dsyn), UiS and the sum of CAPs (its DCAP
+/// term is zero, having no original records).
+fn add_synthetic_only(tally: &mut Tally, codes: &[u32], counts: &mut [[u32; 2]], touched: &mut Vec<u32>) {
+    let (s_q, ss, one_level) = records_and_squares(codes, counts, touched);
+    tally.total[SYN] += s_q;
+    if one_level {
+        tally.total[DSYN] += s_q;
+    }
+    if s_q == 1 {
+        tally.n_uis += 1;
+    }
+    tally.caps_num += ss as f64 / s_q as f64;
+}
+
 /// The codes of the rows of `q_lo..q_hi`, in q order, into `out`.
 fn gather<S: CodeSource + ?Sized>(codes: &S, rows: &RowsByQ, q_lo: usize, q_hi: usize, out: &mut Vec<u32>) {
     out.clear();
@@ -289,11 +339,27 @@ fn sweep_codes<S: CodeSource + ?Sized>(
         &w_syn[..]
     });
 
+    // Whether a q with records on one side only can take the short path: no step can
+    // remove a cell of it (bar a missing key, asked per q), no curve, one record per row.
+    let plain = !any_target_excluded
+        && spec.key_target.is_empty()
+        && spec.denom_lim.is_none()
+        && !with_tau
+        && weights_orig.is_none()
+        && weights_syn.is_none();
     for q in q_lo..q_hi {
         let of_q = |rows: &RowsByQ, base: usize| rows.offsets[q] - base..rows.offsets[q + 1] - base;
         let (at_orig, at_syn) = (of_q(input.rows_orig, base_orig), of_q(input.rows_syn, base_syn));
         if at_orig.is_empty() && at_syn.is_empty() {
             // A q of other datasets only (other syntheses, or rows outside a subsample).
+            continue;
+        }
+        if plain && (at_orig.is_empty() || at_syn.is_empty()) && !input.missing_key[q] {
+            if at_syn.is_empty() {
+                add_original_only(&mut tally, &gathered_orig[at_orig], counts, &mut touched);
+            } else {
+                add_synthetic_only(&mut tally, &gathered_syn[at_syn], counts, &mut touched);
+            }
             continue;
         }
         touched.clear();
