@@ -246,6 +246,81 @@ fn count_rows(
     }
 }
 
+/// A set of target levels as the bits of one word.
+trait LevelMask: Copy {
+    const EMPTY: Self;
+    /// `self` with level `t` (less than the width) added.
+    fn with(self, t: u32) -> Self;
+    /// The levels, ascending, into `touched`.
+    fn levels_into(self, touched: &mut Vec<u32>);
+}
+
+macro_rules! level_mask {
+    ($t:ty) => {
+        impl LevelMask for $t {
+            const EMPTY: Self = 0;
+            #[inline(always)]
+            fn with(self, t: u32) -> Self {
+                self | (1 << t)
+            }
+            #[inline]
+            fn levels_into(mut self, touched: &mut Vec<u32>) {
+                touched.clear();
+                while self != 0 {
+                    touched.push(self.trailing_zeros());
+                    self &= self - 1;
+                }
+            }
+        }
+    };
+}
+level_mask!(u64);
+level_mask!(u128);
+
+/// `count_rows` for targets of few levels (at most the mask's width): the levels
+/// touched are noted as bits, without a test per row.
+#[inline(always)]
+fn count_rows_masked<M: LevelMask>(
+    codes: &[u32],
+    weights: Option<&[u32]>,
+    counts: &mut [[u32; 2]],
+    side: usize,
+    mask: &mut M,
+) -> u64 {
+    match weights {
+        None => {
+            for &t in codes {
+                counts[t as usize][side] += 1;
+                *mask = mask.with(t);
+            }
+            codes.len() as u64
+        }
+        Some(w) => {
+            for (&t, &n) in codes.iter().zip(w) {
+                counts[t as usize][side] += n;
+                *mask = mask.with(t);
+            }
+            w.iter().map(|&n| n as u64).sum()
+        }
+    }
+}
+
+/// Both sides of a q into `counts` and the levels touched, ascending, into `touched`:
+/// (original records, synthetic records).
+#[inline(always)]
+fn count_q_masked<M: LevelMask>(
+    orig: (&[u32], Option<&[u32]>),
+    syn: (&[u32], Option<&[u32]>),
+    counts: &mut [[u32; 2]],
+    touched: &mut Vec<u32>,
+) -> (u64, u64) {
+    let mut mask = M::EMPTY;
+    let d_q = count_rows_masked(orig.0, orig.1, counts, 0, &mut mask);
+    let s_q = count_rows_masked(syn.0, syn.1, counts, 1, &mut mask);
+    mask.levels_into(touched);
+    (d_q, s_q)
+}
+
 /// The number of records of a q's rows (`codes`, one record each, at least one) and the
 /// sum over its target levels of the squared records, with whether it has one level.
 #[inline]
@@ -347,6 +422,15 @@ fn sweep_codes<S: CodeSource + ?Sized>(
         && !with_tau
         && weights_orig.is_none()
         && weights_syn.is_none();
+    // Few target levels: the levels a q touches are kept as bits, which spares a test
+    // per row. They come out in ascending order rather than in order of appearance,
+    // which changes no sum but the tau curve's floating-point ones: not with a curve.
+    let mask_width = match n_t {
+        _ if with_tau => 0,
+        0..=64 => 64,
+        65..=128 => 128,
+        _ => 0,
+    };
     for q in q_lo..q_hi {
         let of_q = |rows: &RowsByQ, base: usize| rows.offsets[q] - base..rows.offsets[q + 1] - base;
         let (at_orig, at_syn) = (of_q(input.rows_orig, base_orig), of_q(input.rows_syn, base_syn));
@@ -365,9 +449,16 @@ fn sweep_codes<S: CodeSource + ?Sized>(
         touched.clear();
         // Records of q: one per row, or the rows' counts (counted cells; every count >= 1,
         // so a level is touched at its first row either way).
-        let d_q =
-            count_rows(&gathered_orig[at_orig.clone()], weights_orig.map(|w| &w[at_orig]), counts, 0, &mut touched);
-        let s_q = count_rows(&gathered_syn[at_syn.clone()], weights_syn.map(|w| &w[at_syn]), counts, 1, &mut touched);
+        let (orig_codes, syn_codes) = (&gathered_orig[at_orig.clone()], &gathered_syn[at_syn.clone()]);
+        let (orig_weights, syn_weights) = (weights_orig.map(|w| &w[at_orig]), weights_syn.map(|w| &w[at_syn]));
+        let (d_q, s_q) = match mask_width {
+            64 => count_q_masked::<u64>((orig_codes, orig_weights), (syn_codes, syn_weights), counts, &mut touched),
+            128 => count_q_masked::<u128>((orig_codes, orig_weights), (syn_codes, syn_weights), counts, &mut touched),
+            _ => {
+                let d_q = count_rows(orig_codes, orig_weights, counts, 0, &mut touched);
+                (d_q, count_rows(syn_codes, syn_weights, counts, 1, &mut touched))
+            }
+        };
         // q has a target level u with ps[u,q] == 1 exactly when one level occurs in it.
         let syn_levels = touched.iter().filter(|&&t| counts[t as usize][1] > 0).count();
         let missing_key = input.missing_key[q];
