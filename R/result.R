@@ -22,23 +22,25 @@ measure_frame <- function(columns, cols, names = cols) {
   new_data_frame(out)
 }
 
-# Per synthesis, the core gives per table the records each step removed and the
-# table's total; "remaining" is the total less the removed. All syntheses are worked
-# out together, as one step x (table, synthesis) matrix.
+# Per table, the core gives for each synthesis in turn the records each step removed
+# and the table's total; "remaining" is the total less the removed. All syntheses are
+# worked out together, as one step x synthesis x table array.
 exclusion_matrices <- function(raw, m) {
   n_steps <- length(exclusion_cols)
   n_tables <- length(exclusion_rows)
-  counts <- unlist(lapply(raw$nexcl[seq_len(m)], function(tables) tables[exclusion_rows]), use.names = FALSE)
-  dim(counts) <- c(n_steps, n_tables * m)
+  counts <- unlist(raw$nexcl[exclusion_rows], use.names = FALSE)
+  dim(counts) <- c(n_steps, length(counts) %/% (n_steps * n_tables), n_tables)
+  counts <- counts[, seq_len(m), , drop = FALSE]
+  dim(counts) <- c(n_steps, m * n_tables)
   counts[n_steps, ] <- counts[n_steps, ] - .colSums(counts[-n_steps, , drop = FALSE], n_steps - 1L, n_tables * m)
-  dim(counts) <- c(n_steps, n_tables, m)
-  counts <- aperm(counts, c(2L, 1L, 3L))
+  dim(counts) <- c(n_steps, m, n_tables)
+  counts <- aperm(counts, c(3L, 1L, 2L))
   dimnames(counts) <- list(exclusion_rows, exclusion_cols, NULL)
   lapply(seq_len(m), function(j) counts[, , j])
 }
 
 one_way_check <- function(raw, j, target, t_labels, thresh) {
-  w <- raw$one_way[[j]]
+  w <- lapply(raw$one_way, `[[`, j)
   level <- w$level
   n_level <- w$n_level_dis
   total <- w$total_disclosive
@@ -53,7 +55,8 @@ one_way_check <- function(raw, j, target, t_labels, thresh) {
 }
 
 two_way_check <- function(raw, j, target, keys, labels, thresh) {
-  tw <- raw$two_way[[j]]
+  of_j <- raw$two_way$synthesis == j
+  tw <- lapply(raw$two_way, `[`, of_j)
   # Only the pairs whose target level makes up more than thresh[2] percent of the key
   # level are labelled and sorted.
   pct <- 100 * tw$key_target_total / tw$key_total

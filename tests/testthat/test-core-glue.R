@@ -52,12 +52,14 @@ test_that("the core's results name every number (no positional protocol)", {
   enc <- small_encoding()
   raw <- compute(enc, small_request(enc))[[1]]
   expect_true(all(setdiff(synthrisk:::measure_registry$measure, "DCAP") %in% names(raw$stats)))
-  expect_identical(names(raw$nexcl[[1]]), synthrisk:::exclusion_rows)
-  expect_identical(names(raw$one_way[[1]]), c("level", "n_level_dis", "total_disclosive", "level_orig", "all_orig"))
+  expect_identical(names(raw$nexcl), synthrisk:::exclusion_rows)
+  expect_identical(names(raw$one_way), c("level", "n_level_dis", "total_disclosive", "level_orig", "all_orig"))
+  expect_identical(names(raw$two_way),
+                   c("synthesis", "key", "key_level", "target_level", "npairs", "key_target_total", "key_total"))
   # Hand counts: q a has x, x, y on both sides (no level certain); q b has x once.
   expect_equal(raw$stats$DiSCO, 25)
-  expect_equal(raw$nexcl[[1]]$original, c(0, 0, 0, 0, 0, 4))
-  expect_equal(raw$one_way[[1]]$total_disclosive, 1)
+  expect_equal(raw$nexcl$original, c(0, 0, 0, 0, 0, 4))
+  expect_equal(raw$one_way$total_disclosive, 1)
 })
 
 test_that("an encoding keeps the factor columns it borrows alive", {

@@ -116,67 +116,71 @@ fn plan_of(plan: &Robj, n_datasets: usize) -> GlueResult<Plan> {
     Ok(Plan { original: f.get("original")?, syntheses, tau, weights })
 }
 
-fn two_way_robj(p: &[PairCount]) -> GlueResult<Robj> {
+/// The pairs of every synthesis as columns, with the synthesis (1-based) of each.
+fn two_way_robj(synthesis: &[SynthesisResult]) -> GlueResult<Robj> {
+    let pairs = || synthesis.iter().enumerate().flat_map(|(j, s)| s.two_way.iter().map(move |p| (j, p)));
+    let column = |f: fn(&PairCount) -> u64| counts_robj(pairs().map(|(_, p)| f(p)));
     named_list(
-        ["key", "key_level", "target_level", "npairs", "key_target_total", "key_total"],
+        ["synthesis", "key", "key_level", "target_level", "npairs", "key_target_total", "key_total"],
         [
-            one_based_robj(p.iter().map(|x| x.key as u32)),
-            one_based_robj(p.iter().map(|x| x.key_level)),
-            one_based_robj(p.iter().map(|x| x.target_level)),
-            counts_robj(p.iter().map(|x| x.npairs)),
-            counts_robj(p.iter().map(|x| x.key_target_total)),
-            counts_robj(p.iter().map(|x| x.key_total)),
+            one_based_robj(pairs().map(|(j, _)| j as u32)),
+            one_based_robj(pairs().map(|(_, p)| p.key as u32)),
+            one_based_robj(pairs().map(|(_, p)| p.key_level)),
+            one_based_robj(pairs().map(|(_, p)| p.target_level)),
+            column(|p| p.npairs),
+            column(|p| p.key_target_total),
+            column(|p| p.key_total),
         ],
     )
 }
 
-/// Per table, the records each exclusion step removed, then the table's total.
-fn exclusions_robj(s: &SynthesisResult) -> GlueResult<Robj> {
-    let tables: Vec<Robj> = s
-        .removed
-        .iter()
-        .zip(&s.total)
-        .map(|(removed, &total)| counts_robj(removed.iter().copied().chain([total])))
+/// Per table, for each synthesis in turn, the records each exclusion step removed and
+/// then the table's total.
+fn exclusions_robj(synthesis: &[SynthesisResult]) -> GlueResult<Robj> {
+    let tables: Vec<Robj> = (0..TABLE_NAMES.len())
+        .map(|k| counts_robj(synthesis.iter().flat_map(|s| s.removed[k].iter().copied().chain([s.total[k]]))))
         .collect();
     List::from_names_and_values(TABLE_NAMES, tables).map(Robj::from).map_err(internal)
 }
 
-fn one_way_robj(s: &SynthesisResult) -> GlueResult<Robj> {
-    let w = &s.one_way;
+/// Per synthesis: the level with most disclosive records (1-based, NaN for none) and
+/// the counts, as columns.
+fn one_way_robj(synthesis: &[SynthesisResult]) -> GlueResult<Robj> {
+    let column = |f: fn(&SynthesisResult) -> u64| counts_robj(synthesis.iter().map(f));
     named_list(
         ["level", "n_level_dis", "total_disclosive", "level_orig", "all_orig"],
         [
-            Robj::from(w.level.map_or(f64::NAN, |l| l as f64 + 1.0)),
-            counts_robj([w.n_level_dis]),
-            counts_robj([w.total_disclosive]),
-            counts_robj([w.level_orig]),
-            counts_robj([w.all_orig]),
+            Robj::from(
+                synthesis.iter().map(|s| s.one_way.level.map_or(f64::NAN, |l| l as f64 + 1.0)).collect::<Vec<f64>>(),
+            ),
+            column(|s| s.one_way.n_level_dis),
+            column(|s| s.one_way.total_disclosive),
+            column(|s| s.one_way.level_orig),
+            column(|s| s.one_way.all_orig),
         ],
     )
 }
 
-/// One target's results, every part named: `stats` (per measure, its value in each
-/// synthesis), `nexcl` (per synthesis, per table: the records each step removed and
-/// the table's total), `one_way` (per synthesis: the level with most disclosive
-/// records and the counts), `two_way` (per synthesis, the pairs) and the tau curve.
+/// One target's results, every part named, each a column over the syntheses: `stats`
+/// (per measure, its value in each synthesis), `nexcl` (per table, per synthesis the
+/// records each step removed and the table's total), `one_way` (per synthesis, the
+/// level with most disclosive records and the counts), `two_way` (the pairs of all
+/// syntheses, with the synthesis of each) and the tau curve.
 fn target_result_robj(tr: &TargetResult) -> GlueResult<Robj> {
     let per_synthesis: Vec<Vec<(&str, f64)>> = tr.synthesis.iter().map(|s| s.measures.named()).collect();
     let stats: Vec<Robj> = (0..MEASURE_NAMES.len())
         .map(|i| Robj::from(per_synthesis.iter().map(|m| m[i].1).collect::<Vec<f64>>()))
         .collect();
     let stats = List::from_names_and_values(MEASURE_NAMES, stats).map_err(internal)?;
-    let per = |f: fn(&SynthesisResult) -> GlueResult<Robj>| -> GlueResult<Robj> {
-        Ok(List::from_values(tr.synthesis.iter().map(f).collect::<GlueResult<Vec<Robj>>>()?).into())
-    };
     let tau_syn: Vec<f64> = tr.synthesis.iter().flat_map(|s| s.tau_syn.iter().copied()).collect();
     let tau_orig: Vec<f64> = tr.synthesis.iter().flat_map(|s| s.tau_orig.iter().copied()).collect();
     named_list(
         ["stats", "nexcl", "one_way", "two_way", "tau_syn", "tau_orig"],
         [
             stats.into(),
-            per(exclusions_robj)?,
-            per(one_way_robj)?,
-            per(|s| two_way_robj(&s.two_way))?,
+            exclusions_robj(&tr.synthesis)?,
+            one_way_robj(&tr.synthesis)?,
+            two_way_robj(&tr.synthesis)?,
             Robj::from(tau_syn),
             Robj::from(tau_orig),
         ],
