@@ -16,7 +16,7 @@ use crate::plan::Plan;
 use crate::rows_by_q::RowsByQ;
 use crate::sweep::{sweep, Scratch, SweepInput, Tally};
 use crate::with_codes;
-use crate::workers::{chunks_by_cost, stop_point, ShouldStop, Workers};
+use crate::workers::{chunks_by_cost, stop_point, ShouldStop, Workers, ONE_TRIP_ROWS};
 use rayon::prelude::*;
 
 /// How the work is cut: rows (original + synthetic) per q range, and rows per chunk
@@ -29,13 +29,22 @@ pub struct ChunkSizes {
     pub view_words: usize,
     /// Bytes the compact copies of factor targets may take at once.
     pub copy_bytes: usize,
+    /// Rows of counting up to which a call is one trip to the pool, without stop
+    /// checks (`Workers::call`).
+    pub one_trip_rows: usize,
 }
 
 impl Default for ChunkSizes {
     /// Ranges large enough to amortise the scratch, small enough to spread one target
     /// over the cores; chunks of a fraction of a second.
     fn default() -> Self {
-        ChunkSizes { range_rows: 1 << 19, chunk_rows: 1 << 22, view_words: 1 << 25, copy_bytes: 1 << 26 }
+        ChunkSizes {
+            range_rows: 1 << 19,
+            chunk_rows: 1 << 22,
+            view_words: 1 << 25,
+            copy_bytes: 1 << 26,
+            one_trip_rows: ONE_TRIP_ROWS,
+        }
     }
 }
 
@@ -204,6 +213,26 @@ pub fn run_plan_with(
     validate(vars, keys, use_keys_na, targets)?;
     let dataset_rows: Vec<usize> = vars[0].codes.iter().map(|c| c.len()).collect();
     plan.validate(&dataset_rows)?;
+    let view_rows: usize = plan.syntheses.iter().map(|v| v.n_rows(dataset_rows[v.dataset])).sum();
+    let work_rows = (dataset_rows[plan.original] + view_rows).saturating_mul(targets.len());
+    workers.call(work_rows, sizes.one_trip_rows, should_stop, |should_stop| {
+        run_validated(workers, vars, keys, use_keys_na, targets, plan, sizes, &dataset_rows, should_stop)
+    })
+}
+
+/// `run_plan_with` once the request is validated.
+#[allow(clippy::too_many_arguments)]
+fn run_validated(
+    workers: &Workers,
+    vars: &[EncodedVar],
+    keys: &[usize],
+    use_keys_na: &[bool],
+    targets: &[TargetRequest],
+    plan: &Plan,
+    sizes: ChunkSizes,
+    dataset_rows: &[usize],
+    should_stop: ShouldStop<'_>,
+) -> CoreResult<Vec<TargetResult>> {
     stop_point(should_stop)?;
     let key_codes: Vec<&[LevelCodes<'_>]> = keys.iter().map(|&k| vars[k].codes.as_slice()).collect();
     let key_levels: Vec<u32> = keys.iter().map(|&k| vars[k].n_levels).collect();

@@ -57,6 +57,25 @@ impl Workers {
         self.pool.install(f)
     }
 
+    /// Runs `f` as one trip to the pool when `work_rows` is at most `one_trip_rows`
+    /// (`ONE_TRIP_ROWS` but in tests), with no stop checks
+    /// inside (such work takes a fraction of a second): each trip wakes a pool thread
+    /// and then the caller, which costs tens of microseconds on a virtual machine. Larger
+    /// work runs on the calling thread, its chunks asking `should_stop` in between.
+    pub fn call<T: Send>(
+        &self,
+        work_rows: usize,
+        one_trip_rows: usize,
+        should_stop: ShouldStop<'_>,
+        f: impl FnOnce(ShouldStop<'_>) -> T + Send,
+    ) -> T {
+        if work_rows <= one_trip_rows {
+            self.pool.install(|| f(&never_stop))
+        } else {
+            f(should_stop)
+        }
+    }
+
     /// Runs one chunk, then asks whether to go on.
     pub fn chunk<T: Send>(&self, should_stop: ShouldStop<'_>, f: impl FnOnce() -> T + Send) -> CoreResult<T> {
         let out = self.run(f);
@@ -64,6 +83,10 @@ impl Workers {
         Ok(out)
     }
 }
+
+/// Rows of counting up to which a call runs as one trip to the pool, without stop
+/// checks: tens of milliseconds at most.
+pub const ONE_TRIP_ROWS: usize = 1 << 21;
 
 /// Rows of counting below which another thread costs more (waking it, splitting the
 /// work, merging) than it saves.
@@ -123,6 +146,16 @@ mod tests {
         assert_eq!(threads_for(8, ROWS_PER_THREAD - 1), 1);
         assert_eq!(threads_for(8, 3 * ROWS_PER_THREAD), 3);
         assert_eq!(threads_for(2, 100 * ROWS_PER_THREAD), 2);
+    }
+
+    #[test]
+    fn small_calls_run_in_one_trip_without_stop_checks() {
+        let w = Workers::new(1).unwrap();
+        let stop = || true;
+        // Small: the chunks inside never see the caller's stop request.
+        assert_eq!(w.call(ONE_TRIP_ROWS, ONE_TRIP_ROWS, &stop, |s| w.chunk(s, || 3)), Ok(3));
+        // Large: they do.
+        assert_eq!(w.call(ONE_TRIP_ROWS + 1, ONE_TRIP_ROWS, &stop, |s| w.chunk(s, || 3)), Err(CoreError::Interrupted));
     }
 
     #[test]

@@ -672,7 +672,7 @@ proptest! {
         let use_na = &case.options[0].use_keys_na;
         // usekeysNA is shared by all targets of a call.
         let specs: Vec<LabelSpec> = specs.into_iter().map(|mut s| { s.use_keys_na = use_na.clone(); s }).collect();
-        let sizes = ChunkSizes { range_rows: case.range_rows, chunk_rows: case.chunk_rows, view_words: 1 << 25, copy_bytes: 1 };
+        let sizes = ChunkSizes { range_rows: case.range_rows, chunk_rows: case.chunk_rows, view_words: 1 << 25, copy_bytes: 1, one_trip_rows: 0 };
         let a = run(&one, &enc, &keys, use_na, &reqs, &never_stop).unwrap();
         let b = run_with(&one, &enc, &keys, use_na, &reqs, sizes, &never_stop).unwrap();
         let c = run_with(&two, &enc, &keys, use_na, &reqs, sizes, &never_stop).unwrap();
@@ -729,7 +729,7 @@ proptest! {
         // Batches of views never change a sum; q ranges may (floating point), so runs are
         // compared to the bit only at equal ranges, and each with the reference.
         let batched = ChunkSizes { view_words: if tiny_batches { 1 } else { 1 << 25 }, ..ChunkSizes::default() };
-        let small = ChunkSizes { range_rows: case.range_rows, chunk_rows: case.chunk_rows, view_words: 1, copy_bytes: 1 };
+        let small = ChunkSizes { range_rows: case.range_rows, chunk_rows: case.chunk_rows, view_words: 1, copy_bytes: 1, one_trip_rows: usize::MAX };
         let a = run_plan(&one, &enc, &keys, use_na, &reqs, &plan, &never_stop).unwrap();
         let b = run_plan_with(&two, &enc, &keys, use_na, &reqs, &plan, batched, &never_stop).unwrap();
         let c = run_plan_with(&two, &enc, &keys, use_na, &reqs, &plan, small, &never_stop).unwrap();
@@ -762,7 +762,8 @@ fn a_stop_request_ends_the_run_between_chunks() {
     let vars = vec![EncodedVar::from_u32(codes(0), 5, 4, None), EncodedVar::from_u32(codes(1), 5, 4, None)];
     let req = || vec![TargetRequest { var: 1, spec: ExclusionSpec::none(5, 4), twoway_min_cell: 1.0 }];
     let w = Workers::new(2).unwrap();
-    let sizes = ChunkSizes { range_rows: 4, chunk_rows: 8, ..ChunkSizes::default() };
+    // Small work is one trip to the pool without stop checks; here every chunk asks.
+    let sizes = ChunkSizes { range_rows: 4, chunk_rows: 8, one_trip_rows: 0, ..ChunkSizes::default() };
     let asked = std::cell::Cell::new(0);
     let counting = || {
         asked.set(asked.get() + 1);
