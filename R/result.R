@@ -39,29 +39,37 @@ exclusion_matrices <- function(raw, m) {
   lapply(seq_len(m), function(j) counts[, , j])
 }
 
-one_way_check <- function(raw, j, target, t_labels, thresh) {
-  w <- lapply(raw$one_way, `[[`, j)
+# Per synthesis (1..m), the 1-way check: list(table, message) for a synthesis whose
+# level with most disclosive records passes both thresholds, else NULL. Worked out for
+# all syntheses at once; a table is built only where the check flags.
+one_way_checks <- function(raw, m, target, t_labels, thresh) {
+  w <- lapply(raw$one_way, `[`, seq_len(m))
   level <- w$level
   n_level <- w$n_level_dis
   total <- w$total_disclosive
-  if (is.na(level) || total == 0) return(NULL)
   pct_dis <- 100 * n_level / total
-  if (!(n_level > thresh[1] && pct_dis > thresh[2])) return(NULL)
-  lab <- t_labels[level]
-  tab <- new_data_frame(list(Level = lab, All = w$all_orig, PctLevelAll = 100 * w$level_orig / w$all_orig,
-                             totalDisclosive = total, nLevelDis = n_level, PctLevelDis = pct_dis),
-                        row_names = lab)
-  list(table = tab, message = paste("Check ", target, " level ", lab))
+  flagged <- !is.na(level) & total != 0 & n_level > thresh[1] & pct_dis > thresh[2]
+  out <- vector("list", m)
+  for (j in which(flagged)) {
+    lab <- t_labels[level[j]]
+    tab <- new_data_frame(list(Level = lab, All = w$all_orig[j], PctLevelAll = 100 * w$level_orig[j] / w$all_orig[j],
+                               totalDisclosive = total[j], nLevelDis = n_level[j], PctLevelDis = pct_dis[j]),
+                          row_names = lab)
+    out[[j]] <- list(table = tab, message = paste("Check ", target, " level ", lab))
+  }
+  out
 }
 
-two_way_check <- function(raw, j, target, keys, labels, thresh) {
-  of_j <- raw$two_way$synthesis == j
-  tw <- lapply(raw$two_way, `[`, of_j)
-  # Only the pairs whose target level makes up more than thresh[2] percent of the key
-  # level are labelled and sorted.
+# Per synthesis (1..m), the 2-way check: the data frame of the pairs whose target level
+# makes up more than thresh[2] percent of the key level, or NULL. The pairs of all
+# syntheses are labelled and sorted together, then split by synthesis.
+two_way_checks <- function(raw, m, target, keys, labels, thresh) {
+  out <- vector("list", m)
+  tw <- raw$two_way
   pct <- 100 * tw$key_target_total / tw$key_total
-  keep <- which(pct > thresh[2])
-  if (length(keep) == 0) return(NULL)
+  keep <- which(pct > thresh[2] & tw$synthesis <= m)
+  if (length(keep) == 0) return(out)
+  synthesis <- tw$synthesis[keep]
   key <- tw$key[keep]
   key_level <- tw$key_level[keep]
   key_labels <- character(length(keep))
@@ -71,16 +79,23 @@ two_way_check <- function(raw, j, target, keys, labels, thresh) {
   }
   pair <- paste(labels[[target]][tw$target_level[keep]], key_labels, sep = "|")
   npairs <- tw$npairs[keep]
-  # Most pairs first; ties keep synthpop's order: key by key, pair labels sorted.
-  ord <- order(-npairs, key, pair)
-  key_names <- names(keys)[key[ord]]
-  # Keys named by the user: their names, when distinct, name the rows (as data.frame()
-  # took them from the key column).
-  row_names <- if (!is.null(key_names) && !anyDuplicated(key_names) && any(nzchar(key_names))) key_names
-  new_data_frame(list(target_key_levs = pair[ord], npairs = as.integer(npairs[ord]),
-                      key = unname(keys)[key[ord]], key_target_total = tw$key_target_total[keep][ord],
-                      key_total = tw$key_total[keep][ord], PctTargetKeyLevel = pct[keep][ord]),
-                 row_names = row_names)
+  # Per synthesis, most pairs first; ties keep synthpop's order: key by key, pair
+  # labels sorted.
+  ord <- order(synthesis, -npairs, key, pair)
+  columns <- list(target_key_levs = pair[ord], npairs = as.integer(npairs[ord]), key = unname(keys)[key[ord]],
+                  key_target_total = tw$key_target_total[keep][ord], key_total = tw$key_total[keep][ord],
+                  PctTargetKeyLevel = pct[keep][ord])
+  key_names_all <- names(keys)[key[ord]]
+  synthesis <- synthesis[ord]
+  for (j in unique(synthesis)) {
+    at <- which(synthesis == j)
+    key_names <- key_names_all[at]
+    # Keys named by the user: their names, when distinct, name the rows (as
+    # data.frame() took them from the key column).
+    row_names <- if (!is.null(key_names) && !anyDuplicated(key_names) && any(nzchar(key_names))) key_names
+    out[[j]] <- new_data_frame(lapply(columns, `[`, at), n = length(at), row_names = row_names)
+  }
+  out
 }
 
 # m == 1: the table itself, or list("") when nothing is flagged (as synthpop);
@@ -97,10 +112,8 @@ cap_columns <- c("baseCAPd", "CAPd", "CAPs", "DCAPd", "DCAPd", "DCAPs", "DCAPb",
 
 build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, thresh_2way, digits, to.print, call) {
   stats <- stats_columns(raw)
-  one <- lapply(seq_len(m), one_way_check, raw = raw, target = target, t_labels = labels[[target]],
-                thresh = thresh_1way)
-  two <- lapply(seq_len(m), two_way_check, raw = raw, target = target, keys = keys, labels = labels,
-                thresh = thresh_2way)
+  one <- one_way_checks(raw, m, target, labels[[target]], thresh_1way)
+  two <- two_way_checks(raw, m, target, keys, labels, thresh_2way)
   one_msgs <- unique(unlist(lapply(one, function(x) x$message)))
   n_pairs <- vapply(two, function(x) if (is.null(x)) 0L else nrow(x), integer(1))
   x <- list(
