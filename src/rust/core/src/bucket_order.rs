@@ -9,6 +9,7 @@
 //! positions `offsets[bounds[b]]..offsets[bounds[b + 1]]` in both.
 
 use crate::codes::{code_width, CodeSource, LevelCodes};
+use crate::memory;
 use crate::rows_by_q::RowsByQ;
 use rayon::prelude::*;
 
@@ -88,7 +89,7 @@ impl Buckets {
         for (b, slot) in self.starts(offsets).into_iter().enumerate() {
             next[b] = slot;
         }
-        let mut out = vec![T::default(); bucket_of_row.len()];
+        let mut out = memory::filled(bucket_of_row.len(), T::default());
         for (row, &b) in bucket_of_row.iter().enumerate() {
             let slot = &mut next[b as usize];
             out[*slot] = value_of(row);
@@ -120,10 +121,10 @@ impl Buckets {
     /// grouped by q, as positions in bucket order: the q of every row are laid out by bucket, then
     /// each bucket is grouped by q on its own, in cache.
     pub fn lay_out(&self, q: &[u32], offsets: Vec<usize>) -> Layout {
-        let bucket_of_row: Vec<u8> = q.iter().map(|&qi| self.bucket_of_q[qi as usize]).collect();
+        let bucket_of_row: Vec<u8> = memory::collected(q.len(), q.iter().map(|&qi| self.bucket_of_q[qi as usize]));
         let mut grouped = RowsByQ { offsets, rows: Vec::new() };
         let q_by_bucket = self.scatter_by(&bucket_of_row, &grouped.offsets, |r| q[r]);
-        let mut positions = vec![0u32; q.len()];
+        let mut positions = memory::filled(q.len(), 0u32);
         // Each bucket's segment of `positions`, filled in parallel.
         let mut segments: Vec<(usize, &mut [u32])> = Vec::with_capacity(self.len());
         let mut rest = positions.as_mut_slice();

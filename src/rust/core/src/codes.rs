@@ -5,6 +5,7 @@
 //! census file's factors cost no memory beyond the data the session already holds.
 
 use crate::error::{CoreError, CoreResult};
+use crate::memory;
 
 /// R's NA for integers (and factor codes).
 pub const NA_INTEGER: i32 = i32::MIN;
@@ -213,9 +214,9 @@ impl<'a> LevelCodes<'a> {
     /// coded `code_of(i)` (which must be `< n_levels`).
     pub fn narrow_from_fn(len: usize, n_levels: u32, code_of: impl Fn(usize) -> u32) -> Self {
         match code_width(n_levels) {
-            1 => LevelCodes::U8((0..len).map(|i| code_of(i) as u8).collect()),
-            2 => LevelCodes::U16((0..len).map(|i| code_of(i) as u16).collect()),
-            _ => LevelCodes::U32((0..len).map(&code_of).collect()),
+            1 => LevelCodes::U8(memory::collected(len, (0..len).map(|i| code_of(i) as u8))),
+            2 => LevelCodes::U16(memory::collected(len, (0..len).map(|i| code_of(i) as u16))),
+            _ => LevelCodes::U32(memory::collected(len, (0..len).map(&code_of))),
         }
     }
 

@@ -137,7 +137,7 @@ fn value_key(x: f64) -> u64 {
 fn local_numeric_codes(col: RawColumn<'_>) -> CoreResult<(Vec<u32>, Vec<f64>)> {
     let mut ids: HashMap<u64, u32> = HashMap::new();
     let mut values: Vec<f64> = Vec::new();
-    let mut out = Vec::with_capacity(col.len());
+    let mut out = crate::memory::with_capacity(col.len());
     let mut push_value = |x: f64, out: &mut Vec<u32>| {
         let next = values.len() as u32;
         let id = *ids.entry(value_key(x)).or_insert_with(|| {

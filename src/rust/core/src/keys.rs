@@ -108,7 +108,7 @@ fn dense_key_ids(keys: &[&[LevelCodes<'_>]], levels: &[u32], product: usize) -> 
     let mut values: Vec<Vec<u32>> = (0..n_datasets)
         .into_par_iter()
         .map(|d| {
-            let mut v = vec![0u32; keys[0][d].len()];
+            let mut v = crate::memory::filled(keys[0][d].len(), 0u32);
             for (b, block) in v.chunks_mut(KEY_BLOCK_ROWS).enumerate() {
                 let start = b * KEY_BLOCK_ROWS;
                 for (k, key) in keys.iter().enumerate() {

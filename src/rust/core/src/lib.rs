@@ -11,6 +11,7 @@ pub mod exclusions;
 pub mod identification;
 pub mod keys;
 pub mod measures;
+pub mod memory;
 pub mod plan;
 pub mod record_keys;
 pub mod records;

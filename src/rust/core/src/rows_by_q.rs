@@ -11,7 +11,7 @@ impl RowsByQ {
     pub fn new(q: &[u32], n_q: usize) -> Self {
         let offsets = Self::offsets(q, n_q);
         let mut next = offsets.clone();
-        let mut rows = vec![0u32; q.len()];
+        let mut rows = crate::memory::filled(q.len(), 0u32);
         for (row, &qi) in q.iter().enumerate() {
             let slot = &mut next[qi as usize];
             rows[*slot] = row as u32;
@@ -44,7 +44,7 @@ impl RowsByQ {
             offsets[i + 1] += offsets[i];
         }
         let mut next = offsets.clone();
-        let mut rows = vec![0u32; subset.len()];
+        let mut rows = crate::memory::filled(subset.len(), 0u32);
         for &r in subset {
             let slot = &mut next[q[r as usize] as usize];
             rows[*slot] = r;
