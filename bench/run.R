@@ -152,7 +152,9 @@ p <- ggplot2::ggplot(plot_data, ggplot2::aes(rows, seconds, colour = what)) +
   ggplot2::labs(x = "rows (original = synthetic)", y = "seconds (median of 5)", colour = NULL,
                 title = "multi.disclosure: 5 keys, 10 targets, m = 1",
                 subtitle = paste("2 cores;", Sys.Date())) +
-  ggplot2::theme_minimal(base_size = 12) + ggplot2::theme(legend.position = "bottom")
+  ggplot2::theme_minimal(base_size = 12) +
+  # A right margin, so that the last label of the rows axis is not cut.
+  ggplot2::theme(legend.position = "bottom", plot.margin = ggplot2::margin(5.5, 25, 5.5, 5.5))
 ggplot2::ggsave("bench/time_vs_rows.png", p, width = 7, height = 4.5, dpi = 110, bg = "white")
 
 fmt <- function(df) {
