@@ -2,12 +2,24 @@
 # random cardinalities, NAs, levels on one side only, Ns != Nd, m up to 3, random
 # exclusions, grouping and special codes; the arguments are those of disclosure().
 
-random_column <- function(kind, n, levels, na_rate) {
+# `spread` widens the range of continuous values (holdout records beyond the others').
+random_column <- function(kind, n, levels, na_rate, spread = 1) {
   x <- switch(kind,
               factor = factor(sample(levels, n, replace = TRUE), levels = levels),
               integer = as.numeric(sample(seq_along(levels), n, replace = TRUE)),
-              continuous = round(stats::runif(n, 0, 100), 1))
+              continuous = round(stats::runif(n, 0, 100 * spread), 1))
   x[stats::runif(n) < na_rate] <- NA
+  x
+}
+
+# A synthetic column of `n` rows: its levels are sometimes shifted from the original's
+# (some on one side only); a factor keeps the original's levels too.
+random_synthetic_column <- function(kind, n, all_levels, orig_levels) {
+  card <- length(orig_levels)
+  syn_levels <- if (stats::runif(1) < 0.3) all_levels[seq(2, card + 2)] else orig_levels
+  if (kind == "factor") syn_levels <- unique(c(syn_levels, orig_levels))
+  x <- random_column(kind, n, syn_levels, sample(c(0, 0.1), 1))
+  if (kind == "factor") x <- factor(as.character(x), levels = syn_levels)
   x
 }
 
@@ -29,13 +41,7 @@ random_case <- function(seed) {
     orig_levels <- all_levels[seq_len(card)]
     na_rate <- sample(c(0, 0, 0.1, 0.3), 1)
     data[[v]] <- random_column(kind, n_orig, orig_levels, na_rate)
-    for (j in seq_len(m)) {
-      # Synthetic levels may differ from the original's (some on one side only).
-      syn_levels <- if (stats::runif(1) < 0.3) all_levels[seq(2, card + 2)] else orig_levels
-      if (kind == "factor") syn_levels <- unique(c(syn_levels, orig_levels))
-      syn[[j]][[v]] <- random_column(kind, n_syn[j], syn_levels, sample(c(0, 0.1), 1))
-      if (kind == "factor") syn[[j]][[v]] <- factor(as.character(syn[[j]][[v]]), levels = syn_levels)
-    }
+    for (j in seq_len(m)) syn[[j]][[v]] <- random_synthetic_column(kind, n_syn[j], all_levels, orig_levels)
   }
   cont.na <- NULL
   ngroups_target <- 0
@@ -71,15 +77,6 @@ random_case <- function(seed) {
 # Random small cases with holdout records (test-holdout-reference.R, test-cell-counts.R):
 # as random_case(), plus `control` (levels of its own and values beyond the others'
 # sometimes) and grouped keys.
-holdout_column <- function(kind, n, levels, na_rate, spread = 1) {
-  x <- switch(kind,
-              factor = factor(sample(levels, n, replace = TRUE), levels = levels),
-              integer = as.numeric(sample(seq_along(levels), n, replace = TRUE)),
-              continuous = round(stats::runif(n, 0, 100 * spread), 1))
-  x[stats::runif(n) < na_rate] <- NA
-  x
-}
-
 random_holdout_case <- function(seed) {
   set.seed(seed)
   m <- sample(1:3, 1)
@@ -99,16 +96,11 @@ random_holdout_case <- function(seed) {
     all_levels <- paste0(v, "_", letters[seq_len(card + 2)])
     orig_levels <- all_levels[seq_len(card)]
     na_rate <- sample(c(0, 0, 0.1, 0.3), 1)
-    data[[v]] <- holdout_column(kind, n_orig, orig_levels, na_rate)
-    for (j in seq_len(m)) {
-      syn_levels <- if (stats::runif(1) < 0.3) all_levels[seq(2, card + 2)] else orig_levels
-      if (kind == "factor") syn_levels <- unique(c(syn_levels, orig_levels))
-      syn[[j]][[v]] <- holdout_column(kind, n_syn[j], syn_levels, sample(c(0, 0.1), 1))
-      if (kind == "factor") syn[[j]][[v]] <- factor(as.character(syn[[j]][[v]]), levels = syn_levels)
-    }
+    data[[v]] <- random_column(kind, n_orig, orig_levels, na_rate)
+    for (j in seq_len(m)) syn[[j]][[v]] <- random_synthetic_column(kind, n_syn[j], all_levels, orig_levels)
     # Control: levels of its own sometimes, numbers beyond the others' range sometimes.
     control_levels <- if (stats::runif(1) < 0.3) c(orig_levels, paste0(v, "_control")) else orig_levels
-    control[[v]] <- holdout_column(kind, n_control, control_levels, sample(c(0, 0.1, 0.3), 1),
+    control[[v]] <- random_column(kind, n_control, control_levels, sample(c(0, 0.1, 0.3), 1),
                                    spread = if (stats::runif(1) < 0.3) 1.3 else 1)
     if (kind == "continuous" && stats::runif(1) < 0.3) control[[v]][1] <- -5
     if (kind == "continuous" && stats::runif(1) < 0.15) control[[v]][2] <- sample(c(Inf, -Inf, NaN), 1)

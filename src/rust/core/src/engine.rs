@@ -491,19 +491,15 @@ fn run_validated(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_random::XorShift;
     use crate::workers::never_stop;
 
     /// Counted cells give the numbers of the records they stand for: a dataset of rows
     /// with counts equals the dataset with each row repeated that many times.
     #[test]
     fn counted_cells_equal_the_records_they_count() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |k: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % k) as u32
-        };
+        let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15u64);
+        let mut next = move |k: u64| rng.below(k);
         let workers = Workers::new(2).unwrap();
         for case in 0..40 {
             let levels = [4u32, 5, 6]; // two keys and the target, the last level missing
@@ -607,13 +603,8 @@ mod tests {
         // A q with records on one side only takes the short path when nothing can be
         // excluded; a denominator limit no cell reaches forces the full pass without
         // changing a number. Every result must be identical, the sums bit for bit.
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |k: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % k) as u32
-        };
+        let mut rng = XorShift::new(0x2545_F491_4F6C_DD1Du64);
+        let mut next = move |k: u64| rng.below(k);
         let workers = Workers::new(2).unwrap();
         for case in 0..60 {
             // Keys of 9 and 11 levels (the last missing) over few rows, so that many q

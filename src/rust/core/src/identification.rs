@@ -245,13 +245,8 @@ mod tests {
     #[test]
     fn random_cases_match_all_pairs() {
         let w = Workers::new(2).unwrap();
-        let mut seed = 12345u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::test_random::XorShift::new(12345);
+        let mut next = move || rng.next();
         for case in 0..200 {
             let n = 1 + (next() % 40) as usize;
             let m = 1 + (next() % 3) as usize;

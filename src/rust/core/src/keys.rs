@@ -32,19 +32,9 @@ impl KeyIndex {
 /// Replaces values (all `< n_values`) by dense ids in ascending value order.
 fn compress(values: &mut [Vec<u64>], n_values: u64) -> u64 {
     if n_values <= DENSE_LIMIT {
-        let mut id = vec![u32::MAX; n_values as usize];
-        for v in values.iter().flat_map(|d| d.iter()) {
-            id[*v as usize] = 0;
-        }
-        let mut next = 0u32;
-        for slot in id.iter_mut() {
-            if *slot == 0 {
-                *slot = next;
-                next += 1;
-            }
-        }
+        let (id, n) = number_present(values.iter().flat_map(|d| d.iter()).map(|&v| v as usize), n_values as usize);
         values.par_iter_mut().for_each(|d| d.iter_mut().for_each(|v| *v = id[*v as usize] as u64));
-        next as u64
+        n as u64
     } else {
         let mut distinct: Vec<u64> = values.iter().flat_map(|d| d.iter().copied()).collect();
         distinct.par_sort_unstable();
@@ -123,9 +113,17 @@ fn dense_key_ids(keys: &[&[LevelCodes<'_>]], levels: &[u32], product: usize) -> 
             v
         })
         .collect();
-    let mut id = vec![u32::MAX; product];
-    for v in values.iter().flat_map(|d| d.iter()) {
-        id[*v as usize] = 0;
+    let (id, n) = number_present(values.iter().flat_map(|d| d.iter()).map(|&v| v as usize), product);
+    values.par_iter_mut().for_each(|d| d.iter_mut().for_each(|v| *v = id[*v as usize]));
+    (values, n)
+}
+
+/// Dense ids of the values that occur among `values` (all `< n_values`), in ascending
+/// value order: the id of each value (`u32::MAX` for absent ones) and their number.
+fn number_present(values: impl Iterator<Item = usize>, n_values: usize) -> (Vec<u32>, usize) {
+    let mut id = vec![u32::MAX; n_values];
+    for v in values {
+        id[v] = 0;
     }
     let mut next = 0u32;
     for slot in id.iter_mut() {
@@ -134,8 +132,7 @@ fn dense_key_ids(keys: &[&[LevelCodes<'_>]], levels: &[u32], product: usize) -> 
             next += 1;
         }
     }
-    values.par_iter_mut().for_each(|d| d.iter_mut().for_each(|v| *v = id[*v as usize]));
-    (values, next as usize)
+    (id, next as usize)
 }
 
 /// The index from the q ids of every row, with each q's key codes.

@@ -17,4 +17,6 @@ pub mod record_keys;
 pub mod records;
 pub mod rows_by_q;
 pub mod sweep;
+#[cfg(test)]
+mod test_random;
 pub mod workers;

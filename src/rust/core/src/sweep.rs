@@ -341,34 +341,23 @@ fn records_and_squares(codes: &[u32], counts: &mut [[u32; 2]], touched: &mut Vec
     (n, squares, false)
 }
 
-/// A q with original records only and nothing to exclude, as the full pass would add
-/// it: the original's own tables (original, Dorig), UiO and the sums of CAPd. Every
-/// other table needs synthetic records in q.
-fn add_original_only(tally: &mut Tally, codes: &[u32], counts: &mut [[u32; 2]], touched: &mut Vec<u32>) {
-    let (d_q, dd, one_level) = records_and_squares(codes, counts, touched);
-    tally.total[ORIG] += d_q;
+/// A q with records on one side only (`original`, else the synthesis) and nothing to
+/// exclude, as the full pass would add it: that side's own tables (original and Dorig,
+/// or synthetic and Dsyn), its uniques (UiO or UiS) and its CAP sum (CAPd or CAPs; the
+/// DCAP term is zero). Every other table needs records on both sides of q.
+fn add_one_sided(tally: &mut Tally, original: bool, codes: &[u32], counts: &mut [[u32; 2]], touched: &mut Vec<u32>) {
+    let (n, squares, one_level) = records_and_squares(codes, counts, touched);
+    let (table, certain_table) = if original { (ORIG, DORIG) } else { (SYN, DSYN) };
+    tally.total[table] += n;
     if one_level {
-        tally.total[DORIG] += d_q;
+        tally.total[certain_table] += n;
     }
-    if d_q == 1 {
-        tally.n_uio += 1;
+    let (uniques, cap_sum) =
+        if original { (&mut tally.n_uio, &mut tally.capd_num) } else { (&mut tally.n_uis, &mut tally.caps_num) };
+    if n == 1 {
+        *uniques += 1;
     }
-    tally.capd_num += dd as f64 / d_q as f64;
-}
-
-/// A q with synthetic records only and nothing to exclude, as the full pass would add
-/// it: the synthesis' own tables (synthetic, Dsyn), UiS and the sum of CAPs (its DCAP
-/// term is zero, having no original records).
-fn add_synthetic_only(tally: &mut Tally, codes: &[u32], counts: &mut [[u32; 2]], touched: &mut Vec<u32>) {
-    let (s_q, ss, one_level) = records_and_squares(codes, counts, touched);
-    tally.total[SYN] += s_q;
-    if one_level {
-        tally.total[DSYN] += s_q;
-    }
-    if s_q == 1 {
-        tally.n_uis += 1;
-    }
-    tally.caps_num += ss as f64 / s_q as f64;
+    *cap_sum += squares as f64 / n as f64;
 }
 
 /// The codes of the rows of `q_lo..q_hi`, in q order, into `out`.
@@ -440,9 +429,9 @@ fn sweep_codes<S: CodeSource + ?Sized>(
         }
         if plain && (at_orig.is_empty() || at_syn.is_empty()) && !input.missing_key[q] {
             if at_syn.is_empty() {
-                add_original_only(&mut tally, &gathered_orig[at_orig], counts, &mut touched);
+                add_one_sided(&mut tally, true, &gathered_orig[at_orig], counts, &mut touched);
             } else {
-                add_synthetic_only(&mut tally, &gathered_syn[at_syn], counts, &mut touched);
+                add_one_sided(&mut tally, false, &gathered_syn[at_syn], counts, &mut touched);
             }
             continue;
         }
