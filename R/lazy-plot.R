@@ -3,13 +3,13 @@
 # Objects made by synthpop hold their own plot, which is returned as it is.
 
 #' @export
-`$.multi.disclosure` <- function(x, name) {
+`$.synthrisk_multi.disclosure` <- function(x, name) {
   value <- .subset2(x, name)
   if (identical(name, "attrib.plot") && is.null(value)) attrib_plot(x) else value
 }
 
 #' @export
-`[[.multi.disclosure` <- function(x, i, ...) {
+`[[.synthrisk_multi.disclosure` <- function(x, i, ...) {
   value <- .subset2(x, i, ...)
   if (identical(i, "attrib.plot") && is.null(value)) attrib_plot(x) else value
 }

@@ -235,7 +235,7 @@ build_multi_disclosure <- function(outputs, keys, m, ident.meas, attrib.meas, de
       output.list = outputs,
       call = call
     ),
-    class = "multi.disclosure"
+    class = c("synthrisk_multi.disclosure", "multi.disclosure")
   )
   # attrib.plot is drawn on first access (R/lazy-plot.R), not here: a third of a
   # small call's time went to a ggplot that plot = FALSE never shows.

@@ -83,7 +83,6 @@ multi.disclosure.default <- function(object, data, ...) {
 
 #' @rdname multi.disclosure
 #' @rawNamespace export(disclosure.summary)
-#' @rawNamespace S3method(disclosure, summary)
 disclosure.summary <- function(object, data, ...) {
   multi.disclosure(object, data, ...)
 }

@@ -271,14 +271,14 @@ draw_disclosure_plot <- function(points, each, arrows, legend_labels, target, su
 
 #' @rdname autoplot.disclosure
 #' @export
-plot.disclosure <- function(x, ...) {
+plot.synthrisk_disclosure <- function(x, ...) {
   print(autoplot.disclosure(x, ...))
   invisible(x)
 }
 
 #' @rdname autoplot.disclosure
 #' @export
-plot.multi.disclosure <- function(x, ...) {
+plot.synthrisk_multi.disclosure <- function(x, ...) {
   print(autoplot.multi.disclosure(x, ...))
   invisible(x)
 }

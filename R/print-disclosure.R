@@ -22,6 +22,8 @@ print_choices <- c("short", "ident", "attrib", "allCAPs", "check_1way", "check_2
 #' @param digits Digits for the measures; `NULL`: the object's `digits`.
 #' @param ... Unused.
 #' @return `print()`: `x`, invisibly. `format()`: a character vector of lines.
+#' @rdname print.disclosure
+#' @aliases print.disclosure format.disclosure
 #' @export
 #' @examples
 #' d <- disclosure(sd2011_synds, sd2011, keys = c("sex", "age", "region", "placesize"),
@@ -29,14 +31,14 @@ print_choices <- c("short", "ident", "attrib", "allCAPs", "check_1way", "check_2
 #' d
 #' print(d, to.print = c("allCAPs", "check_1way"), digits = 1)
 #' lines <- format(d, to.print = "ident")
-print.disclosure <- function(x, to.print = NULL, digits = NULL, ...) {
-  cat(format.disclosure(x, to.print = to.print, digits = digits, ...), sep = "\n")
+print.synthrisk_disclosure <- function(x, to.print = NULL, digits = NULL, ...) {
+  cat(format.synthrisk_disclosure(x, to.print = to.print, digits = digits, ...), sep = "\n")
   invisible(x)
 }
 
 #' @rdname print.disclosure
 #' @export
-format.disclosure <- function(x, to.print = NULL, digits = NULL, ...) {
+format.synthrisk_disclosure <- function(x, to.print = NULL, digits = NULL, ...) {
   to.print <- check_choices(to.print %||% x$to.print %||% "short", print_choices, "to.print", rlang::current_env())
   digits <- digits %||% x$digits %||% 2
   check_digits(digits, rlang::current_env())

@@ -17,15 +17,17 @@ multi_print_choices <- c("ident", "attrib", "checks", "holdout", "all")
 #'   default shows `"holdout"` too when the object has a holdout baseline.
 #' @param ... Unused.
 #' @return `print()`: `x`, invisibly. `format()`: a character vector of lines.
+#' @rdname print.multi.disclosure
+#' @aliases print.multi.disclosure format.multi.disclosure
 #' @export
 #' @examples
 #' md <- multi.disclosure(sd2011_synds, sd2011, keys = c("sex", "age", "region", "placesize"),
 #'                        targets = c("depress", "workab"), print.flag = FALSE, plot = FALSE)
 #' md
 #' print(md, to.print = "all", digits = 1)
-print.multi.disclosure <- function(x, digits = NULL, plot = NULL, to.print = c("ident", "attrib"), ...) {
+print.synthrisk_multi.disclosure <- function(x, digits = NULL, plot = NULL, to.print = c("ident", "attrib"), ...) {
   if (missing(to.print)) to.print <- multi_default_to_print(x)
-  cat(format.multi.disclosure(x, digits = digits, to.print = to.print, ...), sep = "\n")
+  cat(format.synthrisk_multi.disclosure(x, digits = digits, to.print = to.print, ...), sep = "\n")
   plot <- plot %||% x$plot %||% FALSE
   check_flag(plot, "plot", rlang::current_env())
   if (plot) {
@@ -37,7 +39,7 @@ print.multi.disclosure <- function(x, digits = NULL, plot = NULL, to.print = c("
 
 #' @rdname print.multi.disclosure
 #' @export
-format.multi.disclosure <- function(x, digits = NULL, to.print = c("ident", "attrib"), ...) {
+format.synthrisk_multi.disclosure <- function(x, digits = NULL, to.print = c("ident", "attrib"), ...) {
   env <- rlang::current_env()
   if (missing(to.print)) to.print <- multi_default_to_print(x)
   to.print <- check_choices(to.print, multi_print_choices, "to.print", env)

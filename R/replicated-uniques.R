@@ -93,21 +93,21 @@ replicated_uniques_impl <- function(syn, data, keys, n_threads, call) {
   structure(list(m = as.double(m), n = n, k = if (length(unique(k)) == 1) k[[1]] else k, keys = keys,
                  res_tab = if (m == 1) per_synthesis[[1]]$tab else pick("tab"),
                  repU.rm = flags("repU"), synU.rm = flags("synU")),
-            class = "repuniq.synds")
+            class = c("synthrisk_repuniq", "repuniq.synds"))
 }
 
 #' @rdname replicated.uniques
 #' @param x A `repuniq.synds` object.
 #' @param ... Unused.
 #' @export
-print.repuniq.synds <- function(x, ...) {
+print.synthrisk_repuniq <- function(x, ...) {
   cat(format(x, ...), sep = "\n")
   invisible(x)
 }
 
 #' @rdname replicated.uniques
 #' @export
-format.repuniq.synds <- function(x, ...) {
+format.synthrisk_repuniq <- function(x, ...) {
   tabs <- if (is.list(x$res_tab)) x$res_tab else list(x$res_tab)
   cli::cli_format_method({
     cli::cli_h1("Uniques and replicated uniques")

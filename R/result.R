@@ -135,7 +135,7 @@ build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, thresh_2
     to.print = to.print,
     call = call
   )
-  class(x) <- "disclosure"
+  class(x) <- c("synthrisk_disclosure", "disclosure")
   x
 }
 
