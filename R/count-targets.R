@@ -59,7 +59,7 @@ merge_encodings <- function(encodings, m, call) {
   }
   list(vars = unique(unlist(lapply(encodings, `[[`, "vars"), use.names = FALSE)), labels = by_var("labels"),
        info = by_var("info"), adjusted = unique(unlist(lapply(encodings, `[[`, "adjusted"), use.names = FALSE)),
-       grouping = by_var("grouping"), one_sided = unlist(by_var("one_sided")),
+       grouping = by_var("grouping"), label_gaps = by_var("label_gaps"), one_sided = unlist(by_var("one_sided")),
        control = if (!is.null(encodings[[1]]$control)) by_var("control"),
        weights = NULL, records = records)
 }
@@ -86,7 +86,7 @@ input_table <- function(datasets, records, fetch, m) {
 
 # Lines saying how the data were given, when some were not records: counted cells, or
 # counted by the database (queries, cells returned, seconds).
-input_lines <- function(input, fetch) {
+input_lines <- function(input, fetch, timing = FALSE) {
   if (is.null(input) || all(input$source == "records")) return(character(0))
   big <- function(x) format(x, big.mark = ",", scientific = FALSE, trim = TRUE)
   lines <- character(0)
@@ -98,11 +98,11 @@ input_lines <- function(input, fetch) {
   db <- input[input$source == "database", , drop = FALSE]
   if (nrow(db) > 0) {
     lines <- c(lines, sprintf(paste0("Counted in the database: %s; %s GROUP BY quer%s returned %s rows of counts ",
-                                     "(%s per record held) in %.2f s."),
+                                     "(%s per record held)%s."),
                               paste0(db$dataset, " (", big(db$records), " records)", collapse = ", "),
                               big(nrow(fetch)), if (nrow(fetch) == 1) "y" else "ies", big(sum(fetch$rows)),
                               format(signif(sum(fetch$rows) / sum(db$records), 3), scientific = FALSE),
-                              sum(fetch$seconds)))
+                              if (timing) sprintf(" in %.2f s", sum(fetch$seconds)) else ""))
   }
   lines
 }

@@ -115,6 +115,7 @@ disclosure_impl <- function(.syn, .cont.na, data, keys, target, print.flag = TRU
                         digits, to.print, call)
   x$grouping <- enc$grouping %||% list()
   x$notes <- disclosure_notes(x, enc, length(syn))
+  warn_label_gaps(x$notes, env)
   x$input <- counted$input
   x$database <- counted$fetch
   if (!is.null(control)) {
@@ -128,7 +129,7 @@ disclosure_impl <- function(.syn, .cont.na, data, keys, target, print.flag = TRU
     x$records_raw <- rust_result(rust_records(enc$ptr, match(keys, enc$vars) - 1L, as.logical(usekeysNA), request,
                                               n_threads), call = env)
   }
-  if (print.flag) cat(c(preparation_lines(x, enc), x$holdout_notes), sep = "\n")
+  if (print.flag) cat(wrap_lines(c(preparation_lines(x, enc, timing = TRUE), x$holdout_notes)), sep = "\n")
   x
 }
 

@@ -9,6 +9,8 @@
 # * `grouping`: one element per numeric variable for which grouping was asked (see
 #   grouping_record(): variable, ngroups, grouped, style, breaks, labels, n_levels,
 #   reason);
+# * `label_gaps`: per variable whose labels barely meet between the original and a
+#   synthesis, what label_gap() found;
 # * `one_sided`: per variable, whether it has levels on one side only (from the core).
 # * `control`: with holdout records (`control`, encoded as the last dataset, m + 1),
 #   per grouped variable how many of them lay beyond the outer breaks (see
@@ -37,14 +39,17 @@ encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_thread
     comparable <- comparable_columns(v, data, syn, strict, call, control)
     cols <- comparable$cols
     if (comparable$adjusted) adjusted <- c(adjusted, v)
-    if (!is.factor(cols[[1]]) && ngroups[[v]] > 0) {
+    if (is.factor(cols[[1]]) && ngroups[[v]] > 0) {
+      # Grouping asked for a variable that is not numeric on every side: said, not done.
+      grouping[[v]] <- grouping_record(v, ngroups[[v]], FALSE, reason = not_groupable_reason(v, data, syn))
+    } else if (!is.factor(cols[[1]]) && ngroups[[v]] > 0) {
       grouped <- group_numeric(v, cols, ngroups[[v]], cont_na_codes(cont.na, v), call, n_control, weights)
       grouping[[v]] <- grouped$record
       if (n_control > 0 && !is.null(grouped$control)) control_grouping[[v]] <- grouped$control
       if (!is.null(grouped$cols)) cols <- grouped$cols
     }
     if (is.factor(cols[[1]])) {
-      specs[[i]] <- factor_spec(cols, n_control)
+      specs[[i]] <- factor_spec(cols, n_control, v, call)
       factor_levels[[i]] <- specs[[i]]$labels
       specs[[i]]$labels <- NULL
     } else {
@@ -73,6 +78,17 @@ encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_thread
       grouping[[v]]$n_levels <- length(grouping[[v]]$labels)
     }
   }
+  gaps <- label_gaps(res$ptr, vars, labels, info, weights, length(syn), call)
+  # Distinct values of the original for numeric variables with more levels (all sides
+  # together) than half its records: counted only for those.
+  for (i in seq_along(vars)) {
+    if (length(info[[i]]$numeric_levels) > records[1] / 2) {
+      counts <- rust_result(rust_level_counts(res$ptr, i - 1L, lapply(weights, function(w) {
+        if (is.null(w)) NULL else as.double(w)
+      })), call = call)[[1]]
+      info[[i]]$original_distinct <- sum(counts[-(info[[i]]$missing_code + 1L)] > 0)
+    }
+  }
   one_sided <- vapply(info, function(x) isTRUE(x$one_sided), logical(1))
   if (n_control > 0) {
     # The core compares every dataset with the original; control is no synthesis.
@@ -81,7 +97,7 @@ encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_thread
     }, logical(1))
   }
   list(ptr = res$ptr, vars = vars, labels = labels, info = info, adjusted = adjusted, grouping = grouping,
-       one_sided = stats::setNames(one_sided, vars),
+       label_gaps = gaps, one_sided = stats::setNames(one_sided, vars),
        control = if (n_control > 0) control_grouping, weights = weights, records = records)
 }
 
@@ -109,8 +125,8 @@ one_sided_without_control <- function(columns) {
 # The core's description of a factor variable: its columns, each side's map from
 # level to union code, and the union's labels. NA, an NA level and a level "Missing"
 # are all the missing level (definitions vignette, section 2.3).
-factor_spec <- function(cols, n_control = 0L) {
-  side_levels <- lapply(cols, levels)
+factor_spec <- function(cols, n_control = 0L, var = "", call = rlang::caller_env()) {
+  side_levels <- clean_side_levels(lapply(cols, levels), var, call)
   lev <- union_levels(side_levels, n_control)
   lev <- lev[!is.na(lev)]
   missing_at <- match("Missing", lev)
@@ -119,7 +135,6 @@ factor_spec <- function(cols, n_control = 0L) {
     missing_at <- length(lev)
   }
   remap <- function(x) {
-    x <- enc2utf8(x)
     r <- match(x, lev) - 1L
     r[is.na(x)] <- missing_at - 1L
     r
@@ -133,6 +148,17 @@ factor_spec <- function(cols, n_control = 0L) {
   }
   list(kind = "factor", columns = cols, remaps = remaps, n_levels = length(lev), missing_code = missing_at - 1L,
        labels = lev)
+}
+
+# Each side's levels as clean_labels() makes them; sides with the levels of the side
+# before share its cleaned copy.
+clean_side_levels <- function(side_levels, var, call) {
+  out <- side_levels
+  for (i in seq_along(side_levels)) {
+    shared <- i > 1 && identical(side_levels[[i]], side_levels[[i - 1]])
+    out[[i]] <- if (shared) out[[i - 1]] else clean_labels(side_levels[[i]], var, call)
+  }
+  out
 }
 
 # Labels of the core's numeric levels: as factor() labels numbers, i.e. as.character().

@@ -14,7 +14,7 @@ target_levels_to_exclude <- function(x, t_labels, target, arg, call) {
                      i = "Missing values are the level {.val Missing}; {.code usetargetNA = FALSE} excludes them."),
                    call = call)
   }
-  x <- enc2utf8(as.character(x))
+  x <- user_labels(x)
   bad <- setdiff(x, t_labels)
   if (length(bad) > 0) {
     cli::cli_abort(c("{.arg {arg}} names {.val {bad}}, not among the levels of target {.val {target}}.",
@@ -48,8 +48,8 @@ target_request <- function(opt, enc, keys, denom_lim, exclude_ov_denom_lim, thre
   kt_target_level <- integer(0)
   if (n_ex[1] > 0) {
     ek <- as.character(ek)
-    ekl <- enc2utf8(as.character(ekl))
-    etl <- enc2utf8(as.character(etl))
+    ekl <- user_labels(ekl)
+    etl <- user_labels(etl)
     bad <- setdiff(ek, keys)
     if (length(bad) > 0) {
       cli::cli_abort(c("{.arg exclude.keys} names {.val {bad}}, not among the {.arg keys}.",

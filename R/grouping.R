@@ -30,6 +30,25 @@ group_breaks <- function(values, n, style, var, call, counts = NULL) {
   brks
 }
 
+# Why a variable that is not numeric on every side is not grouped. Dates and times
+# are refused rather than grouped by their day or second counts: quantile breaks
+# between days would need labels that are no dates.
+not_groupable_reason <- function(var, data, syn) {
+  kinds <- unique(vapply(c(list(data), syn), function(d) column_kind(plain_column(.subset2(d, var))), character(1)))
+  named <- c(factor = "a factor", character = "text", logical = "logical", Date = "a Date",
+             POSIXct = "a date-time (POSIXct)", difftime = "a time difference")
+  kind <- if (length(kinds) == 1) named[kinds] %|NA|% paste("of class", kinds) else
+    paste0("of different kinds (", paste(kinds, collapse = ", "), ")")
+  advice <- if (any(kinds %in% c("Date", "POSIXct", "difftime"))) {
+    "; to group dates, pass them as numbers (e.g. as.numeric() of the Date, the day count)"
+  } else {
+    ""
+  }
+  paste0("it is ", kind, ", and only numeric variables are grouped", advice)
+}
+
+`%|NA|%` <- function(x, y) if (is.na(x)) y else unname(x)
+
 # What grouping did to one variable, as returned by encode_variables()$grouping.
 grouping_record <- function(var, n, grouped, style = NA_character_, breaks = numeric(0), labels = character(0),
                             reason = NA_character_) {

@@ -141,8 +141,13 @@ comparable_columns <- function(var, data, syn, strict, call, control = NULL) {
                    call = call)
   }
   all_kinds <- c(kinds, control_kind)
+  # Reported as adjusted (as synthpop's synorig.compare adjusts) when the sides differ in
+  # kind or hold text or logicals; dates and times of one kind on every side, and text
+  # that a database counted (synthpop takes no database tables), are only compared by
+  # their labels.
   list(cols = label_factors(c(cols, if (!is.null(control)) list(control_col)), all_kinds),
-       adjusted = any(kinds != "factor"))
+       adjusted = length(unique(kinds)) > 1 ||
+         (any(kinds %in% c("character", "logical")) && !any(vapply(cols, inherits, logical(1), "synthrisk_text"))))
 }
 
 # A factor of the labels of `x`, its levels in the order of `key_of` of the values.
@@ -157,8 +162,9 @@ label_factor <- function(x, labels_of, key_of) {
   structure(codes, levels = lev, class = "factor")
 }
 
-# Each column as a factor of its labels, in UTF-8 so that latin1 and UTF-8 spellings
-# of a word are one label (factor levels are made UTF-8 in union_levels()). Numbers are
+# Each column as a factor of its labels; text stays as given here and is checked and
+# made UTF-8 (NFC) with the factor levels (clean_labels()), so that latin1 and UTF-8
+# spellings of a word are one label. Numbers are
 # labelled as factor() labels them (15 significant digits, NaN its own level); dates
 # and times of all sides are labelled on their pooled values, so that one instant has
 # one label whatever the side.
@@ -170,7 +176,7 @@ label_factors <- function(cols, kinds) {
       factor = x,
       numeric = ,
       logical = label_factor(x, as.character, identity),
-      character = if (inherits(x, "synthrisk_text")) structure(x, class = "factor") else label_factor(x, enc2utf8, enc2utf8),
+      character = if (inherits(x, "synthrisk_text")) structure(x, class = "factor") else label_factor(x, identity, identity),
       Date = label_factor(x, as.character, as.double),
       POSIXct = ,
       difftime = label_factor(time_labels$values[[i]], time_labels$labels_of[[kinds[i]]], identity),

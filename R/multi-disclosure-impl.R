@@ -46,8 +46,11 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
   if (missing(keys)) keys <- NULL
   user_keys <- check_keys(keys, data, env)
   if (is.null(targets)) {
-    count_columns <- c(count_column(data), count_column(syn[[1]]))
-    targets <- setdiff(intersect(dataset_names(data), dataset_names(syn[[1]])), c(user_keys, count_columns))
+    # Every synthesis alike: a variable of the original in any synthesis is a target,
+    # and one missing from another synthesis is an error naming it (check_in_syntheses()).
+    count_columns <- unlist(lapply(c(list(data), syn), count_column))
+    syn_names <- unique(unlist(lapply(syn, dataset_names), use.names = FALSE))
+    targets <- setdiff(intersect(dataset_names(data), syn_names), c(user_keys, count_columns))
     if (length(targets) == 0) cli::cli_abort("No variable is left to be a target beside the {.arg keys}.", call = env)
   } else {
     targets <- resolve_columns(targets, data, "targets", env)
@@ -59,7 +62,8 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
   nt <- length(targets)
   usekeysNA <- check_flags_along(usekeysNA, user_keys, "usekeysNA", env)
   ngroups_keys <- check_ngroups(ngroups_keys, length(user_keys), "ngroups_keys", env)
-  if (check_target_names(ngroups_targets, targets, "ngroups_targets", env)) {
+  grouping_named <- check_target_names(ngroups_targets, targets, "ngroups_targets", env)
+  if (grouping_named) {
     # Named by target: the others are not grouped.
     named <- ngroups_targets
     ngroups_targets <- stats::setNames(rep(0, nt), targets)
@@ -119,7 +123,7 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
   m <- length(syn)
   n_control <- enc$records[length(enc$records)]
   if (!is.null(.plan)) {
-    if (print.flag) cat(c(input_lines(counted$input, counted$fetch), grouping_lines(enc$grouping %||% list())),
+    if (print.flag) cat(wrap_lines(c(input_lines(counted$input, counted$fetch, timing = TRUE), grouping_lines(enc$grouping %||% list()))),
                         sep = "\n")
     return(list(raw = raw, plan = plans$train, keys = keys, targets = targets, m = m,
                 n_syn = as.integer(enc$records[1 + seq_len(m)]), n_orig = as.integer(enc$records[1]), grouping = enc$grouping %||% list(),
@@ -144,11 +148,12 @@ multi_disclosure_impl <- function(.syn, .cont.na, data, keys, targets = NULL, pr
   x <- build_multi_disclosure(outputs, keys, m, ident.meas, attrib.meas, denom_lim, exclude_ov_denom_lim,
                               usetargetsNA, usekeysNA, digits, plot, call)
   x$grouping <- enc$grouping %||% list()
-  x$notes <- multi_notes(x, enc, given_exclusions = !is.null(exclude.keys))
+  x$notes <- multi_notes(x, enc, given_exclusions = !is.null(exclude.keys), grouping_named = grouping_named)
+  warn_label_gaps(x$notes, env)
   x$input <- counted$input
   x$database <- counted$fetch
   if (!is.null(control)) x <- add_multi_holdout(x, n_control, enc$control)
-  if (print.flag) cat(c(multi_preparation_lines(x, enc), x$holdout_notes), sep = "\n")
+  if (print.flag) cat(wrap_lines(c(multi_preparation_lines(x, enc, timing = TRUE), x$holdout_notes)), sep = "\n")
   x
 }
 

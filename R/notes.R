@@ -55,9 +55,23 @@ one_sided_targets <- function(enc, targets) {
   }, logical(1))]
 }
 
+# Ungrouped numeric targets (among `targets`) with more distinct values than half the
+# original records: nearly every record has a value of its own.
+nearly_unique_targets <- function(enc, targets, n_orig) {
+  targets[vapply(targets, function(v) {
+    distinct <- enc$info[[v]]$original_distinct
+    !is.null(distinct) && distinct > n_orig / 2
+  }, logical(1))]
+}
+
 # Notes of one target's result: differences from synthpop 1.9-3 that affect its numbers.
 disclosure_notes <- function(x, enc, m) {
   notes <- character(0)
+  if (length(nearly_unique_targets(enc, x$target, x$Norig)) > 0) {
+    notes[["nearly_unique"]] <- sprintf(paste(
+      "'%s' is a numeric target with nearly a value per record: few records share a value, so Dorig and the",
+      "synthetic measures are near 0. Group it with ngroups_target (e.g. ngroups_target = 10)."), x$target)
+  }
   one_sided <- one_sided_targets(enc, x$target)
   if (length(one_sided) > 0) {
     notes[["one_sided"]] <- sprintf(paste(
@@ -73,11 +87,49 @@ disclosure_notes <- function(x, enc, m) {
   }
   adjusted <- adjusted_line(enc$adjusted[enc$adjusted %in% c(x$keys, x$target)], m)
   if (length(adjusted) > 0) notes[["adjusted"]] <- adjusted
-  notes
+  c(notes, label_gap_notes(enc, c(x$keys, x$target), m))
 }
 
-multi_notes <- function(x, enc, given_exclusions) {
+# Notes named "labels:<variable>" for the variables among `vars` whose labels barely
+# meet (R/label-gaps.R).
+label_gap_notes <- function(enc, vars, m) {
+  gaps <- (enc$label_gaps %||% list())[intersect(vars, names(enc$label_gaps))]
+  if (length(gaps) == 0) return(character(0))
+  stats::setNames(label_gap_lines(gaps, m), paste0("labels:", names(gaps)))
+}
+
+# The warning of a call whose keys or targets have labels that barely meet (class
+# "synthrisk_labels_do_not_meet"); option synthrisk.warn_labels = FALSE keeps only the
+# notes.
+warn_label_gaps <- function(notes, call) {
+  if (isFALSE(getOption("synthrisk.warn_labels"))) return(invisible())
+  lines <- notes[startsWith(names(notes) %||% rep("", length(notes)), "labels:")]
+  if (length(lines) == 0) return(invisible())
+  cli::cli_warn(c("Labels of the original and synthetic data do not meet for {.val {sub('^labels:', '', names(lines))}}.",
+                  stats::setNames(escape_braces(unname(lines)), rep("!", length(lines)))), call = call,
+               class = "synthrisk_labels_do_not_meet")
+}
+
+multi_notes <- function(x, enc, given_exclusions, grouping_named = FALSE) {
   notes <- character(0)
+  targets <- names(x$output.list)
+  numeric_targets <- targets[vapply(targets, function(v) !is.null(enc$info[[v]]$numeric_levels), logical(1))]
+  if (grouping_named && length(numeric_targets) > 0) {
+    grouped <- names(Filter(function(g) isTRUE(g$grouped), enc$grouping %||% list()))
+    notes[["ngroups_targets"]] <- paste0(
+      "ngroups_targets names the targets it groups (", quote_names(intersect(targets, grouped)), "); ",
+      "synthpop 1.9-3 ignores the names and groups every numeric target, here also ",
+      quote_names(numeric_targets), ", so its numbers for ", if (length(numeric_targets) > 1) "those" else "it",
+      " differ.")
+  }
+  unique_targets <- nearly_unique_targets(enc, targets, x$Norig)
+  if (length(unique_targets) > 0) {
+    notes[["nearly_unique"]] <- paste0(
+      quote_names(unique_targets), if (length(unique_targets) > 1) " are numeric targets" else " is a numeric target",
+      " with nearly a value per record: few records share a value, so Dorig and the synthetic measures are near 0.",
+      " Group ", if (length(unique_targets) > 1) "them" else "it", " with ngroups_targets (e.g. ",
+      "ngroups_targets = c(", paste0(unique_targets, " = 10", collapse = ", "), ")).")
+  }
   if (x$m > 1 && x$ident.meas == "repU") {
     notes[["ident_mean"]] <- paste("repU is the mean over the", x$m, "syntheses; synthpop 1.9-3 reports the first",
                                    "synthesis only.")
@@ -107,27 +159,45 @@ multi_notes <- function(x, enc, given_exclusions) {
   }
   adjusted <- adjusted_line(enc$adjusted, x$m)
   if (length(adjusted) > 0) notes[["adjusted"]] <- adjusted
-  notes
+  c(notes, label_gap_notes(enc, c(x$keys, names(x$output.list)), x$m))
 }
 
 # What print.flag = TRUE writes while computing, and print() repeats.
-preparation_lines <- function(x, enc = NULL) {
-  c(input_lines(x$input, x$database),
+# `timing`: whether the database's query time is said (print.flag = TRUE only; a
+# printout says the same each time).
+preparation_lines <- function(x, enc = NULL, timing = FALSE) {
+  c(input_lines(x$input, x$database, timing),
     grouping_lines(x$grouping %||% list()),
     exclusion_line(x$Nexclusions, x$Norig),
     if (!is.null(note_of(x, "adjusted"))) note_of(x, "adjusted"))
 }
 
-multi_preparation_lines <- function(x, enc = NULL) {
+multi_preparation_lines <- function(x, enc = NULL, timing = FALSE) {
   excl <- unlist(lapply(x$output.list, function(d) {
     line <- exclusion_line(d$Nexclusions, d$Norig)
     if (length(line) > 0) paste0(d$target, ": ", line) else character(0)
   }), use.names = FALSE)
-  c(input_lines(x$input, x$database), grouping_lines(x$grouping %||% list()), excl,
+  c(input_lines(x$input, x$database, timing), grouping_lines(x$grouping %||% list()), excl,
     if (!is.null(note_of(x, "adjusted"))) note_of(x, "adjusted"))
 }
 
 note_of <- function(x, name) {
   notes <- x$notes %||% character(0)
   if (name %in% names(notes)) notes[[name]] else NULL
+}
+
+# Lines written by print.flag = TRUE, wrapped at the console width (continuations
+# indented), as print() wraps the same lines.
+wrap_lines <- function(lines) {
+  width <- cli::console_width()
+  unlist(lapply(lines, function(line) strwrap(line, width = width, exdent = 2)), use.names = FALSE)
+}
+
+# The notes as bullets: labels that do not meet are a warning ("!"), the rest
+# information ("i").
+note_bullets <- function(notes) {
+  nm <- names(notes) %||% rep("", length(notes))
+  for (i in seq_along(notes)) {
+    cli::cli_bullets(stats::setNames(escape_braces(notes[[i]]), if (startsWith(nm[i], "labels:")) "!" else "i"))
+  }
 }

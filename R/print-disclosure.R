@@ -68,8 +68,35 @@ round_frame <- function(tab, digits) {
   tab
 }
 
+# A table as print() shows it, at the console width, with labels (row names and text
+# cells) of more than a third of that width shortened with an ellipsis; the object
+# keeps them whole.
 cli_table <- function(tab, ...) {
-  cli::cli_verbatim(utils::capture.output(print(tab, ...)))
+  width <- cli::console_width()
+  tab <- shorten_labels(tab, max(20L, width %/% 3L))
+  cli::cli_verbatim(utils::capture.output(with_width(width, print(tab, ...))))
+}
+
+with_width <- function(width, code) {
+  old <- options(width = width)
+  on.exit(options(old))
+  force(code)
+}
+
+shorten_labels <- function(tab, max_chars) {
+  shorten <- function(x) {
+    long <- !is.na(x) & nchar(x, type = "width") > max_chars
+    x[long] <- paste0(substr(x[long], 1L, max_chars - 1L), cli::symbol$ellipsis)
+    x
+  }
+  if (is.data.frame(tab)) {
+    text <- vapply(tab, function(col) is.character(col) || is.factor(col), logical(1))
+    tab[text] <- lapply(tab[text], function(col) shorten(as.character(col)))
+    rownames(tab) <- shorten(rownames(tab))
+  } else if (is.matrix(tab) && !is.null(rownames(tab))) {
+    rownames(tab) <- shorten(rownames(tab))
+  }
+  tab
 }
 
 disclosure_cli <- function(x, to.print, digits, show_call = FALSE) {
@@ -102,25 +129,39 @@ disclosure_cli <- function(x, to.print, digits, show_call = FALSE) {
   if ("check_2way" %in% to.print) check_2way_cli(x, digits)
   if ("exclusions" %in% to.print) exclusions_cli(x)
   if ("holdout" %in% to.print) holdout_cli(x, digits)
-  prep <- preparation_lines(x)
+  # Preparation, notes and check warnings belong to the summary ("short"); any other
+  # choice shows only what it names (the TCAP note goes with the CAP table).
+  summary <- "short" %in% to.print
+  prep <- if (summary) preparation_lines(x) else character(0)
   prep <- prep[!prep %in% (note_of(x, "adjusted") %||% character(0))]
   if (length(prep) > 0) {
     cli::cli_h2("Data preparation")
     for (line in prep) cli::cli_bullets(c("*" = escape_braces(line)))
   }
   notes <- x$notes %||% character(0)
-  if (!"allCAPs" %in% to.print) notes <- notes[names(notes) != "TCAP"]
+  notes <- notes[if (summary) names(notes) != "TCAP" | "allCAPs" %in% to.print else names(notes) == "TCAP" &
+                   "allCAPs" %in% to.print]
   if (length(notes) > 0) {
     cli::cli_h2("Notes")
-    for (line in notes) cli::cli_bullets(c(i = escape_braces(line)))
+    note_bullets(notes)
   }
-  check_warnings_cli(x, to.print)
+  if (summary) check_warnings_cli(x, to.print)
   if (show_call) {
     if (!is.null(x$call)) {
       cli::cli_h2("Call")
-      cli::cli_verbatim(paste(deparse(x$call, width.cutoff = 70), collapse = "\n"))
+      cutoff <- max(20L, min(70L, cli::console_width() - 25L))
+      cli::cli_verbatim(paste(deparse(x$call, width.cutoff = cutoff), collapse = "\n"))
     }
   }
+}
+
+# Words (labels) too long for a line shortened with an ellipsis, so that a message
+# wraps at the console width; spacing kept as it is.
+shorten_words <- function(x, max_chars = max(20L, cli::console_width() %/% 2L)) {
+  words <- strsplit(x, " ", fixed = TRUE)[[1]]
+  long <- nchar(words, type = "width") > max_chars
+  words[long] <- paste0(substr(words[long], 1L, max_chars - 1L), cli::symbol$ellipsis)
+  paste(words, collapse = " ")
 }
 
 escape_braces <- function(x) gsub("}", "}}", gsub("{", "{{", x, fixed = TRUE), fixed = TRUE)
@@ -130,16 +171,16 @@ has_check <- function(check) length(check) > 0 && any(!is.na(check) & nzchar(che
 # The check messages verbatim (synthpop's wording, double spaces kept), then advice.
 check_warnings_cli <- function(x, to.print) {
   if (has_check(x$check1) && !"check_1way" %in% to.print) {
-    msg <- paste(x$check1[nzchar(x$check1)], collapse = "; ")
-    cli::cli_alert_warning("{msg}")
+    msg <- shorten_words(paste(x$check1[nzchar(x$check1)], collapse = "; "))
+    cli::cli_alert_warning("{msg}", wrap = nchar(msg) + 2 > cli::console_width())
     cli::cli_bullets(c(" " = paste(
       "1-way check: one target level makes up most disclosive records. Decide from the original data",
       "whether background knowledge explains it (see {.code print(x, to.print = \"check_1way\")});",
       "if so, exclude it with {.arg not.targetlev}.")))
   }
   if (has_check(x$check2) && !"check_2way" %in% to.print) {
-    msg <- paste(unique(x$check2[nzchar(x$check2)]), collapse = "; ")
-    cli::cli_alert_warning("{msg}")
+    msg <- shorten_words(paste(unique(x$check2[nzchar(x$check2)]), collapse = "; "))
+    cli::cli_alert_warning("{msg}", wrap = nchar(msg) + 2 > cli::console_width())
     cli::cli_bullets(c(" " = paste(
       "2-way check: key levels that almost always have one target level (see",
       "{.code print(x, to.print = \"check_2way\")}); consider {.arg exclude.keys}, {.arg exclude.keylevs},",

@@ -101,21 +101,24 @@ multi_disclosure_cli <- function(x, to.print, digits) {
     }
   }
   if ("holdout" %in% to.print) multi_holdout_cli(x, digits)
-  prep <- x$notes %||% character(0)
-  prep_lines <- multi_preparation_lines(x)
+  # Preparation, notes and the check warning belong to the summary (identity and
+  # attribute tables together, as by default); a narrower choice shows what it names.
+  summary <- all(c("ident", "attrib") %in% to.print)
+  prep <- if (summary) x$notes %||% character(0) else character(0)
+  prep_lines <- if (summary) multi_preparation_lines(x) else character(0)
   prep_lines <- prep_lines[!prep_lines %in% (note_of(x, "adjusted") %||% character(0))]
   if (length(prep_lines) > 0) {
     cli::cli_h2("Data preparation")
     for (line in prep_lines) cli::cli_bullets(c("*" = escape_braces(line)))
   }
-  notes <- c(prep, synthpop_object_notes(x))
+  notes <- c(prep, if (summary) synthpop_object_notes(x))
   if (length(notes) > 0) {
     cli::cli_h2("Notes")
-    for (line in notes) cli::cli_bullets(c(i = escape_braces(line)))
+    note_bullets(notes)
   }
-  if (!"checks" %in% to.print && (any(nzchar(tab$check1)) || any(nzchar(tab$check2)))) {
+  if (summary && !"checks" %in% to.print && (any(nzchar(tab$check1)) || any(nzchar(tab$check2)))) {
     with_checks <- table_targets(x)[nzchar(tab$check1) | nzchar(tab$check2)]
-    cli::cli_alert_warning("Targets that need checks: {.val {with_checks}}.")
+    cli::cli_alert_warning("Targets that need checks: {.val {with_checks}}.", wrap = TRUE)
     cli::cli_bullets(c(" " = paste0(
       "Some of their disclosive records may be explained by background",
       " knowledge (1-way: one target level makes up most disclosive records; 2-way: a key level almost always",

@@ -41,6 +41,12 @@ rust_encode_variables <- function(vars, n_threads) {
   res
 }
 
+# Per dataset, the records at each level of variable `var` (0-based); `weights` per
+# dataset NULL or the records each row stands for (doubles).
+rust_level_counts <- function(encoded, var, weights) {
+  .Call(wrap__rust_level_counts, encoded, var, weights)
+}
+
 # `plan`: NULL (dataset 0 is the original, every other encoded dataset a synthesis) or
 # list(original = 0-based dataset, syntheses = list(list(dataset = 0-based, rows = NULL
 # or 1-based subsample rows), ...), tau = double vector, possibly empty).

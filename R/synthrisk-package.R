@@ -19,6 +19,10 @@
 #' @section Options:
 #' * `synthrisk.n_threads`: threads used by the Rust core (default: all cores, or 2
 #'   when `_R_CHECK_LIMIT_CORES_` is set).
+#' * `synthrisk.warn_labels`: `FALSE` turns off the warning (class
+#'   `synthrisk_labels_do_not_meet`) about keys and targets whose labels barely meet
+#'   between the original and the synthetic data; the result's `notes` and its
+#'   printout still say it.
 #'
 #' @section Where synthrisk differs from synthpop 1.9-3:
 #' Each difference is also stated in the result (`notes`) and its printout.

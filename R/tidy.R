@@ -11,7 +11,17 @@ measure_rows <- function(x) {
   measure <- rep(names(wide), each = m)
   data.frame(target = rep(x$target, length(measure)), synthesis = rep(seq_len(m), times = ncol(wide)),
              group = unname(measure_group[measure]), measure = measure, value = unlist(wide, use.names = FALSE),
-             unit = unname(measure_unit[measure]), stringsAsFactors = FALSE)
+             unit = unname(measure_unit[measure]),
+             definition = ifelse(measure == "TCAP", tcap_definition(x), NA_character_), stringsAsFactors = FALSE)
+}
+
+# TCAP means the vignette's DiSCO / DiS in synthrisk's results and DiSCO / iS in
+# synthpop 1.9-3's (definitions vignette, section 9), so tables mixing both say which.
+tcap_definitions <- c(synthrisk = "DiSCO/DiS (disclosure vignette 2026)", synthpop = "DiSCO/iS (synthpop 1.9-3)")
+
+tcap_definition <- function(x) {
+  ours <- inherits(x, "synthrisk_disclosure") || !is.null(x$measures)
+  unname(tcap_definitions[if (ours) "synthrisk" else "synthpop"])
 }
 
 # The disclosure objects of a multi.disclosure, one per target.
@@ -42,7 +52,7 @@ glance_row <- function(x) {
   check2 <- flag_message(x$check2)
   data.frame(target = x$target, Norig = x$Norig, m = x$m %||% nrow(x$ident), keys = paste(x$keys, collapse = ", "),
              means, check_1way = nzchar(check1), check_2way = nzchar(check2), check1 = check1, check2 = check2,
-             stringsAsFactors = FALSE)
+             TCAP_definition = tcap_definition(x), stringsAsFactors = FALSE)
 }
 
 # A check message as one string, "" when nothing is flagged.
@@ -69,15 +79,22 @@ flag_message <- function(message) {
 #'
 #'   `tidy()`: `target`, `synthesis` (1 to m), `group` (`"identity"`, `"attribute"`,
 #'   `"CAP"`), `measure` (the column names of `ident`, `attrib` and `allCAPs`; `DCAPd`,
-#'   held in both `attrib` and `allCAPs`, once), `value` and `unit` (`"%"`, or
-#'   `"count"` for `max_denom` and `mean_denom`). See [synthrisk-package] for the
+#'   held in both `attrib` and `allCAPs`, once), `value`, `unit` (`"%"`, or
+#'   `"count"` for `max_denom` and `mean_denom`) and `definition` (see below). See [synthrisk-package] for the
 #'   definitions.
 #'
 #'   `glance()`: `target`, `Norig` (original records), `m` (syntheses), `keys`
 #'   (comma-separated), the means over syntheses of `UiO`, `repU`, `Dorig`, `DiSCO`,
 #'   `DCAPd` (synthpop's `DCAP`, the same quantity) and `TCAP` (%), `check_1way` and
-#'   `check_2way` (`TRUE` when the target needs that check) and the check messages
-#'   `check1` and `check2` (`""` when none).
+#'   `check_2way` (`TRUE` when the target needs that check), the check messages
+#'   `check1` and `check2` (`""` when none) and `TCAP_definition`.
+#'
+#'   `TCAP` is defined differently by synthpop 1.9-3 (DiSCO over the records whose
+#'   key occurs in the synthetic data, `"DiSCO/iS (synthpop 1.9-3)"`) and by the 2026
+#'   disclosure vignette that synthrisk follows (DiSCO over DiS,
+#'   `"DiSCO/DiS (disclosure vignette 2026)"`): `tidy()`'s `definition` column (on
+#'   the TCAP rows, `NA` on the others) and `glance()`'s `TCAP_definition` say which,
+#'   so tables that mix objects of both packages cannot be misread.
 #'
 #'   `tidy(type = "holdout")`: `target`, `synthesis`, `group`, `measure`, `unit`,
 #'   `train` (the measure with `data` as the original), `control` (with `control` as

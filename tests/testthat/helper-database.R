@@ -151,6 +151,7 @@ check_golden_cases_on <- function(con) {
 # Random small cases (helper-random-case.R) with holdout records, as tables: equal to
 # the collected tables.
 check_random_cases_on <- function(con, seeds) {
+  local_quiet_labels()
   for (seed in seeds) {
     case <- random_holdout_case(seed)
     m <- length(case$syn)

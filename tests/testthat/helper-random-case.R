@@ -139,3 +139,10 @@ random_holdout_case <- function(seed) {
   }
   list(syn = syn, data = data, control = control, args = args)
 }
+
+# Random cases often have labels on one side only (small syntheses drawn at random):
+# the warning that says so (R/label-gaps.R, tested in test-label-gaps.R) is kept quiet
+# in the tests that compare numbers on them.
+local_quiet_labels <- function(envir = parent.frame()) {
+  withr::local_options(synthrisk.warn_labels = FALSE, .local_envir = envir)
+}

@@ -26,6 +26,7 @@ test_that("weighted breaks equal classInt's on the repeated values", {
 })
 
 test_that("disclosure() on counted cells equals disclosure() on the records, on 300 random cases", {
+  local_quiet_labels()
   for (seed in 1:300) {
     case <- random_case(seed)
     set.seed(seed)
@@ -41,6 +42,7 @@ test_that("disclosure() on counted cells equals disclosure() on the records, on 
 })
 
 test_that("the holdout baseline with counted cells equals that of the records, grouped keys included", {
+  local_quiet_labels()
   for (seed in 1:150) {
     case <- random_holdout_case(seed)
     set.seed(seed)

@@ -294,6 +294,7 @@ cases_run$n <- 0L
 
 # Runs the cases of `seeds`; returns the problems found, each naming its seed.
 run_property_cases <- function(seeds) {
+  local_quiet_labels()
   problems <- character(0)
   for (seed in seeds) {
     cases_run$n <- cases_run$n + 1L

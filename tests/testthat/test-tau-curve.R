@@ -80,6 +80,7 @@ test_that("the curves are non-increasing in tau and keep the user's order of tau
 })
 
 test_that("tau_curve() agrees with the plain-R reference on 300 random datasets", {
+  local_quiet_labels()
   for (seed in seq_len(300)) {
     case <- random_case(seed)
     set.seed(10000 + seed)
@@ -108,6 +109,7 @@ test_that("tau_curve() agrees with the plain-R reference on 300 random datasets"
 })
 
 test_that("tau = 0 equals DCAPd and CAPd on random data without exclusions", {
+  local_quiet_labels()
   for (seed in 1:60) {
     case <- random_case(seed)
     case$args[c("not.targetlev", "exclude.keys", "exclude.keylevs", "exclude.targetlevs")] <- NULL

@@ -3,6 +3,12 @@
 keys4 <- c("sex", "age", "region", "placesize")
 synthpop_objects <- function() readRDS(test_path("fixtures", "sd2011_synthpop_objects.rds"))
 
+# TCAP's definition as the documentation states it: synthrisk's objects follow the 2026
+# vignette, synthpop 1.9-3's its own.
+tcap_of <- function(d) {
+  if (inherits(d, "synthrisk_disclosure")) "DiSCO/DiS (disclosure vignette 2026)" else "DiSCO/iS (synthpop 1.9-3)"
+}
+
 # Written from the documented layout, not from the package's registry: the group of
 # each component, the measures counted, and DCAPd (in attrib and allCAPs) once.
 expected_tidy <- function(d) {
@@ -15,7 +21,7 @@ expected_tidy <- function(d) {
       rows[[length(rows) + 1]] <- data.frame(
         target = d$target, synthesis = seq_along(values), group = groups[[component]], measure = measure,
         value = values, unit = if (measure %in% c("max_denom", "mean_denom")) "count" else "%",
-        stringsAsFactors = FALSE)
+        definition = if (measure == "TCAP") tcap_of(d) else NA_character_, stringsAsFactors = FALSE)
       seen <- c(seen, measure)
     }
   }
@@ -36,7 +42,7 @@ expected_glance <- function(d) {
                                           simplify = FALSE))
   data.frame(target = d$target, Norig = d$Norig, m = nrow(d$ident), keys = paste(d$keys, collapse = ", "),
              means, check_1way = nzchar(d$check1), check_2way = nzchar(d$check2), check1 = d$check1,
-             check2 = d$check2, stringsAsFactors = FALSE)
+             check2 = d$check2, TCAP_definition = tcap_of(d), stringsAsFactors = FALSE)
 }
 
 test_that("tidy() of a disclosure holds every measure of ident, attrib and allCAPs, with group and unit", {
@@ -132,4 +138,16 @@ test_that("tidy() and glance() refuse unknown arguments and objects without per-
   expect_snapshot(error = TRUE, tidy(md))
   expect_error(glance(md), "output.list")
   expect_error(as.data.frame(md), "output.list")
+})
+
+test_that("tidy() and glance() name TCAP's definition, so tables of both packages' objects cannot be misread", {
+  ours <- disclosure(sd2011_synds, sd2011, keys = keys4, target = "depress", print.flag = FALSE)
+  theirs <- synthpop_objects()$d_s1_depress
+  mixed <- rbind(glance(ours), glance(theirs)[names(glance(ours))])
+  expect_identical(mixed$TCAP_definition, c("DiSCO/DiS (disclosure vignette 2026)", "DiSCO/iS (synthpop 1.9-3)"))
+  td <- rbind(tidy(ours), tidy(theirs))
+  expect_setequal(unique(td$definition[td$measure == "TCAP"]), unname(mixed$TCAP_definition))
+  expect_true(all(is.na(td$definition[td$measure != "TCAP"])))
+  # The same TCAP of the same data differs by definition: DiSCO/DiS here.
+  expect_equal(ours$allCAPs$TCAP, 100 * ours$attrib$DiSCO / ours$attrib$DiS)
 })

@@ -172,3 +172,27 @@ pub fn var_indices(vars: &[EncodedVar<'_>], x: &Robj, what: &str) -> GlueResult<
     }
     Ok(idx)
 }
+
+/// Records at each level of variable `var` (0-based), per dataset: `weights` has per
+/// dataset NULL (one record a row) or the records each row stands for.
+pub fn level_counts(encoded: Robj, var: i32, weights: Robj) -> GlueResult<Robj> {
+    let vars = encoded_vars(&encoded)?;
+    let var =
+        usize::try_from(var).ok().filter(|&v| v < vars.len()).ok_or_else(|| internal(format!("variable {var}")))?;
+    let v = &vars[var];
+    let weights = List::try_from(&weights).map_err(|_| internal("`weights` is not a list"))?;
+    if weights.len() != v.codes.len() {
+        return Err(internal(format!("{} weights for {} datasets", weights.len(), v.codes.len())));
+    }
+    let mut out = Vec::with_capacity(v.codes.len());
+    for (codes, w) in v.codes.iter().zip(weights.values()) {
+        let counts: Vec<f64> = if w.is_null() {
+            codes.level_counts(v.n_levels).into_iter().map(|n| n as f64).collect()
+        } else {
+            let w = real_slice(&w, "weights")?;
+            codes.weighted_level_counts(v.n_levels, w).ok_or_else(|| internal("weights do not match the rows"))?
+        };
+        out.push(Robj::from(counts));
+    }
+    Ok(List::from_values(out).into())
+}

@@ -29,6 +29,13 @@ fn rust_merge_numeric_levels(encoded: Robj, var: i32, first_of: Robj, integer_ki
     respond(encoding::merge(encoded, var, first_of, integer_kind, n_threads))
 }
 
+/// Records at each level of variable `var` (0-based), per dataset.
+/// @noRd
+#[extendr]
+fn rust_level_counts(encoded: Robj, var: i32, weights: Robj) -> Robj {
+    respond(encoding::level_counts(encoded, var, weights))
+}
+
 /// Computes every measure for all targets and the syntheses of a plan on an encoding.
 /// @noRd
 #[extendr]
@@ -68,6 +75,7 @@ extendr_module! {
     mod synthrisk;
     fn rust_encode_variables;
     fn rust_merge_numeric_levels;
+    fn rust_level_counts;
     fn rust_compute;
     fn rust_identification;
     fn rust_record_keys;

@@ -239,6 +239,19 @@ impl<'a> LevelCodes<'a> {
         counts
     }
 
+    /// Records at each of `n_levels` levels when row `i` stands for `weights[i]` records
+    /// (counted cells); `None` when `weights` does not have one entry per row.
+    pub fn weighted_level_counts(&self, n_levels: u32, weights: &[f64]) -> Option<Vec<f64>> {
+        if weights.len() != self.len() {
+            return None;
+        }
+        let mut counts = vec![0f64; n_levels as usize];
+        for (i, &w) in weights.iter().enumerate() {
+            counts[self.code(i) as usize] += w;
+        }
+        Some(counts)
+    }
+
     /// Which of `n_levels` levels occur.
     pub fn presence(&self, n_levels: u32) -> Vec<bool> {
         self.level_counts(n_levels).into_iter().map(|n| n > 0).collect()
@@ -278,6 +291,16 @@ mod tests {
         assert!(matches!(LevelCodes::narrow(vec![0, 256], 257), LevelCodes::U16(_)));
         assert!(matches!(LevelCodes::narrow(vec![0, 65_536], 65_537), LevelCodes::U32(_)));
         assert_eq!(LevelCodes::narrow(vec![3, 256, 0], 300), vec![3, 256, 0]);
+    }
+
+    #[test]
+    fn weighted_level_counts_add_each_rows_weight() {
+        let codes = LevelCodes::narrow(vec![2, 0, 2, 1], 4);
+        assert_eq!(codes.weighted_level_counts(4, &[1.5, 2.0, 3.0, 0.0]), Some(vec![2.0, 0.0, 4.5, 0.0]));
+        assert_eq!(codes.weighted_level_counts(4, &[1.0]), None);
+        let raw = [1, 2, NA_INTEGER, 2];
+        let f = LevelCodes::Factor(FactorCodes::new(&raw, &[2, 0], 4, 3).unwrap());
+        assert_eq!(f.weighted_level_counts(4, &[1.0, 10.0, 100.0, 1000.0]), Some(vec![1010.0, 0.0, 1.0, 100.0]));
     }
 
     #[test]

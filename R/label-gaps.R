@@ -1,0 +1,75 @@
+# Keys and targets whose labels barely meet between the original and a synthesis:
+# none in common, or over half of one side's records at labels the other side lacks
+# (e.g. "Male" against "male"). Every measure then counts few or no matches for them,
+# which synthpop signals with a warning; so does synthrisk, and the result's notes and
+# printout say the same.
+
+# Share of one side's records above which one-sided labels are reported.
+label_gap_share <- 0.5
+
+# Per variable of an encoding, NULL or what label_gap() found. Only variables the core
+# flagged as having a level on one side only are counted again (in the core).
+label_gaps <- function(ptr, vars, labels, info, weights, m, call) {
+  weights <- lapply(weights, function(w) if (is.null(w)) NULL else as.double(w))
+  out <- list()
+  for (i in seq_along(vars)) {
+    if (!isTRUE(info[[i]]$one_sided)) next
+    counts <- rust_result(rust_level_counts(ptr, i - 1L, weights), call = call)
+    gap <- label_gap(counts[seq_len(m + 1)], labels[[i]], info[[i]]$missing_code + 1L)
+    if (!is.null(gap)) out[[vars[i]]] <- c(list(variable = vars[i]), gap)
+  }
+  out
+}
+
+# `counts`: records at each level, original first, then each synthesis; `missing`: the
+# position of the missing level (never a one-sided label).
+label_gap <- function(counts, labels, missing) {
+  orig <- counts[[1]]
+  orig[missing] <- 0
+  found <- lapply(seq_along(counts)[-1], function(j) {
+    syn <- counts[[j]]
+    syn[missing] <- 0
+    orig_only <- sum(orig[syn == 0])
+    syn_only <- sum(syn[orig == 0])
+    none <- sum(orig) > 0 && sum(syn) > 0 && !any(orig > 0 & syn > 0)
+    list(none = none, orig_only = orig_only, syn_only = syn_only, n_orig = sum(counts[[1]]), n_syn = sum(counts[[j]]),
+         orig_labels = labels[orig > 0 & syn == 0], syn_labels = labels[syn > 0 & orig == 0])
+  })
+  flagged <- vapply(found, function(f) {
+    f$none || f$orig_only > label_gap_share * f$n_orig || f$syn_only > label_gap_share * f$n_syn
+  }, logical(1))
+  if (!any(flagged)) return(NULL)
+  first <- found[[which(flagged)[1]]]
+  list(syntheses = which(flagged), none = first$none, original_labels = labels[orig > 0],
+       synthetic_labels = labels[Reduce(`+`, counts[-1])[seq_along(labels)] > 0 & seq_along(labels) != missing],
+       original_records = first$orig_only, n_original = first$n_orig,
+       synthetic_records = first$syn_only, n_synthetic = first$n_syn)
+}
+
+# One line per variable whose labels barely meet.
+label_gap_lines <- function(gaps, m) {
+  vapply(gaps, function(g) {
+    where <- if (m == 1) "the synthetic data" else if (length(g$syntheses) == m) paste("all", m, "syntheses") else
+      paste0("synthes", if (length(g$syntheses) > 1) "es " else "is ", paste(g$syntheses, collapse = ", "))
+    what <- if (g$none) "share no label" else "barely share labels"
+    first <- if (m > 1 && length(g$syntheses) < m) paste0(" (synthesis ", g$syntheses[1], ")") else ""
+    sprintf(paste0("Labels of '%s' in the original and %s %s: the original has %s; the synthetic data have %s. ",
+                   "%s of %s original and %s of %s synthetic records%s carry a label the other side lacks, ",
+                   "so they match nothing on '%s'."),
+            g$variable, where, what, shown_labels(g$original_labels), shown_labels(g$synthetic_labels),
+            format_count(g$original_records), format_count(g$n_original), format_count(g$synthetic_records), format_count(g$n_synthetic), first,
+            g$variable)
+  }, character(1), USE.NAMES = FALSE)
+}
+
+# Up to `n` labels, quoted and shortened, then how many more.
+shown_labels <- function(labels, n = 6, max_chars = 24) {
+  if (length(labels) == 0) return("none")
+  long <- nchar(labels, type = "width") > max_chars
+  labels[long] <- paste0(substr(labels[long], 1, max_chars - 3), "...")
+  shown <- paste0("\"", utils::head(labels, n), "\"", collapse = ", ")
+  if (length(labels) > n) shown <- paste0(shown, " and ", length(labels) - n, " more")
+  shown
+}
+
+format_count <- function(x) format(x, big.mark = ",", scientific = FALSE, trim = TRUE)
