@@ -20,9 +20,17 @@ test_that("to.print = 'ident' or 'checks' alone shows no preparation, notes or c
   expect_true(any(grepl("Data preparation", all, fixed = TRUE)))
 })
 
-test_that("the printout fits the console width", {
-  md <- multi.disclosure(sd2011_synds5, sd2011, keys = keys4, ngroups_targets = c(income = 20), print.flag = FALSE,
+test_that("the printout fits the console width, long target names shortened in the table", {
+  long <- paste(rep("a_target_with_a_very_long_name", 5), collapse = "_")
+  data <- sd2011
+  names(data)[names(data) == "workab"] <- long
+  syn <- lapply(sd2011_synds5$syn, function(s) {
+    names(s)[names(s) == "workab"] <- long
+    s
+  })
+  md <- multi.disclosure(syn, data, keys = keys4, ngroups_targets = c(income = 20), print.flag = FALSE,
                          plot = FALSE)
+  expect_true(any(grepl(long, rownames(md$attrib.table), fixed = TRUE)))
   withr::local_options(width = 70, cli.width = 70)
   out <- capture.output(print(md, to.print = "all"))
   # Headings (cli rules) are left as they are.

@@ -73,6 +73,9 @@ test_that("disclosure() on an object of class 'summary' is not sent to multi.dis
   keys <- c("sex", "age", "region", "placesize")
   not_ours <- structure(list(a = 1), class = "summary")
   expect_error(disclosure(not_ours, sd2011, keys = keys, target = "depress"), "must be a")
+  registered <- get(".__S3MethodsTable__.", envir = asNamespace("synthrisk"))
+  expect_false(exists("disclosure.summary", envir = registered, inherits = FALSE))
+  expect_true(exists("disclosure.synds", envir = registered, inherits = FALSE))
   # The exported alias of synthpop's name still works.
   md <- disclosure.summary(sd2011_synds, sd2011, keys = keys, targets = "depress", print.flag = FALSE, plot = FALSE)
   expect_s3_class(md, "multi.disclosure")
