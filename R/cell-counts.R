@@ -137,12 +137,6 @@ dataset_weights <- function(x, where, call) {
   as.integer(counts)
 }
 
-# Number of records of a dataset held in R (rows, or the sum of its counts).
-dataset_records <- function(x) {
-  n <- count_column(x)
-  if (is.null(n)) nrow(x) else sum(as.double(.subset2(x, n)))
-}
-
 # Analyses that need the records themselves refuse counted cells and database tables.
 refuse_counted <- function(x, arg, fn, call) {
   if (is_cell_counts(x) || (is.list(x) && !is.data.frame(x) && !is_db_table(x) &&

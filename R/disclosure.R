@@ -62,7 +62,7 @@
 #' (`dataset`, `query`: `"levels"`, `"pivot"` or `"cells"`, `targets`, `rows`,
 #' `seconds`); the printout says how many records came as how many rows. A database
 #' has no factor levels: text columns are compared by their labels as characters are
-#' (SPEC 2), so levels are in the order `factor()` gives them. See
+#' (definitions vignette, section 2), so levels are in the order `factor()` gives them. See
 #' `vignette("database", package = "synthrisk")` for what the database must support
 #' and how column types map.
 #'

@@ -126,22 +126,6 @@ holdout_split <- function(data, prop = 0.2, seed = NULL) {
   list(train = data[!is_control, , drop = FALSE], control = data[is_control, , drop = FALSE])
 }
 
-# `expr` evaluated after set.seed(seed), with the session's random state restored after.
-with_seed <- function(seed, expr) {
-  global <- globalenv()
-  had_seed <- exists(".Random.seed", envir = global, inherits = FALSE)
-  old_seed <- if (had_seed) get(".Random.seed", envir = global, inherits = FALSE)
-  on.exit({
-    if (had_seed) {
-      assign(".Random.seed", old_seed, envir = global)
-    } else if (exists(".Random.seed", envir = global, inherits = FALSE)) {
-      rm(".Random.seed", envir = global)
-    }
-  })
-  set.seed(seed)
-  expr
-}
-
 # The holdout tables of every target of a multi.disclosure, stacked with a `target`
 # column, in the order of `data`'s targets.
 add_multi_holdout <- function(x, n_control, control_grouping) {

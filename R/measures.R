@@ -7,13 +7,13 @@ measure_registry <- data.frame(
   measure = c("UiO", "UiS", "UiOiS", "repU",
               "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DCAPd", "DiSDiO", "max_denom", "mean_denom",
               "baseCAPd", "CAPd", "CAPs", "DCAP", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb",
-              "TCAP_taub"),
-  component = c(rep("ident", 4), rep("attrib", 9), rep("allCAPs", 11)),
-  group = c(rep("identity", 4), rep("attribute", 9), rep("CAP", 11)),
-  unit = c(rep("%", 11), "count", "count", rep("%", 11)),
+              "TCAP_taub", "DCAPi"),
+  component = c(rep("ident", 4), rep("attrib", 9), rep("allCAPs", 12)),
+  group = c(rep("identity", 4), rep("attribute", 9), rep("CAP", 12)),
+  unit = c(rep("%", 11), "count", "count", rep("%", 12)),
   data = c("original", rep("synthetic", 3),
            "original", rep("synthetic", 8),
-           "original", "original", rep("synthetic", 9)),
+           "original", "original", rep("synthetic", 10)),
   definition = c(
     "unique in the original: records whose key combination (q) occurs once in the original",
     "unique in the synthetic data: records whose q occurs once in the synthesis (over Ns)",
@@ -38,17 +38,18 @@ measure_registry <- data.frame(
     "of the original records whose q is predicted with certainty, the share predicted correctly (DiSCO / DiS)",
     "records predicted with certainty and correct over Ns (K / Ns)",
     "records predicted with certainty and correct over Nb (K / Nb)",
-    "TCAP as Taub et al. (2018) define it: of the synthetic records whose q predicts one target level and occurs in the original, the mean share of original records in q with that level"
+    "TCAP as Taub et al. (2018) define it: of the synthetic records whose q predicts one target level and occurs in the original, the mean share of original records in q with that level",
+    "expected correct attributions over the original records whose q occurs in the synthetic data (C / iS); SDMetrics' CategoricalCAP reports 1 - score"
   ),
   # Each percentage as 100 * numerator / denominator (definitions vignette, section 6), in the symbols of
   # curve_symbols; NA for the counts and the baseline. The size curve's plot draws the
   # numerator as the line type and the denominator as the colour.
   numerator = c("UiO", "UiS", "UiOiS", "repU",
                 "did", "dis", "iS", "DiS", "K", "C", "DiSDiO", NA, NA,
-                NA, "CAPd", "CAPs", "C", "C", "C", "C", "K", "K", "K", "Tt"),
+                NA, "CAPd", "CAPs", "C", "C", "C", "C", "K", "K", "K", "Tt", "C"),
   denominator = c("Nd", "Ns", "Nd", "Nd",
                   "Nd", "Ns", "Nd", "Nd", "Nd", "Nd", "Nd", NA, NA,
-                  NA, "Nd", "Ns", "Nd", "Nd", "Ns", "Nb", "DiS", "Ns", "Nb", "Sc"),
+                  NA, "Nd", "Ns", "Nd", "Nd", "Ns", "Nb", "DiS", "Ns", "Nb", "Sc", "iS"),
   stringsAsFactors = FALSE
 )
 
@@ -67,6 +68,20 @@ curve_symbols <- c(
   Nd = "Nd: original records", Ns = "Ns: synthetic records",
   Nb = "Nb: synthetic records whose q is in the original"
 )
+
+# The one alias: synthpop 1.9-3's DCAP is the core's DCAPd (kept for its scripts).
+measure_aliases <- c(DCAP = "DCAPd")
+
+# The core's name of each measure (aliases resolved).
+core_names <- function(measures) {
+  unname(ifelse(measures %in% names(measure_aliases), measure_aliases[measures], measures))
+}
+
+# The other name of a measure (DCAPd for DCAP and DCAP for DCAPd), or NA.
+alias_of <- function(measure) {
+  both <- c(measure_aliases, stats::setNames(names(measure_aliases), measure_aliases))
+  unname(both[measure])
+}
 
 measure_names <- function(component) {
   measure_registry$measure[measure_registry$component == component]

@@ -133,13 +133,17 @@ disclosure_plot_pairs <- function() {
   pairs
 }
 
-# A measure's values (one per synthesis) from whichever component holds it; synthpop
-# 1.9-3 names DCAPd "DCAP". NULL when the object does not have it.
+# A measure's values (one per synthesis) from whichever component holds it, else
+# under its alias (synthpop 1.9-3's objects name DCAPd "DCAP"). NULL when the object
+# has neither.
 measure_values <- function(x, measure) {
   for (component in c("ident", "attrib", "allCAPs")) {
     if (measure %in% names(x[[component]])) return(x[[component]][[measure]])
   }
-  if (measure == "DCAPd") return(measure_values(x, "DCAP"))
+  other <- alias_of(measure)
+  for (component in c("ident", "attrib", "allCAPs")) {
+    if (!is.na(other) && other %in% names(x[[component]])) return(x[[component]][[other]])
+  }
   NULL
 }
 

@@ -107,9 +107,6 @@ check_component <- function(tables, m) {
   lapply(tables, function(x) if (is.null(x)) "" else x)
 }
 
-# The core's measures behind cap_names (DCAP is DCAPd under synthpop 1.9-3's name).
-cap_columns <- c("baseCAPd", "CAPd", "CAPs", "DCAPd", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb", "TCAP_taub")
-
 build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, thresh_2way, digits, to.print, call) {
   stats <- stats_columns(raw)
   one <- one_way_checks(raw, m, target, labels[[target]], thresh_1way)
@@ -119,7 +116,7 @@ build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, thresh_2
   x <- list(
     ident = measure_frame(stats, ident_names),
     attrib = measure_frame(stats, attrib_names),
-    allCAPs = measure_frame(stats, cap_columns, cap_names),
+    allCAPs = measure_frame(stats, core_names(cap_names), cap_names),
     check_1way = check_component(lapply(one, function(x) x$table), m),
     check1 = if (length(one_msgs) == 0) "" else paste(one_msgs, collapse = "; "),
     check_2way = check_component(two, m),

@@ -69,17 +69,6 @@ default_sizes <- function(n) {
   unique(pmax(1L, as.integer(round(seq(0.05, 1, length.out = 20) * n))))
 }
 
-# Runs `code` after set.seed(seed) and puts the session's random numbers back; with a
-# NULL seed, just runs it.
-with_seed <- function(seed, code) {
-  if (is.null(seed)) return(code)
-  genv <- globalenv()
-  old <- if (exists(".Random.seed", envir = genv, inherits = FALSE)) get(".Random.seed", envir = genv)
-  on.exit(if (is.null(old)) rm(".Random.seed", envir = genv) else assign(".Random.seed", old, envir = genv))
-  set.seed(seed)
-  code
-}
-
 # The plan of subsamples: per synthesis j (dataset j of the encoding), its sizes (capped
 # at its rows; repeats dropped) and reps rows each, drawn in the order synthesis, size,
 # rep. The whole synthesis is one view shared by its repeats. `index` says which view
@@ -126,7 +115,7 @@ subsample_plan <- function(n_syn, sizes, reps, seed) {
 
 build_size_curve <- function(res, draws, measures, reps, seed) {
   idx <- draws$index
-  cols <- ifelse(measures == "DCAP", "DCAPd", measures)
+  cols <- core_names(measures)
   n_meas <- length(measures)
   rows <- lapply(res$targets, function(tv) {
     s <- stats_matrix(res$raw[[tv]])

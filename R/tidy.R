@@ -43,8 +43,10 @@ glance_measures <- c("UiO", "repU", "Dorig", "DiSCO", "DCAPd", "TCAP")
 
 glance_row <- function(x) {
   long <- measure_rows(x)
-  # synthpop 1.9-3 names DCAPd "DCAP" (the same quantity, definitions vignette, section 6).
-  if (!("DCAPd" %in% long$measure)) long$measure[long$measure == "DCAP"] <- "DCAPd"
+  # synthpop 1.9-3's objects hold DCAPd only under its alias (definitions vignette, section 6).
+  for (alias in names(measure_aliases)) {
+    if (!(measure_aliases[[alias]] %in% long$measure)) long$measure[long$measure == alias] <- measure_aliases[[alias]]
+  }
   present <- intersect(glance_measures, long$measure)
   means <- lapply(present, function(measure) mean(long$value[long$measure == measure]))
   names(means) <- present

@@ -248,7 +248,7 @@ ref_disclosure <- function(syn, data, keys, target, cont.na = NULL, denom_lim = 
       baseCAPd = 100 * sum((margin / Nd)^2), CAPd = pct(sum(rowSums(pd2^2) * dq2), Nd),
       CAPs = pct(sum(rowSums(ps2^2) * sq2), Ns), DCAP = pct(C, Nd), DCAPs = pct(C, Ns), DCAPb = pct(C, Nb),
       TCAP = pct(K, sum(kept$DiS)), TCAPs = pct(K, Ns), TCAPb = pct(K, Nb),
-      TCAP_synthpop = pct(K, sum(d2[sq2 > 0, ])), TCAP_taub = taub,
+      TCAP_synthpop = pct(K, sum(d2[sq2 > 0, ])), TCAP_taub = taub, DCAPi = pct(C, sum(kept$iS)),
       Nexclusions = nex
     )
     # 1-way check (definitions vignette, section 7)
@@ -311,7 +311,7 @@ ref_labels <- function(x) {
 
 ref_measures <- c("UiO", "UiS", "UiOiS", "repU", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DCAPd", "DiSDiO",
                   "max_denom", "mean_denom", "baseCAPd", "CAPd", "CAPs", "DCAP", "DCAPs", "DCAPb", "TCAP",
-                  "TCAPs", "TCAPb", "TCAP_synthpop", "TCAP_taub")
+                  "TCAPs", "TCAPb", "TCAP_synthpop", "TCAP_taub", "DCAPi")
 
 # Numbers equal to 1e-9, with NA, NaN, Inf and -Inf in the same places.
 same_numbers <- function(a, b) {

@@ -17,3 +17,16 @@ test_that("DCAPs scales with Ns when the synthetic data are smaller", {
   expect_equal(d$allCAPs$DCAPs, d$allCAPs$DCAPd * 5000 / 3000, tolerance = 1e-12)
   expect_equal(d$allCAPs$TCAPs, d$attrib$DiSCO * 5000 / 3000, tolerance = 1e-12)
 })
+
+test_that("DCAPi is C over the original records whose q occurs in the synthetic data", {
+  d <- disclosure(sd2011_synds5, sd2011, keys = c("sex", "age", "region", "placesize"), target = "depress",
+                  print.flag = FALSE)
+  # C = DCAPd * Nd / 100 and sum(iS) = iS * Nd / 100, so DCAPi = 100 * DCAPd / iS.
+  expect_equal(d$allCAPs$DCAPi, 100 * d$allCAPs$DCAPd / d$attrib$iS, tolerance = 1e-12)
+  expect_identical(names(d$allCAPs)[ncol(d$allCAPs)], "DCAPi")
+  # SDMetrics' CategoricalCAP on Adult (keys age, sex, occupation, race; target
+  # income) reports 1 - score = 0.43285 (SPEC 6).
+  a <- disclosure(adult_synds, adult, keys = c("age", "sex", "occupation", "race"), target = "income",
+                  print.flag = FALSE)
+  expect_equal(round(a$allCAPs$DCAPi, 3), 43.285)
+})

@@ -406,8 +406,11 @@ test_that("grouping records say how each asked-for variable was grouped (definit
   expect_identical(nf$labels$t, c(nf$grouping$t$labels, "Missing"))
   expect_as_reference(o, o, keys = "k", target = "t", ngroups_target = 2, cont.na = list(t = c(-8, Inf)),
                       label = "non-finite grouped")
-  # A grouping asked of a non-numeric variable is not recorded.
+  # A grouping asked of a non-numeric variable is recorded as not done, with the reason
+  # (issue 19: said, not silently skipped).
   chr <- encode_variables(c("k", "t"), o, list(o), NULL, list(k = 3, t = 0), strict = FALSE, n_threads = 1L,
                           call = rlang::current_env())
-  expect_identical(chr$grouping, list())
+  expect_identical(names(chr$grouping), "k")
+  expect_false(chr$grouping$k$grouped)
+  expect_match(chr$grouping$k$reason, "it is text, and only numeric variables are grouped", fixed = TRUE)
 })

@@ -46,6 +46,7 @@ test_that("sums equal disclosure() on the SD2011 fixtures, with every exclusion"
 })
 
 test_that("sums equal disclosure() on random data, with exclusions", {
+  local_quiet_labels()
   set.seed(11)
   for (case in 1:200) {
     n <- sample(1:30, 1)

@@ -48,8 +48,8 @@ expected_glance <- function(d) {
 test_that("tidy() of a disclosure holds every measure of ident, attrib and allCAPs, with group and unit", {
   d <- disclosure(sd2011_synds5, sd2011, keys = keys4, target = "workab", print.flag = FALSE)
   td <- tidy(d)
-  expect_identical(names(td), c("target", "synthesis", "group", "measure", "value", "unit"))
-  expect_identical(nrow(td), 5L * 23L)
+  expect_identical(names(td), c("target", "synthesis", "group", "measure", "value", "unit", "definition"))
+  expect_identical(nrow(td), 5L * 24L)
   expect_identical(td, expected_tidy(d))
   expect_identical(td$value[td$measure == "DiSCO"], d$attrib$DiSCO)
   expect_identical(td$value[td$measure == "repU"], d$ident$repU)
@@ -62,7 +62,7 @@ test_that("tidy() of a multi.disclosure binds the targets' tables in output.list
   md <- multi.disclosure(sd2011_synds5, sd2011, keys = keys4, ngroups_targets = c(income = 20), print.flag = FALSE,
                          plot = FALSE)
   td <- tidy(md)
-  expect_identical(nrow(td), 5L * 5L * 23L)
+  expect_identical(nrow(td), 5L * 5L * 24L)
   expected <- do.call(rbind, lapply(md$output.list, expected_tidy))
   rownames(expected) <- NULL
   expect_identical(td, expected)
@@ -77,7 +77,7 @@ test_that("as.data.frame() keeps its columns: tidy() without the unit", {
                          plot = FALSE)
   df <- as.data.frame(md)
   expect_identical(names(df), c("target", "synthesis", "group", "measure", "value"))
-  expect_identical(nrow(df), 2L * 5L * 23L)
+  expect_identical(nrow(df), 2L * 5L * 24L)
   expect_identical(df, tidy(md)[names(df)])
   expect_identical(df$value[df$target == "ls" & df$measure == "DiSCO"], md$output.list$ls$attrib$DiSCO)
   expect_identical(as.data.frame(md$output.list$ls), tidy(md$output.list$ls)[names(df)])
@@ -88,7 +88,7 @@ test_that("glance() gives one row per target with the means of the headline meas
                          plot = FALSE)
   gl <- glance(md)
   expect_identical(names(gl), c("target", "Norig", "m", "keys", "UiO", "repU", "Dorig", "DiSCO", "DCAPd", "TCAP",
-                                "check_1way", "check_2way", "check1", "check2"))
+                                "check_1way", "check_2way", "check1", "check2", "TCAP_definition"))
   expected <- do.call(rbind, lapply(md$output.list, expected_glance))
   rownames(expected) <- NULL
   expect_equal(gl, expected, tolerance = 1e-12)

@@ -34,6 +34,7 @@ measures! {
     disdio => "DiSDiO", max_denom => "max_denom", mean_denom => "mean_denom",
     base_capd => "baseCAPd", capd => "CAPd", caps => "CAPs", dcaps => "DCAPs", dcapb => "DCAPb",
     tcap => "TCAP", tcaps => "TCAPs", tcapb => "TCAPb", tcap_synthpop => "TCAP_synthpop", tcap_taub => "TCAP_taub",
+    dcapi => "DCAPi",
     nd => "Nd", ns => "Ns",
 }
 
@@ -83,6 +84,7 @@ impl SynthesisMeasures {
             tcapb: pct(disco, nb),
             tcap_synthpop: pct(disco, t.n_orig_in_syn as f64),
             tcap_taub: pct(t.taub_num, t.taub_den as f64),
+            dcapi: pct(t.dcap_num, kept(IS)),
             nd,
             ns,
         }
@@ -112,5 +114,16 @@ mod tests {
         assert_eq!(m.get("TCAP"), Some(50.0));
         assert!(m.get("mean_denom").unwrap().is_nan(), "no DiSCO cell: mean_denom stays NaN");
         assert_eq!(m.get("max_denom"), Some(0.0));
+        assert!(m.get("DCAPi").unwrap().is_nan(), "no original record whose q is in the synthetic data");
+    }
+
+    #[test]
+    fn dcapi_divides_c_by_the_is_total() {
+        let mut t = Tally::new(2, 0);
+        t.dcap_num = 3.0;
+        t.total[IS] = 8;
+        let m = SynthesisMeasures::from_tally(&t, 10, 20, 50.0);
+        assert_eq!(m.get("DCAPi"), Some(37.5));
+        assert_eq!(m.get("DCAPd"), Some(30.0));
     }
 }

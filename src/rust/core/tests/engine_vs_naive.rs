@@ -437,7 +437,8 @@ fn naive(case: &Case, ti: usize, o: usize, j: usize, spec: &LabelSpec) -> Naive 
         let sqq = sq.get(q).copied().unwrap_or(0);
         let ps1 = sqq > 0 && s == sqq;
         let pd1 = dqq > 0 && d == dqq;
-        let values = [
+        // In the order of MEASURE_NAMES.
+    let values = [
             d,
             s,
             if pd1 { d } else { 0 },
@@ -530,6 +531,7 @@ fn naive(case: &Case, ti: usize, o: usize, j: usize, spec: &LabelSpec) -> Naive 
         pct(k_disco, nb),
         pct(k_disco, orig_in_syn),
         pct(taub_num, taub_den),
+        pct(c, sum(4)),
         nd,
         ns,
     ];

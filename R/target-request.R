@@ -1,5 +1,5 @@
-# One call into the core for every target: per-target exclusions resolved from labels
-# to codes (unknown names and levels are errors), then the raw counts back.
+# Per-target requests for the core (exclusions resolved from labels to codes; unknown
+# names and levels are errors) and the one call that counts every target of a group.
 
 # Levels named by `not.targetlev` (definitions vignette 5.1): NULL or a single "" means none; in a
 # longer vector "" is a label like any other, so a real "" level can be excluded.
