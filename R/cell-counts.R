@@ -13,8 +13,9 @@
 #' `ngroups_keys` (weighted quantiles equal to those of the repeated values), the
 #' exclusions and the checks count records, not rows. A cell may hold any columns;
 #' those that are not keys or targets are ignored, and a row may repeat another's
-#' values (their counts add up). The printout says how many records are in how many
-#' cells.
+#' values (their counts add up). The results' printout says how many records are in
+#' how many cells; printing the cells themselves gives that line, the number of
+#' columns and the first cells, as a tibble does.
 #'
 #' The analyses that need the records themselves refuse counted cells with an
 #' error: [record_risk()], [identification_risk()], [replicated.uniques()],
@@ -75,15 +76,31 @@ new_cell_counts <- function(x, n) {
 }
 
 #' @rdname cell_counts
+#' @param rows For `print()`: how many cells to show. Up to 20 cells are shown whole;
+#'   more show the first `rows` (default 10) and say how many are left, as a tibble
+#'   does. `Inf` shows every cell.
 #' @param ... Passed to the data frame's print method.
 #' @export
-print.cell_counts <- function(x, ...) {
+print.cell_counts <- function(x, rows = NULL, ...) {
+  if (!is.null(rows) && (!is.numeric(rows) || length(rows) != 1 || is.na(rows) || rows < 0 || rows != round(rows))) {
+    cli::cli_abort("{.arg rows} must be one whole number from 0 (or {.code Inf}), not {.code {describe_value(rows)}}.")
+  }
   n <- attr(x, "counts")
   counts <- .subset2(x, n)
-  cat(sprintf("Counted cells: %s records in %s cells (counts in column '%s').\n",
-              format(sum(as.double(counts)), big.mark = ",", scientific = FALSE),
-              format(length(counts), big.mark = ",", scientific = FALSE), n))
-  print(structure(x, class = "data.frame", counts = NULL), ...)
+  cells <- nrow(x)
+  big <- function(v) format(v, big.mark = ",", scientific = FALSE, trim = TRUE)
+  cat(sprintf("# A cell_counts table: %s cell%s, %s record%s, %s column%s (counts in '%s')\n",
+              big(cells), if (cells == 1) "" else "s", big(sum(as.double(counts))),
+              if (sum(as.double(counts)) == 1) "" else "s", big(ncol(x)), if (ncol(x) == 1) "" else "s", n))
+  # A tibble's rule: a short table whole, a long one by its head.
+  shown <- if (!is.null(rows)) min(rows, cells) else if (cells <= 20) cells else 10
+  if (shown > 0) {
+    print(structure(x, class = "data.frame", counts = NULL)[seq_len(shown), , drop = FALSE], ...)
+  }
+  if (shown < cells) {
+    cat(sprintf("# ... %s more cell%s\n", big(cells - shown), if (cells - shown == 1) "" else "s"))
+    cat("# Use print(x, rows = Inf) to see every cell.\n")
+  }
   invisible(x)
 }
 

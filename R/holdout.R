@@ -3,7 +3,8 @@
 # the same population that were kept out of the synthesis (`control`) as the original.
 # Risk that the synthesis leaks about its own training records shows as train above
 # control; R = (r_train - r_control) / (1 - r_control) scales the excess by the room
-# left above the control's rate.
+# left above the control's rate. R < 0 (control more exposed) is noise or a smaller
+# control set, never leakage.
 #
 # Both runs share one encoding: data (dataset 0), the m syntheses (1..m) and control
 # (m + 1), so levels and grouping breaks are the same for both; breaks come from data
@@ -82,6 +83,17 @@ holdout_to_print <- function(to.print, chosen, with_control) {
 #' holdout baseline. Records used for synthesis that are no more at risk than records
 #' never used (`R` near 0) show that the synthesis does not leak about its own
 #' training data beyond what it says about the population.
+#'
+#' `R` is negative when the control records come out more exposed than the training
+#' records. A synthesis cannot cause that: it is no sign of leakage, the difference
+#' being within noise, or, for measures that grow as a set of records shrinks (such as
+#' `UiO` and `Dorig`), the effect of a control set smaller than the training set.
+#'
+#' The default `prop = 0.2` follows the PSD paper (Raab, *Privacy risk from synthetic
+#' data: practical proposals*, PSD 2024); a
+#' control set as large as the training set (`prop = 0.5`) gives steadier `R`, at the
+#' cost of synthesising from fewer records. The printout of a result with `control`
+#' says so when the control set is the smaller one.
 #'
 #' @param data The original data, a data frame.
 #' @param prop The share of records to keep out as `control`, strictly between 0 and 1;

@@ -15,9 +15,15 @@
 #' * `true.rate`, the true match rate \eqn{\sum_i K_i / N};
 #' * `false.rate`, the false match rate \eqn{\sum_i F_i / s} (`NA` when \eqn{s = 0}).
 #'
-#' Categorical variables (factors, characters, logicals, dates, and numeric
-#' variables without a radius) match when their labels are equal, a missing value
-#' matching a missing value. A numeric variable with a radius matches when
+#' The known variables are matched exactly, as Hu defines the measures: in partially
+#' synthetic data they are the original values, so `object` must hold the records of
+#' `data` in the same rows with the known variables unchanged (only `syn.vars`
+#' replaced); known variables that differ row by row (fully synthetic data passed by
+#' mistake, rows reordered) are an error naming them. A radius applies only to
+#' synthesised numeric variables. Categorical variables (factors, characters,
+#' logicals, dates, and numeric variables without a radius) match when their labels
+#' are equal, a missing value matching a missing value. A synthesised numeric
+#' variable with a radius matches when
 #' \eqn{|x_{syn} - x_i| \le} `radius` (or \eqn{\le} `radius` \eqn{\cdot |x_i|} with
 #' `relative = TRUE`, so that a zero matches only zero, and negative values use
 #' their size); the boundary is included; `NA`, `NaN`, `Inf` and `-Inf` match only
@@ -25,14 +31,17 @@
 #' searches sorted numeric values, never comparing all pairs.
 #'
 #' @param object A `synds` object, a data frame or a list of data frames (one per
-#'   synthesis), each with the rows of `data` in the same order.
+#'   synthesis): partially synthetic data, each with the records of `data` in the same
+#'   rows, the `known` variables unchanged and the `syn.vars` replaced.
 #' @param data The original data, a data frame.
-#' @param known Variables the intruder knows (names or column numbers of `data`);
-#'   may be empty.
+#' @param known Variables the intruder knows (names or column numbers of `data`),
+#'   matched exactly; may be empty.
 #' @param syn.vars The synthesised variables the intruder matches on.
-#' @param radius `NULL` (numeric variables match exactly), one number for every
-#'   numeric variable, or a vector named by numeric variable (the others match
-#'   exactly). Numbers `>= 0`.
+#' @param radius For the synthesised numeric variables (of `syn.vars`): `NULL`
+#'   (they match exactly), one number for all of them, one number for each of them
+#'   in the order of `syn.vars`, or a vector named by synthesised numeric variable
+#'   (the others match exactly). Numbers `>= 0`. Naming a known variable or one that
+#'   is not a synthesised numeric variable is an error.
 #' @param relative If `TRUE` (default), the radius is relative to the size of the
 #'   original value; if `FALSE`, absolute.
 #' @param n_threads Threads for the Rust core; default [synthrisk_threads()].
@@ -41,8 +50,8 @@
 #'   then a row `"mean"` of their means; `false.rate` of the mean row is `NA` when
 #'   a synthesis has none), `records` (a data
 #'   frame with `row`, `synthesis`, `c`, `T`, `K`, `F` per original record and
-#'   synthesis), `known`, `syn.vars`, `radius` (per numeric variable matched within a
-#'   radius), `relative`, `N`, `m`.
+#'   synthesis), `known`, `syn.vars`, `radius` (per synthesised numeric variable
+#'   matched within a radius), `relative`, `N`, `m`.
 #' @seealso [disclosure()] for fully synthetic data.
 #' @export
 #' @examples
@@ -55,7 +64,8 @@
 #' ir
 #' head(ir$records)
 #'
-#' # UCI Adult: hours and capital gains synthesised, an intruder knowing age, sex, race.
+#' # UCI Adult: hours and capital gains synthesised, an intruder knowing age, sex, race;
+#' # the radius applies to the two synthesised variables, age is matched exactly.
 #' adult_part <- adult
 #' synthesised <- c("hours.per.week", "capital.gain")
 #' adult_part[synthesised] <- adult_synds$syn[synthesised]
@@ -94,9 +104,10 @@ identification_risk <- function(object, data, known, syn.vars, radius = NULL, re
     }
   }
   check_variable_columns(vars, data, syn, env)
+  check_known_unchanged(known, data, syn, env)
   check_flag(relative, "relative", env)
   n_threads <- if (is.null(n_threads)) synthrisk_threads() else check_n_threads(n_threads, call = env)
-  radius <- radius_per_variable(radius, vars, data, syn, env)
+  radius <- radius_per_variable(radius, known, syn.vars, data, syn, env)
 
   exact <- setdiff(vars, names(radius))
   enc <- if (length(exact) > 0) {
@@ -111,34 +122,107 @@ identification_risk <- function(object, data, known, syn.vars, radius = NULL, re
   new_identification_risk(raw, known, syn.vars, radius, relative, nrow(data))
 }
 
-# The radius of each numeric variable matched within one: a named double vector
-# (empty when every variable matches exactly).
-radius_per_variable <- function(radius, vars, data, syn, call) {
+# Values of one variable in two datasets, row by row: TRUE where they are the same
+# label (factors by their labels), a missing value equal to a missing value and NaN
+# only to NaN.
+same_values <- function(a, b) {
+  # Factors of the same levels compare by their codes, without making labels.
+  if (is.factor(a) && is.factor(b) && identical(levels(a), levels(b))) {
+    a <- unclass(a)
+    b <- unclass(b)
+    attributes(a) <- NULL
+    attributes(b) <- NULL
+  }
+  as_label <- function(x) {
+    if (inherits(x, "POSIXlt")) x <- as.POSIXct(x)
+    if (is.factor(x)) as.character(x) else x
+  }
+  a <- as_label(a)
+  b <- as_label(b)
+  na_a <- is.na(a)
+  na_b <- is.na(b)
+  same <- !na_a & !na_b
+  same[same] <- a[same] == b[same]
+  both_na <- na_a & na_b
+  same[both_na] <- if (is.double(a) && is.double(b)) is.nan(a[both_na]) == is.nan(b[both_na]) else TRUE
+  same
+}
+
+# Partially synthetic data are the original records with only `syn.vars` replaced: each
+# known variable of each synthesis must be that of `data`, row by row (Hu). Anything
+# else, such as fully synthetic data, would give matches that mean nothing.
+check_known_unchanged <- function(known, data, syn, call) {
+  if (length(known) == 0) return(invisible())
+  big <- function(v) format(v, big.mark = ",", scientific = FALSE, trim = TRUE)
+  n <- nrow(data)
+  problems <- character(0)
+  for (j in seq_along(syn)) {
+    for (v in known) {
+      differs <- which(!same_values(.subset2(data, v), .subset2(syn[[j]], v)))
+      if (length(differs) == 0) next
+      where <- if (length(syn) > 1) paste0("Synthesis ", j, ": known") else "Known"
+      first <- if (length(differs) == 1) paste0("row ", differs) else paste0("first at row ", differs[1])
+      problems <- c(problems, sprintf("%s variable \"%s\" differs in %s of %s rows (%s).",
+                                      where, v, big(length(differs)), big(n), first))
+    }
+  }
+  if (length(problems) == 0) return(invisible())
+  shown <- utils::head(problems, 5)
+  if (length(problems) > 5) shown <- c(shown, sprintf("... and %d more.", length(problems) - 5))
+  cli::cli_abort(c("{.fn identification_risk} needs partially synthetic data: the same records in the same rows, with the known variables unchanged and only {.arg syn.vars} replaced.",
+                   stats::setNames(vapply(shown, escape_braces, character(1), USE.NAMES = FALSE), rep("x", length(shown))),
+                   i = "Fully synthetic data (new records) are assessed with {.fn disclosure}; here {.arg object} must be {.arg data} with the synthesised variables replaced."),
+                 call = call)
+}
+
+# The radius of each synthesised numeric variable matched within one: a named double
+# vector (empty when every variable matches exactly). Known variables always match
+# exactly (Hu): they are unchanged, so a radius would only blur the intruder's key.
+radius_per_variable <- function(radius, known, syn.vars, data, syn, call) {
   is_plain_number <- function(x) (is.double(x) || is.integer(x)) && is.null(attr(x, "class"))
-  numeric_vars <- vars[vapply(vars, function(v) {
-    all(vapply(c(list(data), syn), function(d) is_plain_number(d[[v]]), logical(1)))
+  numeric_syn <- syn.vars[vapply(syn.vars, function(v) {
+    all(vapply(c(list(data), syn), function(d) is_plain_number(.subset2(d, v)), logical(1)))
   }, logical(1))]
   if (is.null(radius)) return(stats::setNames(numeric(0), character(0)))
   if (!is.numeric(radius) || length(radius) == 0 || anyNA(radius) || any(!is.finite(radius)) || any(radius < 0)) {
     cli::cli_abort("{.arg radius} must be numbers >= 0 (or {.code NULL}), not {.code {describe_value(radius)}}.",
                    call = call)
   }
-  if (is.null(names(radius))) {
-    if (length(radius) != 1) {
-      cli::cli_abort(c("{.arg radius} must be one number for every numeric variable, or named by variable.",
+  which_numeric <- if (length(numeric_syn)) "The synthesised numeric variable{?s} {?is/are} {.val {numeric_syn}}." else
+    "No synthesised variable is numeric on every side."
+  nm <- names(radius)
+  if (is.null(nm)) {
+    if (length(numeric_syn) == 0) {
+      cli::cli_abort(c(if (length(syn.vars) == 1) "{.arg radius} is {.code {describe_value(radius)}}, but the synthesised variable {.val {syn.vars}} is not numeric on every side." else
+                         "{.arg radius} is {.code {describe_value(radius)}}, but none of the synthesised variables {.val {syn.vars}} is numeric on every side.",
+                       i = "A radius applies to synthesised numeric variables; known variables match exactly."),
+                     call = call)
+    }
+    if (length(radius) != 1 && length(radius) != length(numeric_syn)) {
+      cli::cli_abort(c(if (length(numeric_syn) == 1) "{.arg radius} must be one number, for the synthesised numeric variable {.val {numeric_syn}}, or named by it." else
+                         "{.arg radius} must be one number for all {length(numeric_syn)} synthesised numeric variables {.val {numeric_syn}}, one for each of them, or named by variable.",
                        x = "It is {.code {describe_value(radius)}} (length {length(radius)})."), call = call)
     }
-    if (length(numeric_vars) == 0) {
-      cli::cli_abort("{.arg radius} is {radius}, but none of {.val {vars}} is numeric on every side.", call = call)
-    }
-    return(stats::setNames(rep(as.double(radius), length(numeric_vars)), numeric_vars))
+    return(stats::setNames(rep_len(as.double(radius), length(numeric_syn)), numeric_syn))
   }
-  nm <- names(radius)
-  bad <- setdiff(nm, numeric_vars)
-  if (length(bad) > 0 || anyDuplicated(nm)) {
-    cli::cli_abort(c("{.arg radius} names {.val {if (length(bad)) bad else nm[duplicated(nm)]}}, not {if (length(bad)) 'a numeric variable of known or syn.vars' else 'once'}.",
-                     did_you_mean(bad, numeric_vars),
-                     i = if (length(numeric_vars)) "The numeric variables are {.val {numeric_vars}}." else "No variable is numeric on every side."),
+  if (anyNA(nm) || any(!nzchar(nm))) {
+    cli::cli_abort("{.arg radius} must be named for every number or for none, not {.code {describe_value(radius)}}.",
+                   call = call)
+  }
+  if (anyDuplicated(nm)) {
+    cli::cli_abort("{.arg radius} names {.val {unique(nm[duplicated(nm)])}} more than once.", call = call)
+  }
+  in_known <- intersect(nm, known)
+  if (length(in_known) > 0) {
+    cli::cli_abort(c("{.arg radius} names {.val {in_known}}, a known variable: known variables match exactly.",
+                     i = "A radius applies to synthesised numeric variables.", i = which_numeric),
+                   call = call)
+  }
+  bad <- setdiff(nm, numeric_syn)
+  if (length(bad) > 0) {
+    cli::cli_abort(c("{.arg radius} names {.val {bad}}, not a synthesised numeric variable.",
+                     did_you_mean(bad, numeric_syn),
+                     i = which_numeric),
                    call = call)
   }
   stats::setNames(as.double(radius), nm)
@@ -197,7 +281,7 @@ format.identification_risk <- function(x, digits = 4, ...) {
     cli::cli_text("Known: {if (length(x$known)) cli::format_inline('{.val {x$known}}') else 'none'}; synthesised: {.val {x$syn.vars}}.")
     if (length(x$radius) > 0) {
       how <- if (x$relative) "relative radius (|x_syn - x| <= r * |x|)" else "absolute radius (|x_syn - x| <= r)"
-      cli::cli_text("Matched within a {how}: {paste0(names(x$radius), ' r = ', format(x$radius), collapse = ', ')}; other variables exactly.")
+      cli::cli_text("Known variables matched exactly; synthesised variables within a {how}: {paste0(names(x$radius), ' r = ', format(x$radius), collapse = ', ')}{if (length(x$radius) < length(x$syn.vars)) '; the other synthesised variables exactly' else ''}.")
     } else {
       cli::cli_text("Every variable matched exactly.")
     }

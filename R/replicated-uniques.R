@@ -14,7 +14,9 @@
 #'   (`synU.rm`);
 #' * `Replicated uniques`: those unique in the original data too (`repU.rm`);
 #'
-#' each as a number and a percentage of the original records (`from total`).
+#' each as a number and a percentage of the original records (`from total`),
+#' rounded to 2 decimals as synthpop 1.9-3 rounds it (the exact share is `Number /
+#' from total`).
 #'
 #' @param object A `synds` object, a data frame or a list of data frames.
 #' @param data The original data, a data frame.
@@ -79,7 +81,8 @@ replicated_uniques_impl <- function(syn, data, keys, n_threads, call) {
     in_orig <- syn_unique & d_count[q] >= 1L
     replicated <- syn_unique & d_count[q] == 1L
     number <- c(sum(d_count == 1L), sum(s_count == 1L), sum(in_orig), sum(replicated))
-    tab <- cbind(Number = as.double(number), "from total" = as.double(n), "%" = 100 * number / n)
+    # synthpop 1.9-3 rounds the percentages to 2 decimals, computed as number / total * 100.
+    tab <- cbind(Number = as.double(number), "from total" = as.double(n), "%" = round(number / n * 100, 2))
     rownames(tab) <- c("Original", "Synthetic", "Synthetic uniques in original", "Replicated uniques")
     list(tab = tab, synU = in_orig, repU = replicated)
   })
@@ -115,7 +118,6 @@ format.synthrisk_repuniq <- function(x, ...) {
     for (j in seq_along(tabs)) {
       if (length(tabs) > 1) cli::cli_h2("Synthesis {j}")
       tab <- tabs[[j]]
-      tab[, 3] <- round(tab[, 3], 2)
       cli_table(tab)
     }
   })

@@ -110,7 +110,8 @@ test_that("cell_counts() checks its count column and drops cells of count 0", {
   expect_identical(cells$k, c("a", "c"))
   expect_identical(d$n, c(2, 0, 3))
   out <- capture.output(print(cells))
-  expect_match(out[1], "Counted cells: 5 records in 2 cells (counts in column 'n').", fixed = TRUE)
+  expect_identical(out[1], "# A cell_counts table: 2 cells, 5 records, 3 columns (counts in 'n')")
+  expect_length(out, 4)
   expect_error(cell_counts(d, n = "m"), "`n` names \"m\", not a column of `x`")
   expect_error(cell_counts(d, n = 1), "must be the name of the count column")
   expect_error(cell_counts(transform(d, n = c(1, -1, 2))), "Row 2 has `-1`")
@@ -169,4 +170,39 @@ test_that("analyses that need records refuse counted cells", {
   expect_error(remove_replicated_uniques(sd2011_synds$syn, cells, keys4), "needs the records")
   expect_error(holdout_split(cells), "`holdout_split\\(\\)` needs the records")
   expect_error(size_curve(syn_cells, sd2011, keys4, targets = "depress"), "`size_curve\\(\\)` needs the records")
+})
+
+test_that("print() of counted cells is a summary and a head, as a tibble's (issue 19)", {
+  vars <- c(keys4, "depress")
+  d <- sd2011[vars]
+  d[] <- lapply(d, function(x) addNA(factor(x), ifany = TRUE))
+  cell <- interaction(d, drop = TRUE)
+  first <- !duplicated(cell)
+  cells <- cell_counts(cbind(d[first, , drop = FALSE], n = tabulate(cell)[cell[first]]))
+  n_cells <- nrow(cells)
+  expect_gt(n_cells, 1000)
+  out <- capture.output(print(cells), type = "output")
+  big <- function(v) format(v, big.mark = ",")
+  expect_identical(out[1], sprintf("# A cell_counts table: %s cells, 5,000 records, 6 columns (counts in 'n')", big(n_cells)))
+  # A header line, the first 10 cells, a footer: not one line per cell.
+  expect_lte(length(out), 15)
+  expect_identical(out[length(out) - 1], sprintf("# ... %s more cells", big(n_cells - 10)))
+  expect_match(out[length(out)], "print(x, rows = Inf)", fixed = TRUE)
+  head_lines <- capture.output(print(structure(cells, class = "data.frame", counts = NULL)[1:10, ]))
+  expect_identical(out[2:12], head_lines)
+  # rows = chooses how many; rows = Inf prints every cell; the object is returned unchanged.
+  expect_length(capture.output(print(cells, rows = 3)), 1 + 4 + 2)
+  expect_length(capture.output(print(cells, rows = Inf)), 1 + 1 + n_cells)
+  capture.output(visible <- withVisible(print(cells))$visible)
+  expect_false(visible)
+  printed <- NULL
+  capture.output(printed <- print(cells))
+  expect_identical(printed, cells)
+  expect_error(print(cells, rows = -1), "`rows` must be")
+  # Up to 20 cells are printed whole, with no footer; no cells say so.
+  small <- cell_counts(structure(cells, class = "data.frame", counts = NULL)[1:20, ])
+  expect_length(capture.output(print(small)), 1 + 1 + 20)
+  empty <- cell_counts(data.frame(k = "a", n = 0))
+  expect_identical(capture.output(print(empty)),
+                   c("# A cell_counts table: 0 cells, 0 records, 2 columns (counts in 'n')"))
 })

@@ -206,3 +206,41 @@ test_that("the curves refuse control instead of ignoring it", {
   expect_error(tau_curve(sd2011_synds, parts$train, keys = keys4, targets = "depress", print.flag = FALSE,
                          control = parts$control), "control")
 })
+
+test_that("the printout explains negative R and the size of the control set (issue 19)", {
+  squish <- function(lines) gsub("\\s+", " ", paste(lines, collapse = " "))
+  parts <- split_sd2011(prop = 0.2)
+  d <- disclosure(sd2011_synds5, parts$train, keys = keys4, target = "depress", print.flag = FALSE,
+                  control = parts$control)
+  out <- squish(capture.output(print(d), type = "output"))
+  # The explanation no longer says R runs from 0 up: negative values are explained.
+  expect_match(out, "negative when the control records are more exposed than the training ones", fixed = TRUE)
+  expect_match(out, "no sign of leakage", fixed = TRUE)
+  expect_match(out, "within noise", fixed = TRUE)
+  # The measures whose printed R is negative are named, and only those.
+  s <- holdout_summary(d$holdout)
+  negative <- rownames(s)[!is.na(s$R) & round(s$R, 2) < 0]
+  expect_gt(length(negative), 0)
+  expect_match(out, paste0("R is negative for ", paste(negative, collapse = ", ")), fixed = TRUE)
+  # The control set is smaller than the training set: the advice on prop.
+  expect_match(out, "The control set has 1,000 records, the training set 4,000", fixed = TRUE)
+  expect_match(out, "prop = 0.2 follows the PSD paper (Raab, 2024)", fixed = TRUE)
+  expect_match(out, "a control set as large as the training set (prop = 0.5) gives steadier R", fixed = TRUE)
+
+  # A control set as large as the training set needs no advice; a control identical to
+  # the training data has no negative R to explain.
+  half <- split_sd2011(prop = 0.5)
+  even <- disclosure(sd2011_synds, half$train, keys = keys4, target = "depress", print.flag = FALSE,
+                     control = half$control)
+  expect_no_match(squish(capture.output(print(even), type = "output")), "prop = 0.2 follows", fixed = TRUE)
+  same <- disclosure(sd2011_synds, sd2011, keys = keys4, target = "depress", print.flag = FALSE, control = sd2011)
+  out_same <- squish(capture.output(print(same), type = "output"))
+  expect_no_match(out_same, "R is negative for", fixed = TRUE)
+  expect_match(out_same, "no sign of leakage", fixed = TRUE)
+
+  md <- multi.disclosure(sd2011_synds, parts$train, keys = keys4, targets = c("depress", "ls"), print.flag = FALSE,
+                         plot = FALSE, control = parts$control)
+  out_md <- squish(capture.output(print(md), type = "output"))
+  expect_match(out_md, "R is negative for repU", fixed = TRUE)
+  expect_match(out_md, "prop = 0.2 follows the PSD paper (Raab, 2024)", fixed = TRUE)
+})

@@ -3,7 +3,7 @@
 
 test_that("a hand-worked case: exact categorical matches and the three summaries", {
   o <- data.frame(sex = c("F", "F", "M", "M"), age = c(30, 30, 40, 50), inc = c(1, 2, 3, 4))
-  s <- data.frame(sex = c("F", "F", "M", "F"), age = c(30, 30, 40, 50), inc = c(2, 2, 3, 9))
+  s <- data.frame(sex = c("F", "F", "M", "M"), age = c(30, 30, 40, 50), inc = c(2, 2, 3, 9))
   ir <- identification_risk(s, o, known = c("sex", "age"), syn.vars = "inc")
   # Record 1 (F,30,1): no synthetic inc 1 -> c = 0. Record 2 (F,30,2): synthetic rows 1, 2
   # -> c = 2, own row among them. Record 3: c = 1, own. Record 4 (M,50,4): c = 0.
@@ -63,12 +63,15 @@ test_that("agrees with the all-pairs reference on the SD2011 fixtures", {
   part$depress <- sd2011_synds$syn$depress[rows]
   o <- sd2011[rows, ]
   for (relative in c(TRUE, FALSE)) {
-    radius <- if (relative) list(income = 0.1, age = 0) else list(income = 100, age = 2)
-    ir <- identification_risk(part, o, c("sex", "age", "region"), c("income", "depress"),
-                              radius = unlist(radius), relative = relative)
-    ref <- ref_identification(list(part), o, c("sex", "age", "region"), c("income", "depress"), radius, relative)
-    expect_equal(ir$records, ref$records)
-    expect_equal(ir$summary[1, ], ref$summary, tolerance = 1e-12, ignore_attr = TRUE)
+    radii <- if (relative) list(c(income = 0.1), 0.1, c(0.1, 0), c(depress = 0.5, income = 0)) else
+      list(c(income = 100), 100, c(100, 2), c(depress = 2))
+    for (radius in radii) {
+      ir <- identification_risk(part, o, c("sex", "age", "region"), c("income", "depress"),
+                                radius = radius, relative = relative)
+      ref <- ref_identification(list(part), o, c("sex", "age", "region"), c("income", "depress"), radius, relative)
+      expect_equal(ir$records, ref$records)
+      expect_equal(ir$summary[1, ], ref$summary, tolerance = 1e-12, ignore_attr = TRUE)
+    }
   }
 })
 
@@ -93,21 +96,98 @@ test_that("agrees with the all-pairs reference on 300 random cases", {
       d
     }
     o <- make()
-    syn <- lapply(seq_len(m), function(j) make())
     vars <- names(o)
     known <- vars[seq_len(sample(0:(length(vars) - 1), 1))]
     syn.vars <- setdiff(vars, known)
-    numeric_vars <- grep("^x", vars, value = TRUE)
-    with_radius <- numeric_vars[as.logical(sample(0:1, length(numeric_vars), replace = TRUE))]
-    radius <- stats::setNames(sample(c(0, 0.5, 1, 1.5), length(with_radius), replace = TRUE), with_radius)
+    # Partially synthetic: the known variables are those of the original, row by row.
+    syn <- lapply(seq_len(m), function(j) {
+      s <- make()
+      s[known] <- o[known]
+      s
+    })
+    numeric_syn <- grep("^x", syn.vars, value = TRUE)
+    draw <- function(k) sample(c(0, 0.5, 1, 1.5), k, replace = TRUE)
+    # No radius, one for all, one per synthesised numeric variable, or some named.
+    radius <- switch(sample(4, 1),
+                     NULL,
+                     if (length(numeric_syn)) draw(1),
+                     if (length(numeric_syn)) draw(length(numeric_syn)),
+                     {
+                       with_radius <- numeric_syn[as.logical(sample(0:1, length(numeric_syn), replace = TRUE))]
+                       if (length(with_radius)) stats::setNames(draw(length(with_radius)), with_radius)
+                     })
     relative <- sample(c(TRUE, FALSE), 1)
-    ir <- identification_risk(syn, o, known, syn.vars, radius = if (length(radius)) radius else NULL,
-                              relative = relative)
-    ref <- ref_identification(syn, o, known, syn.vars, as.list(radius), relative)
+    ir <- identification_risk(syn, o, known, syn.vars, radius = radius, relative = relative)
+    ref <- ref_identification(syn, o, known, syn.vars, radius, relative)
     expect_equal(ir$records, ref$records, info = paste("case", case))
     expect_equal(ir$summary[seq_len(m), ], ref$summary, tolerance = 1e-12, ignore_attr = TRUE,
                  info = paste("case", case))
   }
+})
+
+test_that("a radius applies to synthesised numeric variables only; known variables match exactly (issue 19)", {
+  # Ages 30 and 31 are within 10 % of each other: were the radius applied to the known
+  # age, records 1 and 2 would each match two synthetic records.
+  o <- data.frame(age = c(30, 31, 40, 41), grp = c("a", "a", "b", "b"), inc = c(100, 100, 200, 205),
+                  w = c(1, 5, 9, 9))
+  s <- o
+  s$inc <- c(100, 104, 200, 260)
+  s$w <- c(1, 6, 9, 12)
+  ir <- identification_risk(s, o, known = "age", syn.vars = "inc", radius = 0.1)
+  expect_identical(ir$radius, c(inc = 0.1))
+  expect_equal(ir$records$c, c(1L, 1L, 1L, 0L))
+  expect_equal(ir$records$T, c(TRUE, TRUE, TRUE, FALSE))
+  expect_equal(ir$records, ref_identification(list(s), o, "age", "inc", 0.1, TRUE)$records)
+  # Named or unnamed, the same radius gives the same result.
+  expect_identical(identification_risk(s, o, "age", "inc", radius = c(inc = 0.1)), ir)
+  # Unnamed: one number for all, or one per synthesised numeric variable in the order
+  # of syn.vars; a factor among them matches exactly.
+  one <- identification_risk(s, o, c("age", "grp"), c("inc", "w"), radius = 2, relative = FALSE)
+  expect_identical(one$radius, c(inc = 2, w = 2))
+  each <- identification_risk(s, o, "age", c("inc", "grp", "w"), radius = c(10, 1), relative = FALSE)
+  expect_identical(each$radius, c(inc = 10, w = 1))
+  expect_equal(each$records$c, c(1L, 1L, 1L, 0L))
+  expect_equal(each$records, ref_identification(list(s), o, "age", c("inc", "grp", "w"), c(10, 1), FALSE)$records)
+  out <- paste(capture.output(print(one), type = "output"), collapse = " ")
+  expect_match(out, "Known variables matched exactly", fixed = TRUE)
+  # A radius for a known variable, a factor or a variable not matched is an error naming it.
+  expect_error(identification_risk(s, o, "age", "inc", radius = c(age = 1, inc = 0.1)),
+               "`radius` names \"age\", a known variable: known variables match exactly")
+  expect_error(identification_risk(s, o, "age", c("inc", "grp"), radius = c(grp = 1)),
+               "`radius` names \"grp\", not a synthesised numeric variable")
+  expect_error(identification_risk(s, o, "age", "inc", radius = c(w = 1)),
+               "`radius` names \"w\", not a synthesised numeric variable")
+  expect_error(identification_risk(s, o, "age", "grp", radius = 1),
+               "the synthesised variable \"grp\" is not numeric")
+  expect_error(identification_risk(s, o, "age", c("inc", "w"), radius = c(1, 2, 3)),
+               "one number for all 2 synthesised numeric variables \"inc\" and \"w\", one for each of them")
+})
+
+test_that("known variables that differ row by row from the original are an error saying what is needed (issue 19)", {
+  # Fully synthetic data passed by mistake: new records, not the original rows.
+  expect_error(identification_risk(sd2011_synds, sd2011, known = c("sex", "age", "region"), syn.vars = "income"),
+               "needs partially synthetic data")
+  cnd <- tryCatch(identification_risk(sd2011_synds, sd2011, known = c("sex", "age", "region"), syn.vars = "income"),
+                  error = identity)
+  msg <- gsub("\\s+", " ", cli::ansi_strip(conditionMessage(cnd)))
+  n_age <- sum(sd2011_synds$syn$age != sd2011$age)
+  expect_match(msg, sprintf("\"age\" differs in %s of 5,000 rows", format(n_age, big.mark = ",")), fixed = TRUE)
+  expect_match(msg, "the same records in the same rows, with the known variables unchanged", fixed = TRUE)
+  expect_match(msg, "disclosure()", fixed = TRUE)
+  # One changed value in the second synthesis is enough, and is named.
+  part <- sd2011
+  part$income <- sd2011_synds$syn$income
+  moved <- part
+  moved$sex[17] <- setdiff(levels(sd2011$sex), as.character(sd2011$sex[17]))[1]
+  expect_error(identification_risk(list(part, moved), sd2011, c("sex", "age"), "income"),
+               "Synthesis 2: known variable \"sex\" differs in 1 of 5,000 rows \\(row 17\\)")
+  # Missing values equal missing values; NaN equals NaN only; factor and character
+  # labels compare as labels.
+  o <- data.frame(k = c("a", NA, "b"), x = c(1, NA, NaN), y = c(1, 2, 3))
+  s <- transform(o, k = factor(k), y = c(1, 2, 4))
+  expect_s3_class(identification_risk(s, o, c("k", "x"), "y"), "identification_risk")
+  s$x <- c(1, NaN, NaN)
+  expect_error(identification_risk(s, o, c("k", "x"), "y"), "\"x\" differs in 1 of 3 rows \\(row 2\\)")
 })
 
 test_that("bad input gets errors naming the argument and value", {
@@ -121,6 +201,8 @@ test_that("bad input gets errors naming the argument and value", {
     identification_risk(part, sd2011, c("sex", "age"), NULL)
     identification_risk(part, sd2011, "sex", "marital", radius = 1)
     identification_risk(part, sd2011, "sex", "income", relative = NA)
+    identification_risk(part, sd2011, c("sex", "age"), "income", radius = c(age = 1))
+    identification_risk(sd2011_synds, sd2011, c("sex", "age", "region"), "income")
   })
 })
 

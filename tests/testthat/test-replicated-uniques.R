@@ -59,7 +59,7 @@ test_that("replicated.uniques agrees with the reference on random data", {
       flags <- function(x) if (m == 1) x else if (is.matrix(x)) x[, j] else x[[j]]
       expect_equal(unname(flags(got$repU.rm)), unname(want[[j]]$repU), info = paste("case", case))
       expect_equal(unname(flags(got$synU.rm)), unname(want[[j]]$synU), info = paste("case", case))
-      expect_equal(unname(tabs[[j]][, "%"]), 100 * unname(tabs[[j]][, "Number"]) / n)
+      expect_identical(unname(tabs[[j]][, "%"]), round(unname(tabs[[j]][, "Number"]) / n * 100, 2))
     }
   }
 })
@@ -98,4 +98,30 @@ test_that("print writes the tables to standard output; bad keys are errors namin
     replicated.uniques(sd2011_synds, sd2011, keys = c("sex", "agee"))
     replicated.uniques(sd2011_synds, sd2011, keys = character(0))
   })
+})
+
+test_that("the % column of res_tab is rounded to 2 decimals, as synthpop 1.9-3 rounds it (issue 19)", {
+  # With 5,000 records every percentage has two decimals anyway; with Adult's 48,842
+  # (and random sizes) 100 / n is not a multiple of 0.01, so the rounding shows.
+  keys <- c("age", "sex", "occupation", "race")
+  ru <- replicated.uniques(adult_synds, adult, keys)
+  number <- ru$res_tab[, "Number"]
+  exact <- number / nrow(adult) * 100
+  expect_false(isTRUE(all.equal(exact, round(exact, 2))))
+  expect_identical(unname(ru$res_tab[, "%"]), unname(round(exact, 2)))
+  expect_identical(unname(ru$res_tab[, "Number"]), unname(number))
+  set.seed(19)
+  for (case in 1:30) {
+    n <- sample(c(7, 13, 333, 4999, 12347), 1)
+    make <- function(rows) data.frame(a = sample(letters[1:4], rows, TRUE), b = sample(1:30, rows, TRUE))
+    data <- make(n)
+    m <- sample(1:2, 1)
+    syn <- lapply(seq_len(m), function(j) make(n))
+    got <- replicated.uniques(if (m == 1) syn[[1]] else syn, data, c("a", "b"))
+    tabs <- if (m == 1) list(got$res_tab) else got$res_tab
+    for (tab in tabs) {
+      expect_identical(unname(tab[, "%"]), unname(round(tab[, "Number"] / tab[, "from total"] * 100, 2)),
+                       info = paste("case", case))
+    }
+  }
 })
