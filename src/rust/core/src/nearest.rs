@@ -409,29 +409,52 @@ impl Search<'_> {
         s
     }
 
+    /// The distance to the record at `pos`, or +Inf once a prefix of its sum shows
+    /// that it can change nothing: the prefix of the same sum in the same order is at
+    /// most the whole (the terms are >= 0 and rounding is monotone), so no slack.
+    #[inline]
+    fn record_distance(&self, pos: usize) -> f64 {
+        let index = self.index;
+        let metric = self.metric;
+        let p = index.p;
+        let codes = &index.codes[pos * p..(pos + 1) * p];
+        let values = &index.values[pos * p..(pos + 1) * p];
+        let mut s = 0.0;
+        for v in 0..p {
+            let delta = if self.codes[v] != codes[v] {
+                1.0
+            } else if metric.numeric[v] && codes[v] == FINITE {
+                metric.numeric_contribution(v, self.values[v], values[v])
+            } else {
+                0.0
+            };
+            s += metric.weights[v] * delta;
+            if v % 4 == 3 && v + 1 < p && self.best.settled_below(s / metric.total_weight) {
+                return f64::INFINITY;
+            }
+        }
+        s / metric.total_weight
+    }
+
     fn visit_kd(&mut self, node: u32, sum: f64, lower: f64) {
         if self.best.settled_below(self.lower(lower)) {
             return;
         }
         let index = self.index;
         let KdNode { start, end, left, right, uniform } = index.kd[node as usize];
-        let p = index.p;
         if left == NONE {
             let (start, end) = (start as usize, end as usize);
-            let last = if uniform { (start + 2).min(end) } else { end };
-            let mut d_uniform = f64::NAN;
-            for pos in start..last {
-                let d = if uniform && pos > start {
-                    d_uniform
-                } else {
-                    self.metric.distance(
-                        &self.codes,
-                        &self.values,
-                        &index.codes[pos * p..(pos + 1) * p],
-                        &index.values[pos * p..(pos + 1) * p],
-                    )
-                };
-                d_uniform = d;
+            if uniform {
+                // Every record of the leaf is the same record: one distance, and the
+                // two smallest rows are all the multiset needs.
+                let d = self.record_distance(start);
+                for pos in start..(start + 2).min(end) {
+                    self.best.update(d, index.rows[pos]);
+                }
+                return;
+            }
+            for pos in start..end {
+                let d = self.record_distance(pos);
                 self.best.update(d, index.rows[pos]);
             }
             return;
