@@ -7,7 +7,9 @@
 # independently, at growing sizes until one run passes SYNTHRISK_BENCH_DCR_WORST_S
 # seconds (default 120), with the size that would finish in 10 minutes extrapolated.
 # Prints markdown sections for bench/RESULTS.md.
+# SYNTHRISK_BENCH_DCR_PARTS: the parts to run (default "adult,gower,big,worst").
 suppressPackageStartupMessages(library(synthrisk))
+parts_to_run <- strsplit(Sys.getenv("SYNTHRISK_BENCH_DCR_PARTS", "adult,gower,big,worst"), ",")[[1]]
 threads <- synthrisk_threads()
 # Median elapsed and CPU seconds (user + system, every thread of the process): on a
 # machine shared with other work the CPU time is the steadier figure.
@@ -36,6 +38,7 @@ cat(sprintf("\n## dcr(): distance to closest record\n\n%d threads; load average 
             threads, load_avg()))
 
 # Adult, whole ---------------------------------------------------------------------------
+if ("adult" %in% parts_to_run) {
 adult_syn <- adult_synds$syn
 t_adult <- time_of(function() dcr(adult_syn, adult))
 parts <- holdout_split(adult, prop = 0.2, seed = 1)
@@ -49,9 +52,11 @@ cat(sprintf("| Adult with control: 48,842 synthetic x 39,074 train + 9,768 contr
 s <- d_adult$summary
 cat(sprintf("\nAdult with control: IMS %.2f, IMS_ctrl %.2f, dcr q05/q50 %.4f/%.4f, base q05/q50 %.4f/%.4f, share %.2f (no leak %.2f), AUC %.4f.\n",
             s$IMS, s$IMS_ctrl, s$dcr_q05, s$dcr_q50, s$base_q05, s$base_q50, s$share, s$share_noleak, s$AUC))
+}
 
 # 10,000 x 10,000 beside gower_topn() -------------------------------------------------
-if (requireNamespace("gower", quietly = TRUE)) {
+if ("gower" %in% parts_to_run && requireNamespace("gower", quietly = TRUE)) {
+  adult_syn <- adult_synds$syn
   set.seed(10)
   orig10 <- adult[sample(nrow(adult), 1e4), ]
   syn10 <- adult_syn[sample(nrow(adult_syn), 1e4), ]
@@ -85,6 +90,7 @@ make_people <- function(n, seed) {
              children = sample(0:6, n, TRUE, prob = c(30, 25, 25, 12, 5, 2, 1)),
              weight = round(stats::rnorm(n, 75, 12), 1))
 }
+if ("big" %in% parts_to_run) {
 n_big <- as.numeric(Sys.getenv("SYNTHRISK_BENCH_DCR_ROWS", "1e6"))
 orig <- make_people(n_big, 1)
 set.seed(2)
@@ -102,8 +108,10 @@ cat(sprintf("\nResult: IMS %.2f, dcr q05/q50 %.4f/%.4f, nndr q05 %.4f, copied %.
             big$result$summary$copied))
 rm(orig, syn, big)
 invisible(gc())
+}
 
 # Worst case: independent synthetic data ------------------------------------------------
+if ("worst" %in% parts_to_run) {
 limit <- as.numeric(Sys.getenv("SYNTHRISK_BENCH_DCR_WORST_S", "120"))
 worst <- data.frame(rows = numeric(0), s = numeric(0), cpu = numeric(0), peak_mb = numeric(0))
 n <- 1e4
@@ -125,3 +133,4 @@ cat(sprintf("| %s | %.2f | %.2f | %.0f |\n", format(worst$rows, big.mark = ",", 
             worst$peak_mb), sep = "")
 cat(sprintf("\nTime grows as N^%.2f between the last two sizes; extrapolated, the largest N x N that completes in 10 minutes is about %s (not run: the benchmark stops after the first run above %.0f s).\n",
             exponent, format(signif(n_10min, 2), big.mark = ",", scientific = FALSE), limit))
+}
