@@ -109,7 +109,14 @@ dcr <- function(object, data, control = NULL, vars = NULL, weights = NULL, cont.
   ordered <- vars[order(match(vars, names(data)))]
   weights <- unname(weights[match(ordered, vars)])
   vars <- ordered
-  check_control(control, vars, env)
+  if (!is.null(control)) {
+    missing_vars <- setdiff(vars, names(control))
+    if (length(missing_vars) > 0) {
+      cli::cli_abort(c("{.arg control} must have every variable compared; {.val {missing_vars}} {?is/are} missing.",
+                       i = "{.arg control} holds original records that were not used for the synthesis, with the columns of {.arg data}."),
+                     call = env)
+    }
+  }
   check_variable_columns(vars, data, syn, env, control)
 
   encoded <- lapply(vars, function(v) dcr_encode_variable(v, data, syn, control, cont.na, env))
@@ -430,6 +437,7 @@ autoplot.dcr <- function(object, ...) {
   frames <- c(frames, list(data.frame(panel = "Membership: originals to synthetic", synthesis = orig$synthesis,
                                       what = paste0("r of ", orig$set, " records"), distance = orig$r)))
   long <- do.call(rbind, frames)
+  long$panel <- factor(long$panel, levels = c("Synthetic records", "Membership: originals to synthetic"))
   long$synthesis <- paste("Synthesis", long$synthesis)
   long$what <- factor(long$what, levels = c("dcr (to train)", "dcr_ctrl (to control)", "base (control to train)",
                                             "r of train records", "r of control records"))
