@@ -44,7 +44,7 @@ impl Metric {
             return Err(CoreError::new("internal: the ranges of numeric variables must be finite and >= 0"));
         }
         let total_weight = weights.iter().fold(0.0, |s, w| s + w);
-        if !(total_weight > 0.0) || !total_weight.is_finite() {
+        if total_weight.is_nan() || total_weight <= 0.0 || total_weight.is_infinite() {
             return Err(CoreError::new("internal: the weights must add up to a finite number above 0"));
         }
         Ok(Metric { numeric, weights, ranges, total_weight })

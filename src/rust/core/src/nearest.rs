@@ -213,7 +213,7 @@ impl Index {
         let id = self.kd.len() as u32;
         let mut best_dim = NONE;
         let mut best_spread = 0.0;
-        for (j, &v) in self.numeric_vars.iter().enumerate() {
+        for &v in &self.numeric_vars {
             let mut lo = f64::INFINITY;
             let mut hi = f64::NEG_INFINITY;
             for &row in &order[start..end] {
@@ -223,7 +223,6 @@ impl Index {
             }
             self.bbox.push(lo);
             self.bbox.push(hi);
-            let _ = j;
             let r = metric.ranges[v];
             let spread = if hi > lo {
                 if r > 0.0 {
@@ -625,9 +624,9 @@ mod tests {
             for j in 0..n_query {
                 if rng.below(3) == 0 {
                     let i = rng.below(n_index as u64) as usize;
-                    for v in 0..p {
+                    for (v, &num) in numeric.iter().enumerate() {
                         query_data.codes[v][j] = index_data.codes[v][i];
-                        if numeric[v] {
+                        if num {
                             query_data.values[v][j] = index_data.values[v][i];
                         }
                     }
@@ -638,7 +637,7 @@ mod tests {
             } else {
                 (0..p).map(|_| [0.0, 0.5, 1.0, 2.0, 0.3][rng.below(5) as usize]).collect()
             };
-            if !(weights.iter().sum::<f64>() > 0.0) {
+            if weights.iter().sum::<f64>() <= 0.0 {
                 continue;
             }
             let ranges: Vec<f64> = (0..p).map(|v| if numeric[v] { range_of(&index_data, v) } else { 0.0 }).collect();
