@@ -217,3 +217,16 @@ test_that("inputs are not modified", {
   expect_identical(data, data0)
   expect_identical(syn, syn0)
 })
+
+test_that("tibbles and data.tables give the numbers of data frames", {
+  skip_if_not_installed("tibble")
+  skip_if_not_installed("data.table")
+  data <- data.frame(a = c(1, 2, NA, 4), b = c("x", "y", "x", NA))
+  syn <- data.frame(b = c("x", "y", "z"), a = c(2L, 9L, 1L))
+  want <- dcr(syn, data)
+  got <- dcr(tibble::as_tibble(syn), data.table::as.data.table(data))
+  expect_identical(got$synthetic, want$synthetic)
+  expect_identical(got$original, want$original)
+  got <- dcr(list(data.table::as.data.table(syn)), tibble::as_tibble(data))
+  expect_identical(got$summary, want$summary)
+})
