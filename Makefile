@@ -76,6 +76,7 @@ bench: install
 	$(RSCRIPT) bench/run.R
 	$(RSCRIPT) bench/records.R >> bench/RESULTS.md
 	$(RSCRIPT) bench/db.R >> bench/RESULTS.md
+	$(RSCRIPT) bench/dcr.R >> bench/RESULTS.md
 	mkdir -p vignettes/performance
 	cp bench/RESULTS.md bench/time_vs_rows.png vignettes/performance/
 

@@ -5,6 +5,7 @@
 //! as data that the R side raises (rust_result()).
 
 mod compute;
+mod dcr;
 mod encoding;
 mod identification;
 mod protocol;
@@ -71,6 +72,13 @@ fn rust_records(encoded: Robj, keys: Robj, use_keys_na: Robj, target: Robj, n_th
     respond(records::record_level(encoded, keys, use_keys_na, target, n_threads))
 }
 
+/// Nearest records under the Gower distance (definitions vignette 11), per request.
+/// @noRd
+#[extendr]
+fn rust_dcr(metric: Robj, tables: Robj, requests: Robj, n_threads: i32) -> Robj {
+    respond(dcr::dcr(metric, tables, requests, n_threads))
+}
+
 extendr_module! {
     mod synthrisk;
     fn rust_encode_variables;
@@ -80,4 +88,5 @@ extendr_module! {
     fn rust_identification;
     fn rust_record_keys;
     fn rust_records;
+    fn rust_dcr;
 }

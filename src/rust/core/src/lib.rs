@@ -4,6 +4,7 @@
 pub mod bucket_order;
 pub mod checks;
 pub mod codes;
+pub mod distance;
 pub mod encode;
 pub mod engine;
 pub mod error;
@@ -12,6 +13,7 @@ pub mod identification;
 pub mod keys;
 pub mod measures;
 pub mod memory;
+pub mod nearest;
 pub mod plan;
 pub mod record_keys;
 pub mod records;

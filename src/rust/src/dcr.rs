@@ -1,0 +1,76 @@
+//! Distances to the closest record (definitions vignette 11): R sends every table
+//! (original, syntheses, control) as code and value columns, and the searches to run;
+//! each table searched is indexed once, the searches run in the core, and the results
+//! go back after the join.
+
+use crate::protocol::*;
+use extendr_api::prelude::*;
+use synthrisk_core::distance::{Metric, Table};
+use synthrisk_core::nearest::{nearest, Index};
+
+/// `metric`: list(numeric, weights, ranges) per variable in column order; `tables`:
+/// per table list(codes = list of integer vectors, values = list of double vectors,
+/// empty for categorical variables); `requests`: list(index, queries) of 0-based tables
+/// and `second`. Returns per request list(distance, row (1-based), second or NULL).
+pub fn dcr(metric: Robj, tables: Robj, requests: Robj, n_threads: i32) -> GlueResult<Robj> {
+    let fields = Fields::new(&metric, "metric")?;
+    let numeric: Vec<bool> = fields.get("numeric")?;
+    let weights: Vec<f64> = fields.get("weights")?;
+    let ranges: Vec<f64> = fields.get("ranges")?;
+    let metric = Metric::new(numeric, weights, ranges)?;
+    let table_robjs: Vec<(Vec<Robj>, Vec<Robj>)> = List::from_robj(&tables, "tables")?
+        .values()
+        .map(|t| {
+            let f = Fields::new(&t, "tables[[i]]")?;
+            Ok((f.items("codes")?, f.items("values")?))
+        })
+        .collect::<GlueResult<_>>()?;
+    let tables: Vec<Table<'_>> = table_robjs
+        .iter()
+        .enumerate()
+        .map(|(k, (codes, values))| {
+            let codes = codes.iter().map(|c| int_slice(c, "codes")).collect::<GlueResult<Vec<_>>>()?;
+            let values = values.iter().map(|c| real_slice(c, "values")).collect::<GlueResult<Vec<_>>>()?;
+            Table::new(&metric, codes, values, &format!("table {}", k + 1))
+        })
+        .collect::<GlueResult<_>>()?;
+    let requests: Vec<(usize, usize, bool)> = List::from_robj(&requests, "requests")?
+        .values()
+        .map(|r| {
+            let f = Fields::new(&r, "requests[[i]]")?;
+            let index: i32 = f.get("index")?;
+            let queries: i32 = f.get("queries")?;
+            let second: bool = f.get("second")?;
+            let ok = |k: i32| usize::try_from(k).ok().filter(|&k| k < tables.len());
+            match (ok(index), ok(queries)) {
+                (Some(i), Some(q)) => Ok((i, q, second)),
+                _ => Err(internal(format!("request for tables {index} and {queries}"))),
+            }
+        })
+        .collect::<GlueResult<_>>()?;
+    let total: usize = requests.iter().map(|&(_, q, _)| tables[q].n_rows).sum();
+    let workers = workers_for(n_threads, total.max(1) * 64)?;
+    let mut indexes: Vec<Option<Index>> = (0..tables.len()).map(|_| None).collect();
+    // An index is dropped after the last request that searches it (memory O(N)).
+    let mut last_use = vec![usize::MAX; tables.len()];
+    for (k, &(i, _, _)) in requests.iter().enumerate() {
+        last_use[i] = k;
+    }
+    let mut out = Vec::with_capacity(requests.len());
+    for (k, &(i, q, second)) in requests.iter().enumerate() {
+        if indexes[i].is_none() {
+            indexes[i] = Some(workers.run(|| Index::build(&metric, &tables[i]))?);
+        }
+        let index = indexes[i].as_ref().ok_or_else(|| internal("index"))?;
+        let found = nearest(&workers, &metric, index, &tables[q], second, &user_interrupt)?;
+        if last_use[i] == k {
+            indexes[i] = None;
+        }
+        let second_robj = if second { Robj::from(found.second) } else { Robj::from(()) };
+        out.push(named_list(
+            ["distance", "row", "second"],
+            [Robj::from(found.distance), one_based_robj(found.row), second_robj],
+        )?);
+    }
+    Ok(List::from_values(out).into())
+}
