@@ -209,12 +209,21 @@ report_call <- function(call) {
     value <- call[[arg]]
     if (arg %in% label_args) {
       call[[arg]] <- as.name("<level labels not shown>")
-    } else if (!is.name(value) && !(is.call(value) && identical(value[[1]], as.name("::")))) {
+    } else if (!names_only(value)) {
       call[[arg]] <- as.name("<expression not shown>")
     }
   }
-  # Unnamed positional arguments after data are shown as they are only if they are names.
   paste(deparse(call, width.cutoff = 80), collapse = "\n")
+}
+
+# An expression of names only (x, pkg::x, parts$train, x[["a"]]): safe to show.
+names_only <- function(expr) {
+  if (is.name(expr)) return(TRUE)
+  if (is.character(expr) && length(expr) == 1) return(TRUE)
+  if (!is.call(expr)) return(FALSE)
+  op <- expr[[1]]
+  if (!is.name(op) || !as.character(op) %in% c("::", ":::", "$", "[[", "@")) return(FALSE)
+  all(vapply(as.list(expr)[-1], names_only, logical(1)))
 }
 
 # Evaluates fun(...) with every argument a symbol bound in a fresh environment, so
@@ -609,8 +618,15 @@ report_distances <- function(dcr_fun, object, data, control) {
 }
 
 report_notes <- function(md) {
-  notes <- c(md$notes, unlist(lapply(md$output.list, function(d) d$notes), use.names = FALSE))
-  notes <- notes[!notes %in% (note_of(md, "adjusted") %||% character(0))]
+  shared <- md$notes %||% character(0)
+  # A target's notes, named by the target, unless the summary's notes already say it
+  # for all targets (one-sided numeric targets, adjusted variables).
+  own <- unlist(lapply(md$output.list, function(d) {
+    notes <- d$notes %||% character(0)
+    notes <- notes[!names(notes) %in% c("one_sided", "adjusted")]
+    if (length(notes) > 0) paste0(d$target, ": ", notes) else character(0)
+  }), use.names = FALSE)
+  notes <- c(shared[!names(shared) %in% "adjusted"], own)
   unique(unname(notes))
 }
 
