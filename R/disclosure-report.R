@@ -83,12 +83,12 @@
 disclosure_report <- function(object, data, keys, targets = NULL, control = NULL, file = "disclosure-report.html",
                               title = NULL, thresholds = NULL, distances = FALSE, min_cell = 10, ...) {
   env <- rlang::current_env()
-  check_report_tools(env)
   file <- check_report_file(file, env)
   title <- check_report_title(title, env)
   check_flag(distances, "distances", env)
   min_cell <- check_min_cell(min_cell, env)
   thresholds <- check_report_thresholds(thresholds, distances, env)
+  check_report_tools(env)
   if (missing(keys)) keys <- NULL
   dcr_fun <- if (distances) report_dcr_function(env)
   contents <- report_contents(object, data, keys = keys, targets = targets, control = control,
