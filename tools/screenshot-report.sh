@@ -5,16 +5,17 @@
 # apt-get install chromium); without chromium it says so and exits 0.
 # Usage: bash tools/screenshot-report.sh [out_dir]   (default demo-output)
 set -euo pipefail
+# SYNTHRISK_CHROMIUM names another browser binary.
 out_dir="${1:-demo-output}"
-mkdir -p "$out_dir"
 browser=""
-for b in chromium chromium-browser google-chrome; do
+for b in ${SYNTHRISK_CHROMIUM:-chromium chromium-browser google-chrome}; do
   if command -v "$b" >/dev/null 2>&1; then browser="$b"; break; fi
 done
 if [ -z "$browser" ]; then
   echo "screenshot-report: skipped, it needs headless Chromium (apt-get install chromium)"
   exit 0
 fi
+mkdir -p "$out_dir"
 html="$out_dir/sd2011_report.html"
 R_LIBS="$(pwd)/.rlib" Rscript -e '
   suppressPackageStartupMessages(library(synthrisk))
