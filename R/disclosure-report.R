@@ -71,7 +71,7 @@
 #' @export
 #' @examples
 #' \donttest{
-#' if (rmarkdown::pandoc_available()) {
+#' if (requireNamespace("rmarkdown", quietly = TRUE) && rmarkdown::pandoc_available("2.0")) {
 #'   parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
 #'   out <- disclosure_report(sd2011_synds5, parts$train, keys = c("sex", "age", "region", "placesize"),
 #'                            control = parts$control, ngroups_targets = c(income = 20),
