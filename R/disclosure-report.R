@@ -474,7 +474,8 @@ report_checks <- function(md, min_cell) {
       rownames(out) <- NULL
       out
     }
-    out[[d$target]] <- list(target = d$target, check1 = d$check1, check2 = d$check2, one_way = bind(one_rows),
+    # The check messages (check1 names the level) are not kept: only the safe tables are.
+    out[[d$target]] <- list(target = d$target, one_way = bind(one_rows),
                             two_way = bind(two_rows), two_way_suppressed = suppressed,
                             two_way_pairs = sum(vapply(two, function(t) if (is.data.frame(t)) nrow(t) else 0L, numeric(1))))
   }
@@ -528,11 +529,13 @@ report_holdout <- function(md) {
 # on the keys (no exclusions), and per target the disclosive records (DiSCO, after the
 # target's exclusions); also the records disclosive for at least one target.
 report_records <- function(object, data, keys, targets, md, args, call) {
-  if (!is.data.frame(data) || is_db_table(object) ||
-      (is.list(object) && !is.data.frame(object) && !inherits(object, "synds") &&
-       any(vapply(object, is_db_table, logical(1))))) {
+  not_records <- function(x) is_db_table(x) || is_cell_counts(x)
+  syntheses <- if (inherits(object, "synds") || is.data.frame(object) || is_db_table(object)) list(object) else object
+  if (!is.data.frame(data) || not_records(data) ||
+      any(vapply(syntheses, not_records, logical(1)))) {
     return(list(available = FALSE,
-                reason = "record_risk() needs the records themselves; the data were given as database tables."))
+                reason = paste("Not available: record_risk() needs the records themselves, and the data were given",
+                               "as database tables or counted cells.")))
   }
   object <- report_synds(object, args$cont.na)
   n_threads <- args$n_threads

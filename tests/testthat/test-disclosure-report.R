@@ -391,3 +391,39 @@ test_that("html_text() leaves no markup", {
                    "&#91;a&#93;&#40;b&#41; &#42;c&#42; &#60;d&#62; &#38; &#36;e&#36; &#124;f&#124;")
   expect_identical(html_text(NA), "NA")
 })
+
+test_that("data in a database: the report is written, the record counts say why they are absent", {
+  skip_without_report_tools()
+  skip_if_not(all(vapply(c("DBI", "dplyr", "dbplyr", "RSQLite"), requireNamespace, logical(1), quietly = TRUE)),
+              "DBI, dplyr, dbplyr and RSQLite are needed")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  DBI::dbWriteTable(con, "sd2011", sd2011)
+  DBI::dbWriteTable(con, "syn1", sd2011_synds$syn)
+  file <- tempfile(fileext = ".html")
+  disclosure_report(dplyr::tbl(con, "syn1"), dplyr::tbl(con, "sd2011"), keys = keys4, targets = c("depress", "ls"),
+                    file = file)
+  rep <- read_report(file)
+  md <- multi.disclosure(sd2011_synds$syn, sd2011, keys = keys4, targets = c("depress", "ls"), print.flag = FALSE,
+                         plot = FALSE)
+  at <- report_table_of(rep, "tab-attrib")
+  expect_shown(at$DiSCO, md$attrib.table$attrib.syn)
+  expect_null(report_table_of(rep, "tab-records-keys"))
+  expect_match(rep$text, "record_risk() needs the records themselves", fixed = TRUE)
+  expect_match(rep$text, "Counted in the database", fixed = TRUE)
+  expect_match(rep$text, "object = `<expression not shown>`", fixed = TRUE)
+})
+
+test_that("the template knits on its own, as RStudio's From Template does (the SD2011 example)", {
+  skip_without_report_tools()
+  dir <- tempfile("draft-")
+  dir.create(dir)
+  input <- rmarkdown::draft(file.path(dir, "my-report.Rmd"), template = "disclosure-report", package = "synthrisk",
+                            edit = FALSE)
+  out <- rmarkdown::render(input, quiet = TRUE, envir = new.env())
+  rep <- read_report(out)
+  at <- report_table_of(rep, "tab-attrib")
+  expect_setequal(at$target, c("depress", "income", "ls", "marital", "workab"))
+  expect_false(is.null(report_table_of(rep, "tab-holdout")))
+  expect_match(rep$text, "No verdict.", fixed = TRUE)
+})
