@@ -452,21 +452,6 @@ report_checks <- function(md, min_cell) {
                  totalDisclosive = t1$totalDisclosive, nLevelDis = t1$nLevelDis, PctLevelDis = t1$PctLevelDis,
                  stringsAsFactors = FALSE)
     })
-    suppressed <- 0L
-    two_rows <- lapply(seq_along(two), function(j) {
-      t2 <- two[[j]]
-      if (!is.data.frame(t2)) return(NULL)
-      ok <- t2$key_total >= min_cell & t2$key_target_total >= min_cell
-      suppressed <<- suppressed + sum(!ok)
-      t2 <- t2[ok, , drop = FALSE]
-      if (nrow(t2) == 0) return(NULL)
-      pair <- vapply(seq_len(nrow(t2)), function(i) {
-        safe_pair_label(t2$target_key_levs[i], d$target, t2$key[i], md$grouping, md$Norig, min_cell)
-      }, character(1))
-      data.frame(synthesis = j, target_key_levs = pair, npairs = t2$npairs, key = t2$key,
-                 key_target_total = t2$key_target_total, key_total = t2$key_total,
-                 PctTargetKeyLevel = t2$PctTargetKeyLevel, stringsAsFactors = FALSE)
-    })
     bind <- function(rows) {
       rows <- Filter(Negate(is.null), rows)
       if (length(rows) == 0) return(NULL)
@@ -474,12 +459,49 @@ report_checks <- function(md, min_cell) {
       rownames(out) <- NULL
       out
     }
+    two_all <- bind(lapply(seq_along(two), function(j) if (is.data.frame(two[[j]])) cbind(synthesis = j, two[[j]])))
+    two_way <- if (!is.null(two_all)) two_way_pairs(two_all, length(two), d$target, md$grouping, md$Norig, min_cell)
     # The check messages (check1 names the level) are not kept: only the safe tables are.
-    out[[d$target]] <- list(target = d$target, one_way = bind(one_rows),
-                            two_way = bind(two_rows), two_way_suppressed = suppressed,
-                            two_way_pairs = sum(vapply(two, function(t) if (is.data.frame(t)) nrow(t) else 0L, numeric(1))))
+    out[[d$target]] <- list(target = d$target, one_way = bind(one_rows), two_way = two_way$table,
+                            two_way_pairs = two_way$n_pairs %||% 0L, two_way_suppressed = two_way$n_suppressed %||% 0L)
   }
   out
+}
+
+# The 2-way pairs of all syntheses, one row per pair (key, target|key level): the
+# original-data columns (key_target_total, key_total, PctTargetKeyLevel: the same in every
+# synthesis), the syntheses that flag it and its npairs in each ("-" where not flagged).
+# Pairs whose key level or pair is held by fewer than min_cell original records are
+# counted, not shown.
+two_way_pairs <- function(rows, m, target, grouping, n_orig, min_cell) {
+  pairs <- unique(rows[c("key", "target_key_levs")])
+  at_of <- lapply(seq_len(nrow(pairs)), function(i) {
+    which(rows$key == pairs$key[i] & rows$target_key_levs == pairs$target_key_levs[i])
+  })
+  first <- vapply(at_of, `[`, integer(1), 1)
+  ok <- rows$key_total[first] >= min_cell & rows$key_target_total[first] >= min_cell
+  n_pairs <- nrow(pairs)
+  table <- NULL
+  if (any(ok)) {
+    shown <- lapply(which(ok), function(i) {
+      at <- at_of[[i]]
+      npairs <- rep(NA_real_, m)
+      npairs[rows$synthesis[at]] <- rows$npairs[at]
+      f <- first[i]
+      data.frame(target_key_levs = safe_pair_label(pairs$target_key_levs[i], target, pairs$key[i], grouping, n_orig,
+                                                   min_cell),
+                 key = pairs$key[i], syntheses = length(at),
+                 npairs = paste(ifelse(is.na(npairs), "-", format(npairs, trim = TRUE)), collapse = " / "),
+                 total = sum(npairs, na.rm = TRUE), key_target_total = rows$key_target_total[f],
+                 key_total = rows$key_total[f], PctTargetKeyLevel = rows$PctTargetKeyLevel[f],
+                 stringsAsFactors = FALSE)
+    })
+    table <- do.call(rbind, shown)
+    # Most disclosive records first; ties in the order the checks list them.
+    table <- table[order(-table$total, seq_len(nrow(table))), setdiff(names(table), "total"), drop = FALSE]
+    rownames(table) <- NULL
+  }
+  list(table = table, n_pairs = n_pairs, n_suppressed = sum(!ok))
 }
 
 # "t|k" with grouped labels made safe. Interval labels hold no "|", so a grouped target's
@@ -712,7 +734,8 @@ render_report <- function(contents, file) {
 
 # A data frame as an HTML table for the template: percentages with `digits` decimals,
 # counts (`counts`) as whole numbers with thousands separators, text escaped. `id`
-# names the table so that tests can find it.
+# names the table so that tests can find it. Print it, or cat() it in a results = "asis"
+# chunk.
 report_table <- function(df, id, digits = 2, counts = character(0), caption = NULL) {
   shown <- df
   for (col in names(df)) {
@@ -725,9 +748,12 @@ report_table <- function(df, id, digits = 2, counts = character(0), caption = NU
     shown[[col]] <- html_text(shown[[col]])
   }
   names(shown) <- html_text(names(shown))
-  knitr::kable(shown, format = "html", row.names = FALSE, escape = FALSE,
-               caption = if (!is.null(caption)) html_text(caption),
-               table.attr = sprintf('id="%s" class="report-table"', id))
+  html <- knitr::kable(shown, format = "html", row.names = FALSE, escape = FALSE,
+                       caption = if (!is.null(caption)) html_text(caption),
+                       table.attr = sprintf('id="%s" class="report-table"', id))
+  # A raw HTML block: pandoc passes it through without reading markdown in the cells
+  # (a cell starting "- " would otherwise become a list).
+  knitr::asis_output(paste0("\n\n```{=html}\n", paste(html, collapse = "\n"), "\n```\n\n"))
 }
 
 format_percent <- function(x, digits) {

@@ -15,7 +15,7 @@ skip_without_report_tools <- function() {
 read_report <- function(file) {
   doc <- xml2::read_html(file)
   list(doc = doc, html = paste(readLines(file, warn = FALSE, encoding = "UTF-8"), collapse = "\n"),
-       text = xml2::xml_text(doc))
+       text = gsub("\\s+", " ", xml2::xml_text(doc)))
 }
 
 report_table_of <- function(report, id) {
@@ -114,18 +114,30 @@ test_that("the SD2011 report (m = 5, holdout) shows the objects' numbers", {
   expect_shown(c1$PctLevelDis, vapply(tabs, function(t) t$PctLevelDis, 0))
   expect_null(report_table_of(rep, "tab-check1-marital"))
 
-  # 2-way check of marital: every pair of every synthesis (all held by >= 10 records).
+  # 2-way check of marital: one row per pair flagged in any synthesis (all held by >= 10
+  # records), its npairs in each synthesis.
   c2 <- report_table_of(rep, "tab-check2-marital")
   want <- do.call(rbind, lapply(seq_along(md$output.list$marital$check_2way), function(j) {
     t <- md$output.list$marital$check_2way[[j]]
     if (is.data.frame(t)) cbind(synthesis = j, t) else NULL
   }))
   expect_true(all(want$key_total >= 10 & want$key_target_total >= 10))
-  expect_identical(c2$target_key_levs, want$target_key_levs)
-  expect_identical(num(c2$synthesis), as.numeric(want$synthesis))
-  expect_identical(num(c2$npairs), as.numeric(want$npairs))
-  expect_identical(num(c2$key_total), as.numeric(want$key_total))
-  expect_shown(c2$PctTargetKeyLevel, want$PctTargetKeyLevel)
+  expect_setequal(c2$target_key_levs, unique(want$target_key_levs))
+  expect_identical(nrow(c2), nrow(unique(want[c("key", "target_key_levs")])))
+  for (i in seq_len(nrow(c2))) {
+    w <- want[want$target_key_levs == c2$target_key_levs[i] & want$key == c2$key[i], ]
+    per_syn <- rep("-", 5)
+    per_syn[w$synthesis] <- as.character(w$npairs)
+    expect_identical(c2$npairs[i], paste(per_syn, collapse = " / "))
+    expect_identical(num(c2$syntheses[i]), as.numeric(nrow(w)))
+    expect_identical(num(c2$key_total[i]), as.numeric(w$key_total[1]))
+    expect_identical(num(c2$key_target_total[i]), as.numeric(w$key_target_total[1]))
+    expect_shown(c2$PctTargetKeyLevel[i], w$PctTargetKeyLevel[1])
+  }
+  totals <- vapply(strsplit(c2$npairs, " / ", fixed = TRUE), function(v) sum(num(v[v != "-"])), numeric(1))
+  expect_false(is.unsorted(-totals))
+  expect_match(rep$text, sprintf("2-way check: %d target|key level pairs flagged in at least one synthesis",
+                                 nrow(c2)), fixed = TRUE)
 
   # Tau curve: tau_curve() of the same call; at tau = 1 it is DiSCO / Dorig.
   tc <- as.data.frame(tau_curve(sd2011_synds5, r$parts$train, keys = keys4, ngroups_targets = c(income = 20)))
@@ -426,4 +438,18 @@ test_that("the template knits on its own, as RStudio's From Template does (the S
   expect_setequal(at$target, c("depress", "income", "ls", "marital", "workab"))
   expect_false(is.null(report_table_of(rep, "tab-holdout")))
   expect_match(rep$text, "No verdict.", fixed = TRUE)
+})
+
+test_that("2-way pairs: one row per pair over the syntheses, rare pairs counted not shown", {
+  rows <- data.frame(synthesis = c(1, 1, 2, 2), target_key_levs = c("a|x", "b|y", "a|x", "c|z"), npairs = c(3L, 9L, 7L, 5L),
+                     key = c("k1", "k1", "k1", "k2"), key_target_total = c(20, 9, 20, 50), key_total = c(25, 40, 25, 60),
+                     PctTargetKeyLevel = c(80.5, 22.5, 80.5, 83.3), stringsAsFactors = FALSE)
+  got <- two_way_pairs(rows, 3, "t", list(), 1000, 10)
+  expect_identical(got$n_pairs, 3L)
+  expect_identical(got$n_suppressed, 1L)  # b|y: 9 records hold the pair
+  expect_identical(got$table$target_key_levs, c("a|x", "c|z"))
+  expect_identical(got$table$npairs, c("3 / 7 / -", "- / 5 / -"))
+  expect_identical(got$table$syntheses, c(2L, 1L))
+  expect_identical(got$table$key_total, c(25, 60))
+  expect_false("b|y" %in% got$table$target_key_levs)
 })
