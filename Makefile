@@ -75,6 +75,7 @@ readme: install
 bench: install
 	$(RSCRIPT) bench/run.R
 	$(RSCRIPT) bench/records.R >> bench/RESULTS.md
+	$(RSCRIPT) bench/report.R >> bench/RESULTS.md
 	$(RSCRIPT) bench/db.R >> bench/RESULTS.md
 	$(RSCRIPT) bench/dcr.R >> bench/RESULTS.md
 	mkdir -p vignettes/performance
