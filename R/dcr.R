@@ -129,32 +129,36 @@ dcr <- function(object, data, control = NULL, vars = NULL, weights = NULL, cont.
   })
   m <- length(syn)
   control_table <- if (is.null(control)) NA_integer_ else m + 1L
-  # Requests grouped by the table searched, so that one index lives at a time.
-  requests <- list(train = lapply(seq_len(m), function(j) dcr_request(0L, j, TRUE)))
-  if (!is.null(control)) {
-    requests$base <- list(dcr_request(0L, control_table, FALSE))
-    requests$ctrl <- lapply(seq_len(m), function(j) dcr_request(control_table, j, FALSE))
+  # The searches, grouped by the table searched (its index is dropped after its last
+  # search): data for the syntheses (with d2) and control, control for the syntheses,
+  # each synthesis for data and control.
+  plan <- list()
+  add <- function(tag, index, queries, second) {
+    plan[[length(plan) + 1L]] <<- list(tag = tag, index = as.integer(index), queries = as.integer(queries),
+                                       second = second)
   }
-  requests$r <- lapply(seq_len(m), function(j) dcr_request(j, 0L, FALSE))
-  if (!is.null(control)) requests$r_ctrl <- lapply(seq_len(m), function(j) dcr_request(j, control_table, FALSE))
-  flat <- unlist(requests, recursive = FALSE, use.names = FALSE)
-  metric <- list(numeric = numeric, weights = as.double(weights), ranges = as.double(ranges))
-  raw <- rust_result(.Call(wrap__rust_dcr, metric, tables, flat, n_threads), call = env)
-  at <- cumsum(lengths(requests))
-  take <- function(name) raw[(at[[name]] - length(requests[[name]]) + 1L):at[[name]]]
-  found <- list(train = take("train"), r = take("r"))
+  for (j in seq_len(m)) add("train", 0L, j, TRUE)
   if (!is.null(control)) {
-    found$base <- take("base")[[1]]
-    found$ctrl <- take("ctrl")
-    found$r_ctrl <- take("r_ctrl")
+    add("base", 0L, control_table, FALSE)
+    for (j in seq_len(m)) add("ctrl", control_table, j, FALSE)
+  }
+  for (j in seq_len(m)) {
+    add("r", j, 0L, FALSE)
+    if (!is.null(control)) add("r_ctrl", j, control_table, FALSE)
+  }
+  requests <- lapply(plan, function(x) x[c("index", "queries", "second")])
+  metric <- list(numeric = numeric, weights = as.double(weights), ranges = as.double(ranges))
+  raw <- rust_result(.Call(wrap__rust_dcr, metric, tables, requests, n_threads), call = env)
+  tags <- vapply(plan, function(x) x$tag, character(1))
+  found <- list(train = raw[tags == "train"], r = raw[tags == "r"])
+  if (!is.null(control)) {
+    found$base <- raw[tags == "base"][[1]]
+    found$ctrl <- raw[tags == "ctrl"]
+    found$r_ctrl <- raw[tags == "r_ctrl"]
   }
   adjusted <- vars[vapply(encoded, function(e) e$adjusted, logical(1))]
   new_dcr(found, vars, numeric, weights, ranges, adjusted, nrow(data),
           if (is.null(control)) 0L else nrow(control), vapply(syn, nrow, integer(1)))
-}
-
-dcr_request <- function(index, queries, second) {
-  list(index = as.integer(index), queries = as.integer(queries), second = second)
 }
 
 # The variables compared: `vars` resolved against `data`, or every variable of `data`
