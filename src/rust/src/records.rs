@@ -121,8 +121,10 @@ struct OriginalColumns([Robj; 10]);
 impl OriginalColumns {
     fn alloc(n: usize) -> Self {
         use Rtype::{Doubles, Integers, Logicals};
-        OriginalColumns([Integers, Integers, Logicals, Logicals, Logicals, Doubles, Logicals, Logicals, Doubles, Integers]
-            .map(|t| alloc(t, n)))
+        OriginalColumns(
+            [Integers, Integers, Logicals, Logicals, Logicals, Doubles, Logicals, Logicals, Doubles, Integers]
+                .map(|t| alloc(t, n)),
+        )
     }
 
     /// The slices, borrowed while `self` holds the vectors.
@@ -224,7 +226,8 @@ impl RowSink<OriginalRecord> for OriginalSink<'_> {
     }
 }
 
-const SYNTHETIC_NAMES: [&str; 7] = ["s_q", "d_q", "replicated_unique", "unique_syn_in_orig", "weap", "tcap", "excluded"];
+const SYNTHETIC_NAMES: [&str; 7] =
+    ["s_q", "d_q", "replicated_unique", "unique_syn_in_orig", "weap", "tcap", "excluded"];
 
 /// The columns of the synthetic records, in `SYNTHETIC_NAMES` order.
 struct SyntheticColumns([Robj; 7]);

@@ -91,12 +91,28 @@ impl<T: Send> RowSink<T> for &mut [T] {
 pub struct Records<'e> {
     target: &'e EncodedVar<'e>,
     index: KeyIndex,
-    rows_orig: RowsByQ,
-    /// The original's target codes in the order of `rows_orig.rows`.
-    t_orig: Vec<u32>,
+    layout: Layout,
     missing_key: Vec<bool>,
     spec: ExclusionSpec,
 }
+
+/// How the cells are held. When q x target levels is small, directly: cell (t, q) at
+/// `q * n_t + t`, counted in one sequential pass per dataset, as keys.rs indexes small
+/// key tuples. Otherwise only the cells that occur, found through the rows grouped by q.
+enum Layout {
+    Direct {
+        /// Original records of each cell.
+        d: Vec<u32>,
+    },
+    Sparse {
+        rows_orig: RowsByQ,
+        /// The original's target codes in the order of `rows_orig.rows`.
+        t_orig: Vec<u32>,
+    },
+}
+
+/// Cells up to which they are held directly (64 MiB of cells at most).
+const DIRECT_CELLS: usize = 1 << 21;
 
 /// The records of one synthesis and of the original under it: each record's cell,
 /// numbered within its block of q (`block_first_cell` gives the block's first), and
@@ -104,10 +120,16 @@ pub struct Records<'e> {
 pub struct SynthesisRecords<'r> {
     q_orig: &'r [u32],
     q_syn: &'r [u32],
-    block_first_cell: Vec<u32>,
     cells: Vec<Cell>,
-    orig_cell: Vec<AtomicU32>,
-    syn_cell: Vec<AtomicU32>,
+    locate: Locate<'r>,
+}
+
+/// How a record finds its cell.
+enum Locate<'r> {
+    /// At `q * n_t + t`.
+    Direct { n_t: usize, t_orig: &'r LevelCodes<'r>, t_syn: &'r LevelCodes<'r> },
+    /// Numbered within its block of q, whose first cell is `block_first_cell[block]`.
+    Sparse { block_first_cell: Vec<u32>, orig_cell: Vec<AtomicU32>, syn_cell: Vec<AtomicU32> },
 }
 
 /// A cell (t, q) under one synthesis: its counts and the steps (1-5, 0 for kept) that
@@ -131,6 +153,10 @@ const Q_BLOCK_BITS: u32 = 12;
 const Q_BLOCK: usize = 1 << Q_BLOCK_BITS;
 /// Rows per piece of the second pass (a thread's unit of work).
 const PIECE_ROWS: usize = 1 << 15;
+/// How far ahead of the row being written its cell is fetched: each row's cell is a
+/// read at random, and a row writes many columns, so without asking early the reads of
+/// few rows overlap.
+const PREFETCH_ROWS: usize = 16;
 /// Pieces between two checks for an interrupt (a few million rows).
 const PIECES_PER_STOP: usize = 128;
 
@@ -144,6 +170,21 @@ pub fn records<'e>(
     target: usize,
     spec: &ExclusionSpec,
     should_stop: ShouldStop<'_>,
+) -> CoreResult<Records<'e>> {
+    records_with(workers, vars, keys, use_keys_na, target, spec, should_stop, DIRECT_CELLS)
+}
+
+/// `records()`, holding the cells directly up to `direct_cells` cells (tests try both ways).
+#[allow(clippy::too_many_arguments)]
+fn records_with<'e>(
+    workers: &Workers,
+    vars: &'e [EncodedVar<'e>],
+    keys: &[usize],
+    use_keys_na: &[bool],
+    target: usize,
+    spec: &ExclusionSpec,
+    should_stop: ShouldStop<'_>,
+    direct_cells: usize,
 ) -> CoreResult<Records<'e>> {
     let tv = vars.get(target).ok_or_else(|| CoreError::new("internal: target index out of range"))?;
     if keys.is_empty() || keys.len() != use_keys_na.len() || keys.iter().any(|&k| k >= vars.len()) {
@@ -164,9 +205,40 @@ pub fn records<'e>(
     }
     let key_missing: Vec<u32> = keys.iter().map(|&k| vars[k].missing_code).collect();
     let missing_key = missing_key_flags(&index, &key_missing, use_keys_na);
-    let rows_orig = RowsByQ::new(&index.q[0], index.n_q);
-    let t_orig = workers.chunk(should_stop, || codes_in_order(&tv.codes[0], &rows_orig.rows))?;
-    Ok(Records { target: tv, index, rows_orig, t_orig, missing_key, spec: spec.clone() })
+    let n_cells = index.n_q.saturating_mul(tv.n_levels as usize);
+    let layout = if n_cells <= direct_cells {
+        let d = workers.chunk(should_stop, || count_cells(&index.q[0], &tv.codes[0], tv.n_levels as usize, n_cells))?;
+        Layout::Direct { d }
+    } else {
+        let rows_orig = RowsByQ::new(&index.q[0], index.n_q);
+        let t_orig = workers.chunk(should_stop, || codes_in_order(&tv.codes[0], &rows_orig.rows))?;
+        Layout::Sparse { rows_orig, t_orig }
+    };
+    Ok(Records { target: tv, index, layout, missing_key, spec: spec.clone() })
+}
+
+/// Records of each cell `q * n_t + t` of one dataset (`n_cells` cells), counted in
+/// parallel pieces and summed (integers: the same for any number of threads).
+fn count_cells(q: &[u32], codes: &LevelCodes<'_>, n_t: usize, n_cells: usize) -> Vec<u32> {
+    let add = |mut a: Vec<u32>, b: Vec<u32>| {
+        a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        a
+    };
+    with_codes!(codes, |s| q
+        .par_chunks(PIECE_ROWS * 8)
+        .enumerate()
+        .fold(
+            || vec![0u32; n_cells],
+            |mut acc, (k, qs)| {
+                let first = k * PIECE_ROWS * 8;
+                for (i, &qi) in qs.iter().enumerate() {
+                    acc[qi as usize * n_t + s.code(first + i) as usize] += 1;
+                }
+                acc
+            },
+        )
+        .reduce_with(add)
+        .unwrap_or_else(|| vec![0u32; n_cells]))
 }
 
 impl<'e> Records<'e> {
@@ -182,24 +254,84 @@ impl<'e> Records<'e> {
     /// Synthesis `j` (0-based). Pass 1, over q in blocks: the cells of each q (target
     /// level, d, s and the steps that remove the cell from the original and from the
     /// synthetic table), the counts of q before and after exclusions, and each record's cell.
-    pub fn synthesis(&self, workers: &Workers, j: usize, should_stop: ShouldStop<'_>) -> CoreResult<SynthesisRecords<'_>> {
+    pub fn synthesis(
+        &self,
+        workers: &Workers,
+        j: usize,
+        should_stop: ShouldStop<'_>,
+    ) -> CoreResult<SynthesisRecords<'_>> {
         if j >= self.n_syntheses() {
             return Err(CoreError::new("internal: no such synthesis"));
         }
+        match &self.layout {
+            Layout::Direct { d } => self.direct_synthesis(workers, j, d, should_stop),
+            Layout::Sparse { rows_orig, t_orig } => self.sparse_synthesis(workers, j, rows_orig, t_orig, should_stop),
+        }
+    }
+
+    /// Pass 1 with the cells held directly: count the synthesis, then each q's cells.
+    fn direct_synthesis(
+        &self,
+        workers: &Workers,
+        j: usize,
+        d: &[u32],
+        should_stop: ShouldStop<'_>,
+    ) -> CoreResult<SynthesisRecords<'_>> {
         let d_syn = j + 1;
         let (tv, index, spec) = (self.target, &self.index, &self.spec);
-        let rows_orig = &self.rows_orig;
+        let n_t = tv.n_levels as usize;
+        let n_cells = index.n_q * n_t;
+        let s = workers.chunk(should_stop, || count_cells(&index.q[d_syn], &tv.codes[d_syn], n_t, n_cells))?;
+        let mut cells: Vec<Cell> = memory::filled(n_cells, Cell::default());
+        workers.chunk(should_stop, || {
+            cells.par_chunks_mut(Q_BLOCK * n_t).enumerate().for_each(|(b, block)| {
+                let mut kt: Vec<u32> = Vec::new();
+                let mut present: Vec<u32> = Vec::new();
+                for (i, q_cells) in block.chunks_mut(n_t).enumerate() {
+                    let q = b * Q_BLOCK + i;
+                    let (dq, sq) = (&d[q * n_t..(q + 1) * n_t], &s[q * n_t..(q + 1) * n_t]);
+                    present.clear();
+                    present.extend((0..n_t as u32).filter(|&t| dq[t as usize] > 0 || sq[t as usize] > 0));
+                    let counts = present.iter().map(|&t| (t, dq[t as usize], sq[t as usize]));
+                    spec.key_target_levels_for(index, q, &mut kt);
+                    let mut out = Vec::with_capacity(present.len());
+                    q_cells_of(spec, self.missing_key[q], &kt, counts, &mut out);
+                    for (&t, c) in present.iter().zip(out) {
+                        q_cells[t as usize] = c;
+                    }
+                }
+            })
+        })?;
+        Ok(SynthesisRecords {
+            q_orig: &index.q[0],
+            q_syn: &index.q[d_syn],
+            cells,
+            locate: Locate::Direct { n_t, t_orig: &tv.codes[0], t_syn: &tv.codes[d_syn] },
+        })
+    }
+
+    /// Pass 1 with only the cells that occur: over q in blocks, through the rows
+    /// grouped by q; each record's cell is noted as its q is walked.
+    fn sparse_synthesis(
+        &self,
+        workers: &Workers,
+        j: usize,
+        rows_orig: &RowsByQ,
+        t_orig: &[u32],
+        should_stop: ShouldStop<'_>,
+    ) -> CoreResult<SynthesisRecords<'_>> {
+        let d_syn = j + 1;
+        let (tv, index, spec) = (self.target, &self.index, &self.spec);
         let rows_syn = RowsByQ::new(&index.q[d_syn], index.n_q);
-        let t_orig = &self.t_orig;
         let t_syn = workers.chunk(should_stop, || codes_in_order(&tv.codes[d_syn], &rows_syn.rows))?;
         let n_t = tv.n_levels as usize;
-        let orig_cell: Vec<AtomicU32> = memory::collected(self.n_rows(0), (0..self.n_rows(0)).map(|_| AtomicU32::new(0)));
+        let orig_cell: Vec<AtomicU32> =
+            memory::collected(self.n_rows(0), (0..self.n_rows(0)).map(|_| AtomicU32::new(0)));
         let syn_cell: Vec<AtomicU32> =
             memory::collected(self.n_rows(d_syn), (0..self.n_rows(d_syn)).map(|_| AtomicU32::new(0)));
-        let step_code = |s: Option<usize>| s.map_or(0u8, |v| v as u8 + 1);
-        let over = |v: u32| matches!(spec.denom_lim, Some(lim) if v as u64 > lim);
         let n_q = index.n_q;
-        let blocks: Vec<std::ops::Range<usize>> = (0..n_q).step_by(Q_BLOCK).map(|lo| lo..(lo + Q_BLOCK).min(n_q)).collect();
+        let blocks: Vec<std::ops::Range<usize>> =
+            (0..n_q).step_by(Q_BLOCK).map(|lo| lo..(lo + Q_BLOCK).min(n_q)).collect();
         let parts: Vec<Vec<Cell>> = workers.chunk(should_stop, || {
             blocks
                 .par_iter()
@@ -235,36 +367,12 @@ impl<'e> Records<'e> {
                             syn_cell[r as usize].store(first + slot[t], Ordering::Relaxed);
                         }
                         spec.key_target_levels_for(index, q, &mut kt);
-                        let q_cells = cells.len();
-                        let (mut d_kept, mut s_kept) = (0u32, 0u32);
+                        let counts = touched.iter().map(|&t| (t, d[t as usize], s[t as usize]));
+                        q_cells_of(spec, self.missing_key[q], &kt, counts, &mut cells);
                         for &t in touched.iter() {
-                            let (dv, sv) = (d[t as usize], s[t as usize]);
-                            let base = spec.cell_step(t, self.missing_key[q], &kt);
-                            let step_d = base.or(if over(dv) { Some(STEP_DENOM_LIM) } else { None });
-                            let step_s = base.or(if over(sv) { Some(STEP_DENOM_LIM) } else { None });
-                            if step_d.is_none() {
-                                d_kept += dv;
-                            }
-                            if step_s.is_none() {
-                                s_kept += sv;
-                            }
-                            cells.push(Cell {
-                                d: dv,
-                                s: sv,
-                                d_all: rows_orig.count(q) as u32,
-                                s_all: rows_syn.count(q) as u32,
-                                d_kept: 0,
-                                s_kept: 0,
-                                step_d: step_code(step_d),
-                                step_s: step_code(step_s),
-                            });
                             d[t as usize] = 0;
                             s[t as usize] = 0;
                             slot[t as usize] = NONE;
-                        }
-                        for c in cells[q_cells..].iter_mut() {
-                            c.d_kept = d_kept;
-                            c.s_kept = s_kept;
                         }
                     }
                     cells
@@ -280,23 +388,63 @@ impl<'e> Records<'e> {
         Ok(SynthesisRecords {
             q_orig: &index.q[0],
             q_syn: &index.q[d_syn],
-            block_first_cell,
             cells,
-            orig_cell,
-            syn_cell,
+            locate: Locate::Sparse { block_first_cell, orig_cell, syn_cell },
         })
+    }
+}
+
+/// The cells of one q from its levels' counts `(t, d, s)`, pushed onto `out` in that
+/// order: the steps that remove each from the original and from the synthetic table,
+/// and the counts of q before and after exclusions.
+fn q_cells_of(
+    spec: &ExclusionSpec,
+    missing_key: bool,
+    key_target: &[u32],
+    counts: impl Iterator<Item = (u32, u32, u32)> + Clone,
+    out: &mut Vec<Cell>,
+) {
+    let step_code = |s: Option<usize>| s.map_or(0u8, |v| v as u8 + 1);
+    let over = |v: u32| matches!(spec.denom_lim, Some(lim) if v as u64 > lim);
+    let first = out.len();
+    let (mut d_all, mut s_all, mut d_kept, mut s_kept) = (0u32, 0u32, 0u32, 0u32);
+    for (t, d, s) in counts {
+        let base = spec.cell_step(t, missing_key, key_target);
+        let step_d = base.or(if over(d) { Some(STEP_DENOM_LIM) } else { None });
+        let step_s = base.or(if over(s) { Some(STEP_DENOM_LIM) } else { None });
+        d_all += d;
+        s_all += s;
+        if step_d.is_none() {
+            d_kept += d;
+        }
+        if step_s.is_none() {
+            s_kept += s;
+        }
+        out.push(Cell {
+            d,
+            s,
+            d_all: 0,
+            s_all: 0,
+            d_kept: 0,
+            s_kept: 0,
+            step_d: step_code(step_d),
+            step_s: step_code(step_s),
+        });
+    }
+    for c in out[first..].iter_mut() {
+        (c.d_all, c.s_all, c.d_kept, c.s_kept) = (d_all, s_all, d_kept, s_kept);
     }
 }
 
 impl SynthesisRecords<'_> {
     /// Original record `r` under this synthesis.
     pub fn original(&self, r: usize) -> OriginalRecord {
-        original_of(&self.cell(&self.orig_cell, self.q_orig, r))
+        original_of(&self.cell(false, r))
     }
 
     /// Record `r` of this synthesis.
     pub fn synthetic(&self, r: usize) -> SyntheticRecord {
-        synthetic_of(&self.cell(&self.syn_cell, self.q_syn, r))
+        synthetic_of(&self.cell(true, r))
     }
 
     /// Writes `original(r)` for every original record `r` into row `r` of `sink`.
@@ -307,7 +455,7 @@ impl SynthesisRecords<'_> {
         should_stop: ShouldStop<'_>,
     ) -> CoreResult<()> {
         self.check_sink(self.q_orig.len(), sink.len())?;
-        write_rows(workers, sink, should_stop, |r| original_of(&self.cell(&self.orig_cell, self.q_orig, r)))
+        write_rows(workers, sink, should_stop, |r| self.prefetch_cell(false, r), |r| original_of(&self.cell(false, r)))
     }
 
     /// Writes `synthetic(r)` for every record `r` of this synthesis into row `r` of `sink`.
@@ -318,7 +466,7 @@ impl SynthesisRecords<'_> {
         should_stop: ShouldStop<'_>,
     ) -> CoreResult<()> {
         self.check_sink(self.q_syn.len(), sink.len())?;
-        write_rows(workers, sink, should_stop, |r| synthetic_of(&self.cell(&self.syn_cell, self.q_syn, r)))
+        write_rows(workers, sink, should_stop, |r| self.prefetch_cell(true, r), |r| synthetic_of(&self.cell(true, r)))
     }
 
     fn check_sink(&self, rows: usize, len: usize) -> CoreResult<()> {
@@ -328,11 +476,29 @@ impl SynthesisRecords<'_> {
         Ok(())
     }
 
-    /// The cell of record `r`, whose q is `q[r]`.
+    /// Where the cell of record `r` of the original (`syn` false) or the synthesis is.
     #[inline]
-    fn cell(&self, cell_of: &[AtomicU32], q: &[u32], r: usize) -> Cell {
-        let block = (q[r] >> Q_BLOCK_BITS) as usize;
-        self.cells[(self.block_first_cell[block] + cell_of[r].load(Ordering::Relaxed)) as usize]
+    fn cell_index(&self, syn: bool, r: usize) -> usize {
+        let q = if syn { self.q_syn[r] } else { self.q_orig[r] };
+        match &self.locate {
+            Locate::Direct { n_t, t_orig, t_syn } => {
+                q as usize * n_t + if syn { t_syn.get(r) } else { t_orig.get(r) } as usize
+            }
+            Locate::Sparse { block_first_cell, orig_cell, syn_cell } => {
+                let local = if syn { &syn_cell[r] } else { &orig_cell[r] }.load(Ordering::Relaxed);
+                (block_first_cell[(q >> Q_BLOCK_BITS) as usize] + local) as usize
+            }
+        }
+    }
+
+    #[inline]
+    fn cell(&self, syn: bool, r: usize) -> Cell {
+        self.cells[self.cell_index(syn, r)]
+    }
+
+    #[inline]
+    fn prefetch_cell(&self, syn: bool, r: usize) {
+        prefetch(&self.cells[self.cell_index(syn, r)]);
     }
 }
 
@@ -368,6 +534,20 @@ fn synthetic_of(c: &Cell) -> SyntheticRecord {
     }
 }
 
+/// Asks the processor to bring `x` into cache (a hint; nothing where not supported).
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch never faults and reads nothing into the program; `x` is a
+        // valid reference anyway.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(x as *const T as *const i8) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
 /// `codes` of `rows`, in that order: one pass of independent reads, so that pass 1
 /// reads each record's level in sequence rather than at random.
 fn codes_in_order(codes: &LevelCodes<'_>, rows: &[u32]) -> Vec<u32> {
@@ -395,6 +575,7 @@ fn write_rows<T, S: RowSink<T>>(
     workers: &Workers,
     mut sink: S,
     should_stop: ShouldStop<'_>,
+    prefetch: impl Fn(usize) + Sync,
     row_value: impl Fn(usize) -> T + Sync,
 ) -> CoreResult<()> {
     let n = sink.len();
@@ -412,7 +593,11 @@ fn write_rows<T, S: RowSink<T>>(
         let batch: Vec<(usize, S)> = pieces.by_ref().take(PIECES_PER_STOP).collect();
         workers.chunk(should_stop, || {
             batch.into_par_iter().for_each(|(start, mut piece)| {
-                for i in 0..piece.len() {
+                let len = piece.len();
+                for i in 0..len {
+                    if i + PREFETCH_ROWS < len {
+                        prefetch(start + i + PREFETCH_ROWS);
+                    }
                     piece.put(i, row_value(start + i));
                 }
             })
@@ -479,8 +664,12 @@ mod tests {
     }
 
     fn encoded(case: &Case) -> Vec<EncodedVar<'static>> {
-        let mut vars: Vec<EncodedVar<'static>> =
-            case.keys.iter().zip(&case.key_levels).map(|(k, &l)| EncodedVar::from_u32(k.clone(), l + 1, l, None)).collect();
+        let mut vars: Vec<EncodedVar<'static>> = case
+            .keys
+            .iter()
+            .zip(&case.key_levels)
+            .map(|(k, &l)| EncodedVar::from_u32(k.clone(), l + 1, l, None))
+            .collect();
         vars.push(EncodedVar::from_u32(case.target.clone(), case.target_levels + 1, case.target_levels, None));
         vars
     }
@@ -507,8 +696,7 @@ mod tests {
         /// The step (1-5, 0 kept) removing cell (key, t) from a table whose cell count is `n`.
         fn step(&self, key: &[u32], t: u32, n: u32) -> u8 {
             let s = &self.case.spec;
-            let missing_key =
-                (0..key.len()).any(|k| !self.case.use_keys_na[k] && key[k] == self.case.key_levels[k]);
+            let missing_key = (0..key.len()).any(|k| !self.case.use_keys_na[k] && key[k] == self.case.key_levels[k]);
             let key_target = s.key_target.iter().any(|e| key[e.key] == e.key_level && e.target_level == t);
             if s.excluded_target[t as usize] {
                 1
@@ -581,7 +769,7 @@ mod tests {
     }
 
     #[test]
-    fn every_record_matches_brute_force_for_any_thread_count() {
+    fn every_record_matches_brute_force_for_any_thread_count_and_layout() {
         let mut rng = XorShift::new(0x5eed_2020);
         for _ in 0..300 {
             let case = random_case(&mut rng);
@@ -590,10 +778,25 @@ mod tests {
             let keys: Vec<usize> = (0..n_keys).collect();
             let brute = Brute { case: &case };
             let mut first: Option<(Vec<Vec<OriginalRecord>>, Vec<Vec<SyntheticRecord>>)> = None;
-            for threads in [1, 2, 3] {
+            // Cells held directly and sparsely, on 1-3 threads.
+            for (threads, direct_cells) in
+                [(1, DIRECT_CELLS), (2, DIRECT_CELLS), (3, DIRECT_CELLS), (1, 0), (2, 0), (3, 0)]
+            {
                 let workers = Workers::new(threads).unwrap();
-                let recs =
-                    records(&workers, &vars, &keys, &case.use_keys_na, n_keys, &case.spec, &never_stop).unwrap();
+                let recs = records_with(
+                    &workers,
+                    &vars,
+                    &keys,
+                    &case.use_keys_na,
+                    n_keys,
+                    &case.spec,
+                    &never_stop,
+                    direct_cells,
+                )
+                .unwrap();
+                if recs.index.n_q > 0 {
+                    assert_eq!(matches!(recs.layout, Layout::Direct { .. }), direct_cells > 0);
+                }
                 assert_eq!(recs.n_syntheses(), case.target.len() - 1);
                 let mut originals = Vec::new();
                 let mut synthetics = Vec::new();
@@ -616,7 +819,9 @@ mod tests {
                 }
                 match &first {
                     None => first = Some((originals, synthetics)),
-                    Some(f) => assert!(f.0 == originals && f.1 == synthetics, "{threads} threads differ"),
+                    Some(f) => {
+                        assert!(f.0 == originals && f.1 == synthetics, "{threads} threads, {direct_cells} differ")
+                    }
                 }
             }
         }
@@ -627,13 +832,13 @@ mod tests {
         let workers = Workers::new(2).unwrap();
         for n in [0, 1, PIECE_ROWS - 1, PIECE_ROWS, PIECE_ROWS + 1, 3 * PIECE_ROWS + 7] {
             let mut out = vec![usize::MAX; n];
-            write_rows(&workers, out.as_mut_slice(), &never_stop, |r| r).unwrap();
+            write_rows(&workers, out.as_mut_slice(), &never_stop, |_| {}, |r| r).unwrap();
             assert!(out.iter().enumerate().all(|(i, &v)| i == v), "{n} rows");
         }
         let many = PIECES_PER_STOP * PIECE_ROWS + 1;
         let mut out = vec![0u8; many];
         let stop = || true;
-        let e = write_rows(&workers, out.as_mut_slice(), &stop, |_| 1u8).unwrap_err();
+        let e = write_rows(&workers, out.as_mut_slice(), &stop, |_| {}, |_| 1u8).unwrap_err();
         assert!(e.is_interrupt());
     }
 
