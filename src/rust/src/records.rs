@@ -8,7 +8,7 @@ use extendr_api::prelude::*;
 use extendr_api::{rtype_to_sxp, AsTypedSlice};
 use synthrisk_core::codes::LevelCodes;
 use synthrisk_core::record_keys::record_keys;
-use synthrisk_core::records::{records, OriginalRecord, RowSink, SyntheticRecord};
+use synthrisk_core::records::{advise_huge_pages, records, OriginalRecord, RowSink, SyntheticRecord};
 
 fn ints_robj(v: &[u32], plus: i32) -> Robj {
     Robj::from(v.iter().map(|&x| x as i32 + plus).collect::<Vec<i32>>())
@@ -74,16 +74,26 @@ fn alloc(rtype: Rtype, len: usize) -> Robj {
     Robj::alloc_vector(rtype_to_sxp(rtype), len)
 }
 
+/// A fresh column's elements, on huge pages where the system grants them.
+fn column<'a, T>(x: &mut Robj, what: &str) -> GlueResult<&'a mut [T]>
+where
+    Robj: AsTypedSlice<'a, T>,
+{
+    let s = x.as_typed_slice_mut().ok_or_else(|| internal(format!("a record column is not {what}")))?;
+    advise_huge_pages(s);
+    Ok(s)
+}
+
 fn int_slice_mut<'a>(x: &mut Robj) -> GlueResult<&'a mut [i32]> {
-    x.as_typed_slice_mut().ok_or_else(|| internal("a record column is not an integer vector"))
+    column(x, "an integer vector")
 }
 
 fn lgl_slice_mut<'a>(x: &mut Robj) -> GlueResult<&'a mut [Rbool]> {
-    x.as_typed_slice_mut().ok_or_else(|| internal("a record column is not a logical vector"))
+    column(x, "a logical vector")
 }
 
 fn dbl_slice_mut<'a>(x: &mut Robj) -> GlueResult<&'a mut [f64]> {
-    x.as_typed_slice_mut().ok_or_else(|| internal("a record column is not a double vector"))
+    column(x, "a double vector")
 }
 
 fn lgl(x: bool) -> Rbool {

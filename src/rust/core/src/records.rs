@@ -220,25 +220,27 @@ fn records_with<'e>(
 /// Records of each cell `q * n_t + t` of one dataset (`n_cells` cells), counted in
 /// parallel pieces and summed (integers: the same for any number of threads).
 fn count_cells(q: &[u32], codes: &LevelCodes<'_>, n_t: usize, n_cells: usize) -> Vec<u32> {
-    let add = |mut a: Vec<u32>, b: Vec<u32>| {
-        a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-        a
-    };
-    with_codes!(codes, |s| q
-        .par_chunks(PIECE_ROWS * 8)
+    // One table per thread's share of the records (not per piece: each table is as
+    // large as the cells).
+    let part_rows = q.len().div_ceil(rayon::current_num_threads()).max(PIECE_ROWS);
+    let parts: Vec<Vec<u32>> = with_codes!(codes, |s| q
+        .par_chunks(part_rows)
         .enumerate()
-        .fold(
-            || vec![0u32; n_cells],
-            |mut acc, (k, qs)| {
-                let first = k * PIECE_ROWS * 8;
-                for (i, &qi) in qs.iter().enumerate() {
-                    acc[qi as usize * n_t + s.code(first + i) as usize] += 1;
-                }
-                acc
-            },
-        )
-        .reduce_with(add)
-        .unwrap_or_else(|| vec![0u32; n_cells]))
+        .map(|(k, qs)| {
+            let mut counts: Vec<u32> = memory::filled(n_cells, 0);
+            let first = k * part_rows;
+            for (i, &qi) in qs.iter().enumerate() {
+                counts[qi as usize * n_t + s.code(first + i) as usize] += 1;
+            }
+            counts
+        })
+        .collect());
+    let mut parts = parts.into_iter();
+    let mut total = parts.next().unwrap_or_else(|| vec![0u32; n_cells]);
+    for p in parts {
+        total.par_iter_mut().zip(p.par_iter()).for_each(|(x, y)| *x += y);
+    }
+    total
 }
 
 impl<'e> Records<'e> {
@@ -532,6 +534,13 @@ fn synthetic_of(c: &Cell) -> SyntheticRecord {
         tcap: if c.d_kept > 0 { Some(kept_count(c.d, c.step_d) as f64 / c.d_kept as f64) } else { None },
         excluded: c.step_s,
     }
+}
+
+/// Asks for `buf`, fresh memory the caller is about to fill, to be backed by huge pages
+/// (see `memory`): the record columns are written once, and at 1e7 records their
+/// first-touch page faults cost more than the writing.
+pub fn advise_huge_pages<T>(buf: &mut [T]) {
+    memory::advise_huge_pages(buf.as_mut_ptr() as usize, std::mem::size_of_val(buf));
 }
 
 /// Asks the processor to bring `x` into cache (a hint; nothing where not supported).
