@@ -81,20 +81,18 @@ record_risk <- function(object, data, keys, target = NULL, ...) {
   d_count <- rk$counts[[1]]
   q0 <- rk$q[[1]]
   m <- length(syn)
-  original <- do.call(rbind, lapply(seq_len(m), function(j) {
-    s_count <- rk$counts[[j + 1]]
-    d_q <- d_count[q0]
-    s_q <- s_count[q0]
-    data.frame(row = seq_along(q0), synthesis = j, d_q = d_q, s_q = s_q, unique_orig = d_q == 1L,
-               unique_in_syn = d_q == 1L & s_q > 0L, replicated_unique = d_q == 1L & s_q == 1L, rk = 1 / d_q)
-  }))
-  synthetic <- do.call(rbind, lapply(seq_len(m), function(j) {
-    q <- rk$q[[j + 1]]
-    s_q <- rk$counts[[j + 1]][q]
-    d_q <- d_count[q]
-    data.frame(row = seq_along(q), synthesis = j, s_q = s_q, d_q = d_q, replicated_unique = s_q == 1L & d_q == 1L,
-               unique_syn_in_orig = s_q == 1L & d_q >= 1L)
-  }))
+  d_q0 <- d_count[q0]
+  per_synthesis <- function(f) unlist(lapply(seq_len(m), f), use.names = FALSE)
+  d_q <- rep.int(d_q0, m)
+  s_q <- per_synthesis(function(j) rk$counts[[j + 1]][q0])
+  original <- record_frame(list(d_q = d_q, s_q = s_q, unique_orig = d_q == 1L, unique_in_syn = d_q == 1L & s_q > 0L,
+                                replicated_unique = d_q == 1L & s_q == 1L, rk = 1 / d_q),
+                           rep.int(length(q0), m))
+  s_q <- per_synthesis(function(j) rk$counts[[j + 1]][rk$q[[j + 1]]])
+  d_q <- per_synthesis(function(j) d_count[rk$q[[j + 1]]])
+  synthetic <- record_frame(list(s_q = s_q, d_q = d_q, replicated_unique = s_q == 1L & d_q == 1L,
+                                 unique_syn_in_orig = s_q == 1L & d_q >= 1L),
+                            lengths(rk$q[-1]))
   structure(list(original = original, synthetic = synthetic, keys = keys, target = NULL, m = m, Nd = nrow(data),
                  Ns = vapply(syn, nrow, integer(1)), disclosure = NULL),
             class = "record_risk")
@@ -105,35 +103,32 @@ exclusion_step_labels <- c("excluded target", "missing target", "missing in  key
 new_record_risk_target <- function(x) {
   raw <- x$records_raw
   x$records_raw <- NULL
-  m <- length(raw)
-  # The step as a factor, built from its codes (0 = kept) without labelling each row.
-  step <- function(code) {
-    code[code == 0L] <- NA_integer_
-    structure(code, levels = exclusion_step_labels, class = "factor")
-  }
-  na_where <- function(x, where) {
-    x[where] <- NA_real_
-    x
-  }
-  original <- do.call(rbind, lapply(seq_len(m), function(j) {
-    o <- raw[[j]]$original
-    kept <- o$excluded == 0L
-    unique_orig <- kept & o$d_q == 1L
-    data.frame(row = seq_along(o$d_q), synthesis = j, d_q = o$d_q, s_q = o$s_q, unique_orig = unique_orig,
-               unique_in_syn = unique_orig & o$q_in_syn, replicated_unique = unique_orig & o$s_q == 1L,
-               rk = na_where(1 / o$d_q, !kept), disclosive_orig = kept & o$pd_one, disco = kept & o$ps_one,
-               cap = o$cap, excluded = step(o$excluded))
-  }))
-  synthetic <- do.call(rbind, lapply(seq_len(m), function(j) {
-    s <- raw[[j]]$synthetic
-    kept <- s$excluded == 0L
-    data.frame(row = seq_along(s$s_q), synthesis = j, s_q = s$s_q, d_q = s$d_q,
-               replicated_unique = kept & s$s_q == 1L & s$d_q == 1L, unique_syn_in_orig = kept & s$s_q == 1L & s$d_q >= 1L,
-               weap = s$weap, tcap = na_where(s$tcap, is.nan(s$tcap)), excluded = step(s$excluded))
-  }))
+  n <- raw$n_orig
+  ns <- raw$n_syn
+  m <- length(ns)
+  # The core wrote every column in its final type, syntheses one after another; only
+  # the record and synthesis numbers are added, and the steps labelled as a factor.
+  original <- record_frame(raw$original, rep.int(n, m))
+  synthetic <- record_frame(raw$synthetic, ns)
   structure(list(original = original, synthetic = synthetic, keys = x$keys, target = x$target, m = m, Nd = x$Norig,
                  Ns = x$Nsyn, disclosure = x),
             class = "record_risk")
+}
+
+# A record table from its columns (of `sum(rows)` records, `rows[j]` of them in
+# synthesis j): `row` and `synthesis` first, the exclusion step (its code, NA for
+# kept) as a factor. Built directly: data.frame() and rbind() copy and check every column.
+record_frame <- function(columns, rows) {
+  rows <- as.integer(rows)
+  m <- length(rows)
+  if (!is.null(columns$excluded)) {
+    columns$excluded <- structure(columns$excluded, levels = exclusion_step_labels, class = "factor")
+  }
+  ids <- list(row = if (m == 1L) seq_len(rows) else sequence(rows), synthesis = rep.int(seq_len(m), rows))
+  out <- c(ids, columns)
+  class(out) <- "data.frame"
+  attr(out, "row.names") <- .set_row_names(sum(rows))
+  out
 }
 
 #' @rdname record_risk

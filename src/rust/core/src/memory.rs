@@ -36,7 +36,7 @@ pub fn with_capacity<T>(len: usize) -> Vec<T> {
 
 /// Asks for huge pages on the whole 2 MiB pages of `start..start + bytes`.
 #[cfg(target_os = "linux")]
-fn advise_huge_pages(start: usize, bytes: usize) {
+pub fn advise_huge_pages(start: usize, bytes: usize) {
     let first = start.next_multiple_of(HUGE_PAGE);
     let end = (start + bytes) / HUGE_PAGE * HUGE_PAGE;
     if end > first {
@@ -50,7 +50,7 @@ fn advise_huge_pages(start: usize, bytes: usize) {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_start: usize, _bytes: usize) {}
+pub fn advise_huge_pages(_start: usize, _bytes: usize) {}
 
 #[cfg(test)]
 mod tests {
