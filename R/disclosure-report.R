@@ -73,7 +73,8 @@
 #' \donttest{
 #' if (requireNamespace("rmarkdown", quietly = TRUE) && rmarkdown::pandoc_available("2.0")) {
 #'   parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
-#'   out <- disclosure_report(sd2011_synds5, parts$train, keys = c("sex", "age", "region", "placesize"),
+#'   keys <- c("sex", "age", "region", "placesize")
+#'   out <- disclosure_report(sd2011_synds5, parts$train, keys = keys,
 #'                            control = parts$control, ngroups_targets = c(income = 20),
 #'                            thresholds = list(repU = 1, DiSCO = 10),
 #'                            file = file.path(tempdir(), "sd2011-report.html"))
