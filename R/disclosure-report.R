@@ -54,9 +54,8 @@
 #' @param thresholds `NULL` (no verdict) or the custodian's policy: a named list or
 #'   named numeric vector of single numbers, e.g. `list(repU = 1, DiSCO = 5)`; see
 #'   section "Thresholds".
-#' @param distances Whether to add the distance measures of `dcr()` (distance to
-#'   the closest record; their summary table only). Needs a synthrisk version that
-#'   has `dcr()`.
+#' @param distances Whether to add the distance measures of [dcr()] (distance to
+#'   the closest record, with `control` when given; their summary table only).
 #' @param min_cell The smallest number of original records a level or pair of
 #'   levels named in the report must have: 10 or more (it can be raised, not
 #'   lowered).
@@ -91,7 +90,7 @@ disclosure_report <- function(object, data, keys, targets = NULL, control = NULL
   thresholds <- check_report_thresholds(thresholds, distances, env)
   check_report_tools(env)
   if (missing(keys)) keys <- NULL
-  dcr_fun <- if (distances) report_dcr_function(env)
+  dcr_fun <- if (distances) dcr
   contents <- report_contents(object, data, keys = keys, targets = targets, control = control,
                               thresholds = thresholds, distances = distances, min_cell = min_cell,
                               args = list(...), dcr_fun = dcr_fun, call = report_call(match.call()), env = env)
@@ -188,16 +187,6 @@ check_report_thresholds <- function(thresholds, distances, call) {
     }
   }
   stats::setNames(vapply(thresholds, as.double, numeric(1)), nm)
-}
-
-# synthrisk's dcr() when this version has it (issue 21), else a clear error.
-report_dcr_function <- function(call) {
-  f <- get0("dcr", envir = asNamespace("synthrisk"), mode = "function", inherits = FALSE)
-  if (is.null(f)) {
-    cli::cli_abort(c("{.code distances = TRUE} needs synthrisk's {.fn dcr} (distance to the closest record), which this version does not have.",
-                     i = "Use {.code distances = FALSE}, or a synthrisk version with {.fn dcr}."), call = call)
-  }
-  f
 }
 
 # The call as the report shows it: object, data and control only as names (an

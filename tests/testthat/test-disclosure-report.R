@@ -364,10 +364,17 @@ test_that("the distance and interval sections show the tables they are given", {
   expect_identical(iv$method, "across syntheses")
 })
 
-test_that("distances = TRUE without dcr() in the package is a clear error", {
-  skip_if(exists("dcr", envir = asNamespace("synthrisk"), inherits = FALSE), "this synthrisk has dcr()")
-  expect_error(disclosure_report(sd2011_synds, sd2011, keys = keys4, distances = TRUE, file = tempfile(fileext = ".html")),
-               "needs synthrisk's .*dcr")
+test_that("distances = TRUE shows dcr()'s summary of the same data and control", {
+  skip_without_report_tools()
+  parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
+  file <- tempfile(fileext = ".html")
+  on.exit(unlink(file), add = TRUE)
+  disclosure_report(sd2011_synds, parts$train, keys = keys4, targets = "depress", control = parts$control,
+                    distances = TRUE, file = file)
+  d <- report_table_of(read_report(file), "tab-distances")
+  want <- dcr(sd2011_synds, parts$train, control = parts$control)$summary
+  expect_identical(names(d), names(want))
+  for (col in c("IMS", "IMS_ctrl", "share", "share_noleak", "copied", "AUC")) expect_shown(d[[col]], want[[col]], label = col)
 })
 
 test_that("bad arguments are clear errors naming the argument", {
