@@ -1,6 +1,6 @@
 # Counting every target: the targets in groups (all at once for data held in R, one at
 # a time when a dataset is a database table, see target_groups()), each group's
-# datasets encoded and handed to the core by `run_group(enc, targets)`, which returns a
+# datasets of the request encoded and handed to the core by `run_group(enc, targets)`, which returns a
 # named list of raw results per target (e.g. list(train = ..., control = ...)). The
 # groups' encodings are merged for labelling and notes.
 #
@@ -8,8 +8,13 @@
 # raw = per name of run_group()'s list, the raw results of all targets, encodings =
 # per group, input = what each dataset was (see input_table()), fetch = what the
 # database counted (see fetch_log(); NULL if nothing)).
-count_targets <- function(keys, targets, data, syn, control, cont.na, ngroups, strict, n_threads, call, run_group) {
-  originals <- c(list(data), syn, if (!is.null(control)) list(control))
+count_targets <- function(request, run_group) {
+  keys <- request$keys
+  targets <- request$targets
+  syn <- request$syn
+  control <- request$control
+  call <- request$env
+  originals <- c(list(request$data), syn, if (!is.null(control)) list(control))
   m <- length(syn)
   groups <- target_groups(targets, originals)
   in_database <- vapply(originals, is_db_table, logical(1))
@@ -20,8 +25,9 @@ count_targets <- function(keys, targets, data, syn, control, cont.na, ngroups, s
     group <- groups[[g]]
     vars <- c(keys, group)
     ds <- if (is.null(counts)) originals else group_datasets(group, originals, counts)
-    enc <- encode_variables(vars, ds[[1]], ds[1 + seq_len(m)], cont.na, ngroups[vars], strict = strict,
-                            n_threads = n_threads, call = call, control = if (!is.null(control)) ds[[m + 2]])
+    enc <- encode_variables(vars, ds[[1]], ds[1 + seq_len(m)], request$cont.na, request$ngroups[vars],
+                            strict = request$strict, n_threads = request$n_threads, call = call,
+                            control = if (!is.null(control)) ds[[m + 2]])
     out <- run_group(enc, group)
     for (nm in names(out)) raw[[nm]] <- c(raw[[nm]], out[[nm]])
     # Each group's encoding holds its datasets; only a single group's is kept whole

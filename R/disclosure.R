@@ -76,7 +76,7 @@
 #'   per variable (as in synthpop's `syn()`), or, for a stratified synthesis, the
 #'   list-matrix of `syn.strata()` (the codes are the union over strata); a `synds`
 #'   object brings its own.
-#' @inheritDotParams disclosure_impl -.syn -.cont.na -data
+#' @eval argument_docs_roxygen("disclosure")
 #' @return An object of class `disclosure`: `ident`, `attrib`, `allCAPs` (data
 #'   frames, one row per synthesis), `check_1way`, `check1`, `check_2way`, `check2`,
 #'   `Nexclusions` (one 8 x 6 matrix per synthesis), `measures` (every number in one
@@ -146,25 +146,25 @@ disclosure <- function(object, data, ...) {
 #' @export
 disclosure.synds <- function(object, data, ...) {
   syn <- synthesis_list(object, call = rlang::current_env())
-  disclosure_impl(syn$syn, syn$cont.na, data, ...)
+  run_front_door("disclosure", syn$syn, syn$cont.na, data, ...)
 }
 
 #' @rdname disclosure
 #' @export
 disclosure.data.frame <- function(object, data, cont.na = NULL, ...) {
-  disclosure_impl(list(object), cont.na, data, ...)
+  run_front_door("disclosure", list(object), cont.na, data, ...)
 }
 
 #' @rdname disclosure
 #' @export
 disclosure.tbl_lazy <- function(object, data, cont.na = NULL, ...) {
-  disclosure_impl(list(object), cont.na, data, ...)
+  run_front_door("disclosure", list(object), cont.na, data, ...)
 }
 
 #' @rdname disclosure
 #' @export
 disclosure.list <- function(object, data, cont.na = NULL, ...) {
-  disclosure_impl(synthesis_list(object, call = rlang::current_env())$syn, cont.na, data, ...)
+  run_front_door("disclosure", synthesis_list(object, call = rlang::current_env())$syn, cont.na, data, ...)
 }
 
 #' @rdname disclosure

@@ -12,7 +12,7 @@
 #' columns), the result's `notes` and its printout say so.
 #'
 #' @inheritParams disclosure
-#' @inheritDotParams multi_disclosure_impl -.syn -.cont.na -data -.plan
+#' @eval argument_docs_roxygen("multi")
 #' @return An object of class `multi.disclosure`: `attrib.table` (one row per target,
 #'   ordered by the synthetic measure: `attrib.orig`, `attrib.syn` (means over the
 #'   syntheses), `check1`, `Npairs` (1 when 2-way pairs need checks), `check2`),
@@ -54,25 +54,25 @@ multi.disclosure <- function(object, data, ...) {
 #' @export
 multi.disclosure.synds <- function(object, data, ...) {
   syn <- synthesis_list(object, call = rlang::current_env())
-  multi_disclosure_impl(syn$syn, syn$cont.na, data, ...)
+  run_front_door("multi", syn$syn, syn$cont.na, data, ...)
 }
 
 #' @rdname multi.disclosure
 #' @export
 multi.disclosure.data.frame <- function(object, data, cont.na = NULL, ...) {
-  multi_disclosure_impl(list(object), cont.na, data, ...)
+  run_front_door("multi", list(object), cont.na, data, ...)
 }
 
 #' @rdname multi.disclosure
 #' @export
 multi.disclosure.tbl_lazy <- function(object, data, cont.na = NULL, ...) {
-  multi_disclosure_impl(list(object), cont.na, data, ...)
+  run_front_door("multi", list(object), cont.na, data, ...)
 }
 
 #' @rdname multi.disclosure
 #' @export
 multi.disclosure.list <- function(object, data, cont.na = NULL, ...) {
-  multi_disclosure_impl(synthesis_list(object, call = rlang::current_env())$syn, cont.na, data, ...)
+  run_front_door("multi", synthesis_list(object, call = rlang::current_env())$syn, cont.na, data, ...)
 }
 
 #' @rdname multi.disclosure

@@ -60,8 +60,11 @@ record_risk <- function(object, data, keys, target = NULL, ...) {
   refuse_counted(data, "data", "record_risk", env)
   syn_info <- synthesis_list(object, call = env)
   if (!is.null(target)) {
-    x <- disclosure_impl(syn_info$syn, syn_info$cont.na, data, keys, target, print.flag = FALSE, ..., .records = TRUE)
-    return(new_record_risk_target(x))
+    request <- disclosure_request("disclosure", syn_info$syn, syn_info$cont.na, data, keys, target,
+                                  print.flag = FALSE, ..., .records = TRUE)
+    counted <- run_request(request)
+    x <- as_disclosure(request, counted)
+    return(new_record_risk_target(x, counted$raw$records[[1]]))
   }
   dots <- list(...)
   extra <- setdiff(names(dots) %||% rep("", length(dots)), "n_threads")
@@ -100,9 +103,7 @@ record_risk <- function(object, data, keys, target = NULL, ...) {
 
 exclusion_step_labels <- c("excluded target", "missing target", "missing in  keys", "set to exclude", "over denom_lim")
 
-new_record_risk_target <- function(x) {
-  raw <- x$records_raw
-  x$records_raw <- NULL
+new_record_risk_target <- function(x, raw) {
   n <- raw$n_orig
   ns <- raw$n_syn
   m <- length(ns)

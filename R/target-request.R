@@ -1,5 +1,5 @@
-# Per-target requests for the core (exclusions resolved from labels to codes; unknown
-# names and levels are errors) and the one call that counts every target of a group.
+# Per-target requests for the core: exclusions resolved from labels to codes (unknown
+# names and levels are errors).
 
 # Levels named by `not.targetlev` (definitions vignette 5.1): NULL or a single "" means none; in a
 # longer vector "" is a label like any other, so a real "" level can be excluded.
@@ -28,7 +28,10 @@ target_levels_to_exclude <- function(x, t_labels, target, arg, call) {
 # (and optionally not_arg, the name of the argument not.targetlev came from).
 # `original`: the 0-based dataset of the encoding that is the original (its missing
 # target values decide usetargetNA, definitions vignette 5.2).
-target_request <- function(opt, enc, keys, denom_lim, exclude_ov_denom_lim, thresh_2way, call, original = 0L) {
+target_request <- function(opt, enc, request, original = 0L) {
+  keys <- request$keys
+  call <- request$env
+  limits <- request$limits
   tv <- opt$target
   t_labels <- enc$labels[[tv]]
   info <- enc$info[[tv]]
@@ -76,23 +79,9 @@ target_request <- function(opt, enc, keys, denom_lim, exclude_ov_denom_lim, thre
     kt_key = as.integer(kt_key - 1L),
     kt_key_level = as.integer(kt_key_level - 1L),
     kt_target_level = as.integer(kt_target_level - 1L),
-    denom_lim = if (exclude_ov_denom_lim) as.integer(denom_lim) else NA_integer_,
-    twoway_min_cell = as.numeric(thresh_2way[1])
+    denom_lim = if (limits$exclude_ov_denom_lim) as.integer(limits$denom_lim) else NA_integer_,
+    twoway_min_cell = as.numeric(limits$thresh_2way[1])
   )
-}
-
-# `plan`: which dataset of the encoding is the original and which (whole or
-# subsampled) are the syntheses, and the tau grid; see rust_compute().
-run_core <- function(enc, keys, usekeysNA, target_options, denom_lim, exclude_ov_denom_lim, thresh_2way,
-                     n_threads, call, plan = NULL) {
-  requests <- lapply(target_options, target_request, enc = enc, keys = keys, denom_lim = denom_lim,
-                     exclude_ov_denom_lim = exclude_ov_denom_lim, thresh_2way = thresh_2way, call = call,
-                     original = plan$original %||% 0L)
-  plan <- plan_with_weights(plan, enc$weights)
-  raw <- rust_result(rust_compute(enc$ptr, match(keys, enc$vars) - 1L, as.logical(usekeysNA), requests, n_threads, plan),
-                     call = call)
-  names(raw) <- vapply(target_options, function(o) o$target, character(1))
-  raw
 }
 
 # `plan` with the records each row of each dataset stands for (counted cells; NULL per

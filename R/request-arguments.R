@@ -1,0 +1,108 @@
+# synthpop 1.9-3's arguments of disclosure() and multi.disclosure() after `object` and
+# `data`, in its order (positional calls rely on it), with its defaults and their
+# documentation: written once here, bound by bind_arguments() and documented in
+# ?disclosure and ?multi.disclosure through argument_docs().
+
+request_formals <- function(family) {
+  switch(family,
+    disclosure = alist(
+      keys = , target = , print.flag = TRUE, denom_lim = 5, exclude_ov_denom_lim = FALSE,
+      not.targetlev = NULL, usetargetNA = TRUE, usekeysNA = TRUE, exclude.keys = NULL,
+      exclude.keylevs = NULL, exclude.targetlevs = NULL, ngroups_target = NULL, ngroups_keys = NULL,
+      thresh_1way = c(50, 90), thresh_2way = c(4, 80), digits = 2, to.print = "short",
+      compare.synorig = TRUE, n_threads = NULL, control = NULL, ... =
+    ),
+    multi = alist(
+      keys = , targets = NULL, print.flag = TRUE, denom_lim = 5, exclude_ov_denom_lim = FALSE,
+      not.targetslev = NULL, usetargetsNA = TRUE, usekeysNA = TRUE, exclude.keys = NULL,
+      exclude.keylevs = NULL, exclude.targetlevs = NULL, ngroups_targets = NULL, ngroups_keys = NULL,
+      ident.meas = "repU", attrib.meas = "DiSCO", thresh_1way = c(50, 90), thresh_2way = c(4, 80),
+      digits = 2, plot = TRUE, compare.synorig = TRUE, n_threads = NULL, control = NULL, ... =
+    )
+  )
+}
+
+# Every argument name either family knows (for "did you mean" in errors).
+known_argument_names <- function() {
+  nm <- unique(c(names(request_formals("disclosure")), names(request_formals("multi")), "cont.na"))
+  nm[nm != "..."]
+}
+
+# The arguments `...` of a front door bound as R binds a call to synthpop's signature
+# (by name, partial name, then position): a list of every argument's value (the default
+# when not given, NULL for a missing argument without one), `supplied` (names the user
+# gave) and `extra` (arguments no signature has).
+bind_arguments <- function(family, ...) {
+  signature <- rlang::new_function(request_formals(family), quote(environment()))
+  bound <- signature(...)
+  names <- setdiff(names(request_formals(family)), "...")
+  given <- vapply(names, function(n) !eval(call("missing", as.name(n)), bound), logical(1))
+  no_default <- vapply(request_formals(family)[names], rlang::is_missing, logical(1))
+  values <- lapply(names, function(n) if (!given[[n]] && no_default[[n]]) NULL else get(n, envir = bound))
+  names(values) <- names
+  list(values = values, supplied = names[given], extra = eval(quote(list(...)), bound))
+}
+
+# The documentation of each argument; both families share most.
+argument_docs <- list(
+  keys = "Quasi-identifiers: names or column numbers of `data`.",
+  target = "The target variable: a name or column number of `data`.",
+  targets = paste("Target variables (names or column numbers); default all variables of the synthetic",
+                  "data that are not keys, in the order of `data`."),
+  print.flag = paste("If `TRUE`, write to standard output what was done to the data before counting:",
+                     "variables made comparable, numeric variables grouped (into how many groups, with",
+                     "their labels) and records excluded by each step."),
+  denom_lim = "With `exclude_ov_denom_lim = TRUE`, cells whose value exceeds `denom_lim` (a positive whole number) are excluded.",
+  exclude_ov_denom_lim = "See `denom_lim`.",
+  not.targetlev = "Target levels to exclude (a single `\"\"` or `NULL`: none).",
+  not.targetslev = paste("Levels to exclude, per target: a character vector with one label per target",
+                         "(`\"\"` for none) or a list of label vectors, optionally named by target."),
+  usetargetNA = "If `FALSE`, the `\"Missing\"` target level is excluded when the original target has missing values.",
+  usetargetsNA = "`TRUE`/`FALSE`, one per target or one for all (as `usetargetNA` of [disclosure()]).",
+  usekeysNA = "`TRUE`/`FALSE`, one per key (or one for all): if `FALSE`, records missing that key are excluded.",
+  exclude.keys = paste("`exclude.keys`, `exclude.keylevs`, `exclude.targetlevs`: parallel vectors: cells of",
+                       "target level `exclude.targetlevs[i]` whose key `exclude.keys[i]` has level",
+                       "`exclude.keylevs[i]` are excluded. For [multi.disclosure()], lists with one element",
+                       "per target (`NULL` for none), or named by target; a plain vector is taken as one",
+                       "element per target."),
+  exclude.keylevs = "See `exclude.keys`.",
+  exclude.targetlevs = "See `exclude.keys`.",
+  ngroups_target = "Number of groups for a numeric target (0 or `NULL` = no grouping).",
+  ngroups_targets = paste("Numbers of groups for numeric targets: one per target or one for all, or a vector",
+                          "named by target (e.g. `c(income = 20)`; the others are not grouped)."),
+  ngroups_keys = "Numbers of groups for numeric keys: one per key or one for all (0 or `NULL` = no grouping).",
+  ident.meas = paste("Identity measure of the summary: `\"repU\"`, `\"UiSiO\"` (UiOiS) or `\"baseCAPd\"` (the",
+                     "target's baseline CAP; synthpop 1.9-3 accepts it but reports `NA`)."),
+  attrib.meas = paste("Attribute measures of the summary (original, synthetic): `\"DiSCO\"` (Dorig, DiSCO),",
+                      "`\"DiSDiO\"` (Dorig, DiSDiO), `\"DCAP\"` (CAPd, DCAPd), `\"TCAP\"` (Dorig, TCAP) or",
+                      "`\"TCAP_taub\"` (Dorig, TCAP_taub, Taub et al.'s TCAP)."),
+  thresh_1way = paste("Thresholds of the check for disclosure that background knowledge explains: a level",
+                      "with more than `thresh_1way[1]` disclosive records that are more than `thresh_1way[2]`",
+                      "percent of all."),
+  thresh_2way = paste("Thresholds of the 2-way check: pairs from cells over `thresh_2way[1]` records whose",
+                      "target level makes up more than `thresh_2way[2]` percent of the key level."),
+  digits = "Digits used when printing.",
+  to.print = "What `print()` shows by default, see [print.disclosure()].",
+  plot = "Whether `print()` draws `attrib.plot`.",
+  compare.synorig = paste("If `TRUE`, variables of different types in the original and synthetic data are made",
+                          "comparable (character and logical to factor, numeric vs factor to factor). If",
+                          "`FALSE`, such a variable is an error. Levels are always matched by label."),
+  n_threads = "Threads for the Rust core; default [synthrisk_threads()].",
+  control = paste("Holdout baseline: original records of the same population that were *not* used to make",
+                  "the synthesis (a data frame with the keys and target(s), e.g. from [holdout_split()],",
+                  "counted cells or a database table, as `data`), or `NULL`. Every measure is then computed",
+                  "also with `control` as the original, and the result gains `holdout` (see [disclosure()],",
+                  "section \"Holdout baseline\"). The measures of `data` do not change: `control` is coded",
+                  "with the levels and grouping breaks of `data` and the syntheses, its values beyond the",
+                  "outer breaks going to the end intervals. By default `print()` then shows the holdout",
+                  "table too.")
+)
+
+# Roxygen tags (for @eval) documenting `...` of a front door as synthpop's arguments.
+argument_docs_roxygen <- function(family) {
+  names <- setdiff(names(request_formals(family)), "...")
+  items <- vapply(names, function(n) sprintf("  \\item{`%s`}{%s}", n, argument_docs[[n]]), character(1))
+  c(sprintf("@param ... synthpop 1.9-3's arguments of `%s()` after `data`, by name or in this order:",
+            if (family == "multi") "multi.disclosure" else "disclosure"),
+    "  \\describe{", items, "  }")
+}

@@ -1,0 +1,175 @@
+# One request for every front door. disclosure_request() takes synthpop's arguments of
+# either family, checks each once, and returns a `synthrisk_request`: the datasets, the
+# keys and per-target options, thresholds, and what to compute (the plans of the core
+# call, record-level counts). run_request() (R/run-request.R) counts it; the front door
+# turns the counts into its result. disclosure() is the one-target case of the request.
+
+# `.family`: "disclosure" or "multi" (whose arguments `...` are); `.syn`: the syntheses,
+# a list; `.env`: the frame whose call errors name; `.records`: also count record by
+# record (record_risk()); `.call`: the call the result records (default the caller's);
+# `.plan_of`: a function of the syntheses returning the core's
+# plan of (sub)samples and tau values (the curves).
+disclosure_request <- function(.family, .syn, .cont.na, .data, ..., .env = parent.frame(), .call = NULL,
+                               .records = FALSE, .plan_of = NULL) {
+  env <- .env
+  call <- user_call(if (is.null(.call)) sys.call(-1) else .call, if (.family == "multi") "multi.disclosure" else "disclosure")
+  args <- bind_arguments(.family, ...)
+  check_extra_args(args$extra, env)
+  a <- args$values
+  syn <- .syn
+  data <- .data
+  check_dataset(data, "data", env)
+  check_syntheses(syn, env)
+  if (.family == "disclosure") {
+    targets <- request_targets(.family, a, data, syn, NULL, env)
+    user_keys <- check_keys(a$keys, data, env)
+  } else {
+    user_keys <- check_keys(a$keys, data, env)
+    targets <- request_targets(.family, a, data, syn, user_keys, env)
+  }
+  control <- a$control
+  check_targets_vs_keys(targets, user_keys, if (.family == "multi") "targets" else "target", env)
+  check_not_counts(c(user_keys, targets), c(list(data), syn, list(control)), env)
+  usekeysNA <- check_flags_along(a$usekeysNA, user_keys, "usekeysNA", env)
+  ngroups_keys <- check_ngroups(a$ngroups_keys, length(user_keys), "ngroups_keys", env)
+  target_grouping <- request_target_grouping(.family, a, targets, env)
+  if (.family == "multi") usetargetsNA <- per_target_flags(a$usetargetsNA, targets, env)
+  # Keys in the column order of `data`; their per-key options follow them.
+  key_order <- order(match(user_keys, dataset_names(data)))
+  keys <- user_keys[key_order]
+  check_in_syntheses(c(keys, targets), syn, env)
+  for (flag in intersect(c("usetargetNA", "exclude_ov_denom_lim", "compare.synorig", "print.flag", "plot"), names(a))) {
+    check_flag(a[[flag]], flag, env)
+  }
+  limits <- list(denom_lim = check_denom_lim(a$denom_lim, env), exclude_ov_denom_lim = a$exclude_ov_denom_lim,
+                 thresh_1way = check_thresholds(a$thresh_1way, "thresh_1way", env),
+                 thresh_2way = check_thresholds(a$thresh_2way, "thresh_2way", env))
+  check_digits(a$digits, env)
+  output <- request_output(.family, a, args$supplied, !is.null(control), env)
+  n_threads <- if (is.null(a$n_threads)) synthrisk_threads() else check_n_threads(a$n_threads, call = env)
+  target_options <- if (.family == "multi") {
+    multi_target_options(a, targets, usetargetsNA, env)
+  } else {
+    list(list(target = targets, not.targetlev = a$not.targetlev, usetargetNA = a$usetargetNA,
+              exclude.keys = a$exclude.keys, exclude.keylevs = a$exclude.keylevs,
+              exclude.targetlevs = a$exclude.targetlevs))
+  }
+  check_control(control, c(keys, targets), env)
+  if (.records && !is.null(control)) {
+    cli::cli_abort("{.arg control} is not used by record-level output; pass it to {.fn disclosure}.", call = env)
+  }
+  if (!is.null(.plan_of) && !is.null(control)) {
+    cli::cli_abort("{.arg control} is not used by the curves; pass it to {.fn disclosure} or {.fn multi.disclosure}.",
+                   call = env)
+  }
+  plans <- holdout_plans(length(syn), !is.null(control))
+  if (!is.null(.plan_of)) plans$train <- .plan_of(syn)
+  structure(list(
+    family = .family, call = call, env = env, syn = syn, cont.na = .cont.na, data = data, control = control,
+    keys = keys, usekeysNA = usekeysNA[key_order], targets = targets,
+    usetargetsNA = if (.family == "multi") usetargetsNA else a$usetargetNA,
+    ngroups = stats::setNames(as.list(c(ngroups_keys[key_order], target_grouping$ngroups)), c(keys, targets)),
+    grouping_named = target_grouping$named, target_options = target_options,
+    given_exclusions = !is.null(a$exclude.keys), limits = limits, output = output, strict = !a$compare.synorig,
+    n_threads = n_threads, plans = plans, records = .records
+  ), class = "synthrisk_request")
+}
+
+# The targets: `target` (one) or `targets` (default: every variable of `data` found in
+# any synthesis that is not a key or a count column).
+request_targets <- function(family, a, data, syn, user_keys, env) {
+  if (family == "disclosure") {
+    target <- a$target
+    if (is.null(target) || length(target) != 1) {
+      cli::cli_abort("{.arg target} must be one variable of {.arg data}, not {.code {describe_value(target)}}.",
+                     call = env)
+    }
+    return(resolve_columns(target, data, "target", env))
+  }
+  if (is.null(a$targets)) {
+    # Every synthesis alike: a variable of the original in any synthesis is a target,
+    # and one missing from another synthesis is an error naming it (check_in_syntheses()).
+    count_columns <- unlist(lapply(c(list(data), syn), count_column))
+    syn_names <- unique(unlist(lapply(syn, dataset_names), use.names = FALSE))
+    targets <- setdiff(intersect(dataset_names(data), syn_names), c(user_keys, count_columns))
+    if (length(targets) == 0) cli::cli_abort("No variable is left to be a target beside the {.arg keys}.", call = env)
+    return(targets)
+  }
+  targets <- resolve_columns(a$targets, data, "targets", env)
+  dup <- unique(targets[duplicated(targets)])
+  if (length(dup) > 0) cli::cli_abort("{.arg targets} repeats {.val {dup}}.", call = env)
+  targets
+}
+
+# Numbers of groups per target, and whether they were named by target.
+request_target_grouping <- function(family, a, targets, env) {
+  if (family == "disclosure") {
+    return(list(ngroups = check_ngroups(a$ngroups_target, 1L, "ngroups_target", env), named = FALSE))
+  }
+  nt <- length(targets)
+  x <- a$ngroups_targets
+  named <- check_target_names(x, targets, "ngroups_targets", env)
+  if (named) {
+    # Named by target: the others are not grouped.
+    given <- x
+    x <- stats::setNames(rep(0, nt), targets)
+    x[names(given)] <- given
+  }
+  list(ngroups = check_ngroups(unname(x), nt, "ngroups_targets", env, what = "target"), named = named)
+}
+
+# Per target of multi.disclosure(): the options of target_request() (R/target-request.R).
+multi_target_options <- function(a, targets, usetargetsNA, env) {
+  not_levels <- per_target_levels(a$not.targetslev, targets, env)
+  ex_keys <- per_target_list(a$exclude.keys, targets, "exclude.keys", env)
+  ex_keylevs <- per_target_list(a$exclude.keylevs, targets, "exclude.keylevs", env)
+  ex_targetlevs <- per_target_list(a$exclude.targetlevs, targets, "exclude.targetlevs", env)
+  lapply(seq_along(targets), function(i) {
+    list(target = targets[i], not.targetlev = not_levels[[i]], not_arg = "not.targetslev",
+         usetargetNA = usetargetsNA[i], exclude.keys = ex_keys[[i]], exclude.keylevs = ex_keylevs[[i]],
+         exclude.targetlevs = ex_targetlevs[[i]])
+  })
+}
+
+# What the result shows: digits, print.flag, and to.print (disclosure) or the summary's
+# measures and plot (multi).
+request_output <- function(family, a, supplied, with_control, env) {
+  out <- list(digits = a$digits, print.flag = a$print.flag)
+  if (family == "disclosure") {
+    out$to.print <- holdout_to_print(check_choices(a$to.print, print_choices, "to.print", env),
+                                     chosen = "to.print" %in% supplied, with_control = with_control)
+  } else {
+    out$ident.meas <- check_choice(a$ident.meas, names(ident_meas_columns), "ident.meas", env)
+    out$attrib.meas <- check_choice(a$attrib.meas, names(attrib_meas_columns), "attrib.meas", env)
+    out$plot <- a$plot
+  }
+  out
+}
+
+#' @export
+print.synthrisk_request <- function(x, ...) {
+  cat(sprintf("<synthrisk request: %s of %d target%s, %d key%s, %d synthes%s%s>\n",
+              if (x$family == "multi") "multi.disclosure()" else "disclosure()", length(x$targets),
+              if (length(x$targets) == 1) "" else "s", length(x$keys), if (length(x$keys) == 1) "" else "s",
+              length(x$syn), if (length(x$syn) == 1) "is" else "es", if (!is.null(x$control)) ", with control" else ""))
+  invisible(x)
+}
+
+# The call as the user wrote it, under the generic's name (not the method's).
+user_call <- function(call, generic) {
+  if (is.call(call)) call[[1]] <- as.name(generic)
+  call
+}
+
+check_extra_args <- function(dots, call) {
+  if (length(dots) == 0) return(invisible())
+  nm <- names(dots) %||% rep("", length(dots))
+  if ("cont.na" %in% nm) {
+    cli::cli_abort(c("{.arg cont.na} is taken from the {.cls synds} object ({.field object$cont.na}).",
+                     i = "To use other codes, pass the syntheses as data frames: {.code disclosure(object$syn, data, cont.na = ...)}."),
+                   call = call)
+  }
+  shown <- ifelse(nzchar(nm), nm, paste0("..", seq_along(dots)))
+  cli::cli_abort(c("Unknown argument{?s}: {.arg {shown}}.",
+                   did_you_mean(nm[nzchar(nm)], known_argument_names())), call = call)
+}

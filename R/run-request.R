@@ -1,0 +1,38 @@
+# The one run of a request (R/request.R): its targets counted in groups
+# (count_targets()), every plan of the request (train, control, the curves' plan) run
+# by the core for each group, and the record-level counts when the request asks.
+# Returns count_targets()'s list: `raw` per plan name (and `records`), the merged
+# encoding, `input` and `fetch`.
+run_request <- function(request) {
+  count_targets(request, run_group = function(enc, group) {
+    options <- request$target_options[match(group, request$targets)]
+    out <- lapply(request$plans, function(plan) run_core(enc, request, options, plan))
+    if (request$records) {
+      one <- target_request(options[[1]], enc, request, original = 0L)
+      out$records <- list(rust_result(rust_records(enc$ptr, match(request$keys, enc$vars) - 1L,
+                                                   as.logical(request$usekeysNA), one, request$n_threads),
+                                      call = request$env))
+    }
+    out
+  })
+}
+
+# The core's counts of `options` (targets of one group) under `plan` (NULL: the
+# original against each synthesis), named by target.
+run_core <- function(enc, request, options, plan) {
+  requests <- lapply(options, target_request, enc = enc, request = request, original = plan$original %||% 0L)
+  plan <- plan_with_weights(plan, enc$weights)
+  raw <- rust_result(rust_compute(enc$ptr, match(request$keys, enc$vars) - 1L, as.logical(request$usekeysNA),
+                                  requests, request$n_threads, plan),
+                     call = request$env)
+  names(raw) <- vapply(options, function(o) o$target, character(1))
+  raw
+}
+
+# disclosure() and multi.disclosure(): a request of synthpop's arguments `...`, run,
+# and its result. Errors name the method's call (the caller's frame).
+run_front_door <- function(.family, .syn, .cont.na, .data, ...) {
+  request <- disclosure_request(.family, .syn, .cont.na, .data, ..., .env = parent.frame(), .call = sys.call(-1))
+  counted <- run_request(request)
+  if (.family == "multi") as_multi_disclosure(request, counted) else as_disclosure(request, counted)
+}
