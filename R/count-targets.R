@@ -1,6 +1,8 @@
 # Counting every target: the targets in groups (all at once for data held in R, one at
 # a time when a dataset is a database table, see target_groups()), each group's
-# datasets of the request encoded and handed to the core by `run_group(enc, targets)`, which returns a
+# datasets of the request encoded and handed to the core by `run_group(enc, targets)`
+# (with `precompute(before, targets)`, the core's calls made with the encoding, see
+# encode_variables()), which returns a
 # named list of raw results per target (e.g. list(train = ..., control = ...)). The
 # groups' encodings are merged for labelling and notes.
 #
@@ -8,7 +10,7 @@
 # raw = per name of run_group()'s list, the raw results of all targets, encodings =
 # per group, input = what each dataset was (see input_table()), fetch = what the
 # database counted (see fetch_log(); NULL if nothing)).
-count_targets <- function(request, run_group) {
+count_targets <- function(request, run_group, precompute = NULL) {
   keys <- request$keys
   targets <- request$targets
   syn <- request$syn
@@ -27,7 +29,8 @@ count_targets <- function(request, run_group) {
     ds <- if (is.null(counts)) originals else group_datasets(group, originals, counts)
     enc <- encode_variables(vars, ds[[1]], ds[1 + seq_len(m)], request$cont.na, request$ngroups[vars],
                             strict = request$strict, n_threads = request$n_threads, call = call,
-                            control = if (!is.null(control)) ds[[m + 2]])
+                            control = if (!is.null(control)) ds[[m + 2]],
+                            compute = if (!is.null(precompute)) function(before) precompute(before, group))
     out <- run_group(enc, group)
     for (nm in names(out)) raw[[nm]] <- c(raw[[nm]], out[[nm]])
     # Each group's encoding holds its datasets; only a single group's is kept whole

@@ -368,7 +368,7 @@ report_means <- function(md) {
 
 report_identity <- function(md) {
   means <- report_means(md)
-  ident <- means[, c("UiO", "UiS", "UiOiS", "repU"), drop = FALSE]
+  ident <- means[, report_ident_measures, drop = FALSE]
   ident <- cbind(target = rownames(ident), ident, stringsAsFactors = FALSE)
   rownames(ident) <- NULL
   same <- nrow(unique(ident[-1])) == 1
@@ -388,7 +388,6 @@ report_attrib_table <- function(md) {
   out
 }
 
-report_attrib_measures <- c("Dorig", "DiSCO", "DiSDiO", "DCAPd", "CAPd", "baseCAPd", "TCAP", "TCAP_taub")
 
 report_attrib_all <- function(md) {
   means <- report_means(md)

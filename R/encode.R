@@ -18,7 +18,13 @@
 # * `weights`: per dataset (original, syntheses, control), NULL or the records each row
 #   stands for (counted cells, see cell_counts()); `records`: per dataset, its records.
 
-encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_threads, call, control = NULL) {
+# * `raw`: with `compute`, a function of list(vars, labels (NULL for numeric variables
+#   not yet labelled), weights) returning the calls of rust_compute() to make in the
+#   same crossing as the encoding (or NULL), their raw counts (NULL when they could
+#   not be made in it).
+
+encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_threads, call, control = NULL,
+                             compute = NULL) {
   check_variable_columns(vars, data, syn, call, control)
   n_control <- if (is.null(control)) 0L else 1L
   datasets <- c(list(data), syn, if (n_control > 0) list(control))
@@ -65,7 +71,9 @@ encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_thread
                          n_levels = 0L, missing_code = 0L)
     }
   }
-  res <- rust_result(rust_encode_variables(specs, n_threads), call = call)
+  calls <- if (!is.null(compute)) compute(list(vars = vars, labels = stats::setNames(factor_levels, vars), weights = weights))
+  res <- rust_result(if (is.null(calls)) rust_encode_variables(specs, n_threads) else rust_encode_compute(specs, n_threads, calls),
+                     call = call)
   info <- stats::setNames(res$info, vars)
   labels <- lapply(seq_along(vars), function(i) {
     numeric_levels <- info[[i]]$numeric_levels
@@ -82,7 +90,11 @@ encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_thread
   # Distinct values of the original for numeric variables with more levels (all sides
   # together) than half its records: counted only for those.
   for (i in seq_along(vars)) {
-    if (length(info[[i]]$numeric_levels) > records[1] / 2) {
+    if (length(info[[i]]$numeric_levels) <= records[1] / 2) {
+      # The core counts them for more levels than half the rows; records decide.
+      info[[i]]$original_distinct <- NULL
+    } else if (is.null(info[[i]]$original_distinct)) {
+      # Counted with the encoding unless look-alike levels were merged since.
       counts <- rust_result(rust_level_counts(res$ptr, i - 1L, lapply(weights, function(w) {
         if (is.null(w)) NULL else as.double(w)
       })), call = call)[[1]]
@@ -98,7 +110,7 @@ encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_thread
   }
   list(ptr = res$ptr, vars = vars, labels = labels, info = info, adjusted = adjusted, grouping = grouping,
        label_gaps = gaps, one_sided = stats::setNames(one_sided, vars),
-       control = if (n_control > 0) control_grouping, weights = weights, records = records)
+       control = if (n_control > 0) control_grouping, weights = weights, records = records, raw = res$raw)
 }
 
 # An integer copy of `x` when its values are whole numbers within integer range.

@@ -12,7 +12,7 @@
 
 # The core's plans: train = data against the syntheses, control = control against them.
 holdout_plans <- function(m, with_control) {
-  if (!with_control) return(list(train = NULL, control = NULL))
+  if (!with_control) return(list(train = NULL))
   syntheses <- lapply(seq_len(m), function(j) list(dataset = as.integer(j), rows = NULL))
   list(train = list(original = 0L, syntheses = syntheses, tau = numeric(0)),
        control = list(original = as.integer(m + 1L), syntheses = syntheses, tau = numeric(0)))

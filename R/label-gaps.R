@@ -14,7 +14,11 @@ label_gaps <- function(ptr, vars, labels, info, weights, m, call) {
   out <- list()
   for (i in seq_along(vars)) {
     if (!isTRUE(info[[i]]$one_sided)) next
-    counts <- rust_result(rust_level_counts(ptr, i - 1L, weights), call = call)
+    # Counted with the encoding for records; again here for counted cells (weighted).
+    counts <- info[[i]]$level_counts
+    if (is.null(counts) || !all(vapply(weights, is.null, logical(1)))) {
+      counts <- rust_result(rust_level_counts(ptr, i - 1L, weights), call = call)
+    }
     gap <- label_gap(counts[seq_len(m + 1)], labels[[i]], info[[i]]$missing_code + 1L)
     if (!is.null(gap)) out[[vars[i]]] <- c(list(variable = vars[i]), gap)
   }

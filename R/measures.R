@@ -100,3 +100,34 @@ measure_unit <- local({
   first <- !duplicated(measure_registry$measure)
   stats::setNames(measure_registry$unit[first], measure_registry$measure[first])
 })
+
+# The eight tables of the exclusion counts (definitions vignette, section 3), in the
+# core's order (the core names them the same; test-core-glue.R checks).
+table_names <- c("original", "synthetic", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DiSDiO")
+
+# The exclusion steps in the order they apply (section 5): the label of each (a column
+# of Nexclusions, synthpop's spelling) and what it removes.
+exclusion_steps <- c("excluded target" = "target level in not.targetlev",
+                     "missing target" = "missing target (usetargetNA = FALSE)",
+                     "missing in  keys" = "missing key (usekeysNA = FALSE)",
+                     "set to exclude" = "exclude.keys/keylevs/targetlevs",
+                     "over denom_lim" = "cell over denom_lim")
+
+# The summary of multi.disclosure(): the choices of attrib.meas (original, synthetic
+# measure) and of ident.meas (the synthetic measure; the original is UiO).
+attrib_meas_columns <- list(DiSCO = c("Dorig", "DiSCO"), DiSDiO = c("Dorig", "DiSDiO"),
+                            DCAP = c("CAPd", "DCAPd"), TCAP = c("Dorig", "TCAP"),
+                            TCAP_taub = c("Dorig", "TCAP_taub"))
+ident_meas_columns <- c(repU = "repU", UiSiO = "UiOiS", baseCAPd = "baseCAPd")
+ident_orig_measure <- "UiO"
+
+# Headline measures: glance() (means over syntheses), the report's tables, the tau
+# curve's companions (at tau = 1 and 0) and the size curve's default.
+glance_measures <- c("UiO", "repU", "Dorig", "DiSCO", "DCAPd", "TCAP")
+report_ident_measures <- c("UiO", "UiS", "UiOiS", "repU")
+report_attrib_measures <- c("Dorig", "DiSCO", "DiSDiO", "DCAPd", "CAPd", "baseCAPd", "TCAP", "TCAP_taub")
+tau_curve_measures <- c("Dorig", "DiSCO", "CAPd", "DCAPd")
+size_curve_measures <- c("DiSCO", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb")
+# synthpop's defaults of ident.meas and attrib.meas (for objects that lack them).
+default_ident_meas <- names(ident_meas_columns)[1]
+default_attrib_meas <- names(attrib_meas_columns)[1]

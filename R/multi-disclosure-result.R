@@ -39,11 +39,6 @@ as_multi_disclosure <- function(request, counted) {
   x
 }
 
-attrib_meas_columns <- list(DiSCO = c("Dorig", "DiSCO"), DiSDiO = c("Dorig", "DiSDiO"),
-                            DCAP = c("CAPd", "DCAPd"), TCAP = c("Dorig", "TCAP"),
-                            TCAP_taub = c("Dorig", "TCAP_taub"))
-ident_meas_columns <- c(repU = "repU", UiSiO = "UiOiS", baseCAPd = "baseCAPd")
-
 per_target_flags <- function(x, targets, call) {
   if (check_target_names(x, targets, "usetargetsNA", call)) {
     named <- x
@@ -109,7 +104,7 @@ build_multi_disclosure <- function(outputs, request) {
       attrib.table = table,
       attrib.plot = NULL,
       keys = request$keys,
-      ident.orig = unname(target_mean("UiO")),
+      ident.orig = unname(target_mean(ident_orig_measure)),
       ident.syn = unname(target_mean(ident_meas_columns[[ident.meas]])),
       Norig = outputs[[1]]$Norig,
       denom_lim = request$limits$denom_lim,

@@ -20,12 +20,6 @@ grouping_lines <- function(grouping) {
   }, character(1), USE.NAMES = FALSE)
 }
 
-exclusion_steps <- c("excluded target" = "target level in not.targetlev",
-                     "missing target" = "missing target (usetargetNA = FALSE)",
-                     "missing in  keys" = "missing key (usekeysNA = FALSE)",
-                     "set to exclude" = "exclude.keys/keylevs/targetlevs",
-                     "over denom_lim" = "cell over denom_lim")
-
 # Records of the original data removed by each exclusion step. The original table's
 # exclusions do not depend on the synthesis, so the first synthesis speaks for all.
 exclusion_line <- function(nexcl, n_orig) {

@@ -63,7 +63,7 @@ holdout_plot_disclosure <- function(x) {
 }
 
 holdout_plot_multi <- function(x) {
-  measure <- attrib_meas_columns[[x$attrib.meas %||% "DiSCO"]][2]
+  measure <- attrib_meas_columns[[x$attrib.meas %||% default_attrib_meas]][2]
   targets <- table_targets(x)
   rows <- lapply(targets, function(tv) holdout_summary(x$holdout[x$holdout$target == tv, , drop = FALSE])[measure, ])
   s <- do.call(rbind, rows)

@@ -75,7 +75,7 @@ table_targets <- function(x) {
 # the synthetic one (dot, the mean over syntheses) and an arrow from one to the other.
 attrib_plot <- function(x) {
   tab <- x$attrib.table
-  cols <- attrib_meas_columns[[x$attrib.meas %||% "DiSCO"]]
+  cols <- attrib_meas_columns[[x$attrib.meas %||% default_attrib_meas]]
   m <- x$m %||% 1
   labels <- target_labels(table_targets(x), tab$check1, tab$check2)
   legend_labels <- c(paste0("original (", cols[1], ")"),
@@ -120,7 +120,7 @@ draw_attrib_plot <- function(points, arrows, legend_labels, subtitle) {
 # The pairs autoplot() shows for one target: the original measure and the synthetic
 # measure that multi.disclosure() can summarise (its ident.meas and attrib.meas).
 disclosure_plot_pairs <- function() {
-  pairs <- rbind(data.frame(original = "UiO", synthetic = unname(ident_meas_columns[c("repU", "UiSiO")]), component = "ident"),
+  pairs <- rbind(data.frame(original = ident_orig_measure, synthetic = unname(ident_meas_columns[1:2]), component = "ident"),
                  data.frame(original = vapply(attrib_meas_columns, `[`, "", 1),
                             synthetic = vapply(attrib_meas_columns, `[`, "", 2), component = "attrib"))
   # The group is the one the registry gives the synthetic measure (DCAPd: CAP).

@@ -62,7 +62,7 @@ holdout_cli <- function(x, digits) {
 # One row per target (in the order of attrib.table): the summary's identity and
 # attribute measures of the synthetic data, train, control and R.
 multi_holdout_table <- function(x) {
-  measures <- c(ident_meas_columns[[x$ident.meas %||% "repU"]], attrib_meas_columns[[x$attrib.meas %||% "DiSCO"]][2])
+  measures <- c(ident_meas_columns[[x$ident.meas %||% default_ident_meas]], attrib_meas_columns[[x$attrib.meas %||% default_attrib_meas]][2])
   targets <- table_targets(x)
   rows <- lapply(targets, function(tv) {
     s <- holdout_summary(x$holdout[x$holdout$target == tv, , drop = FALSE])

@@ -60,9 +60,9 @@ multi_targets <- function(x) {
 multi_disclosure_cli <- function(x, to.print, digits) {
   m <- x$m %||% 1
   tab <- x$attrib.table
-  attrib.meas <- x$attrib.meas %||% "DiSCO"
+  attrib.meas <- x$attrib.meas %||% default_attrib_meas
   cols <- attrib_meas_columns[[attrib.meas]] %||% c("original", attrib.meas)
-  ident.meas <- x$ident.meas %||% "repU"
+  ident.meas <- x$ident.meas %||% default_ident_meas
   ident_col <- ident_meas_columns[[ident.meas]] %||% ident.meas
   cli::cli_h1("Disclosure risk for {nrow(tab)} target{?s}")
   cli::cli_text("Keys: {.val {x$keys}}; {x$Norig} record{?s} in the original data; {m} synthes{?is/es}",

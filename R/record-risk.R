@@ -101,7 +101,6 @@ record_risk <- function(object, data, keys, target = NULL, ...) {
             class = "record_risk")
 }
 
-exclusion_step_labels <- c("excluded target", "missing target", "missing in  keys", "set to exclude", "over denom_lim")
 
 new_record_risk_target <- function(x, raw) {
   n <- raw$n_orig
@@ -123,7 +122,7 @@ record_frame <- function(columns, rows) {
   rows <- as.integer(rows)
   m <- length(rows)
   if (!is.null(columns$excluded)) {
-    columns$excluded <- structure(columns$excluded, levels = exclusion_step_labels, class = "factor")
+    columns$excluded <- structure(columns$excluded, levels = names(exclusion_steps), class = "factor")
   }
   ids <- list(row = if (m == 1L) seq_len(rows) else sequence(rows), synthesis = rep.int(seq_len(m), rows))
   out <- c(ids, columns)

@@ -1,9 +1,8 @@
 # From the core's raw counts of one target to the components of a `disclosure` object
 # (definitions vignette, section 8).
 
-exclusion_rows <- c("original", "synthetic", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DiSDiO")
-exclusion_cols <- c("excluded target", "missing target", "missing in  keys", "set to exclude",
-                    "over denom_lim", "remaining")
+exclusion_rows <- table_names
+exclusion_cols <- c(names(exclusion_steps), "remaining")
 
 # The core names every number: `stats` holds, per measure, its value in each synthesis.
 stats_matrix <- function(raw) {

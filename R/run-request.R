@@ -4,9 +4,14 @@
 # Returns count_targets()'s list: `raw` per plan name (and `records`), the merged
 # encoding, `input` and `fetch`.
 run_request <- function(request) {
-  count_targets(request, run_group = function(enc, group) {
+  count_targets(request, precompute = function(before, group) core_calls(before, request, group),
+                run_group = function(enc, group) {
     options <- request$target_options[match(group, request$targets)]
-    out <- lapply(request$plans, function(plan) run_core(enc, request, options, plan))
+    out <- if (!is.null(enc$raw)) {
+      lapply(stats::setNames(enc$raw, names(request$plans)), function(raw) stats::setNames(raw, group))
+    } else {
+      lapply(request$plans, function(plan) run_core(enc, request, options, plan))
+    }
     if (request$records) {
       one <- target_request(options[[1]], enc, request, original = 0L)
       out$records <- list(rust_result(rust_records(enc$ptr, match(request$keys, enc$vars) - 1L,
@@ -15,6 +20,21 @@ run_request <- function(request) {
     }
     out
   })
+}
+
+# The calls of rust_compute() for every plan of the request, made before the encoding
+# (`before`: list(vars, labels, weights), labels NULL for numeric variables) so that
+# the encoding and the counting cross to the core once; NULL when an exclusion names a
+# level of a variable not yet labelled.
+core_calls <- function(before, request, group) {
+  options <- request$target_options[match(group, request$targets)]
+  calls <- lapply(request$plans, function(plan) {
+    targets <- lapply(options, target_request, enc = before, request = request, original = plan$original %||% 0L)
+    if (any(vapply(targets, is.null, logical(1)))) return(NULL)
+    list(keys = match(request$keys, before$vars) - 1L, use_keys_na = as.logical(request$usekeysNA),
+         targets = targets, plan = plan_with_weights(plan, before$weights))
+  })
+  if (any(vapply(calls, is.null, logical(1)))) NULL else unname(calls)
 }
 
 # The core's counts of `options` (targets of one group) under `plan` (NULL: the

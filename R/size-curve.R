@@ -40,7 +40,7 @@
 #' summary(sc)
 #' autoplot(sc)
 size_curve <- function(object, data, keys, targets = NULL, sizes = NULL, reps = 10, seed = NULL,
-                       measures = c("DiSCO", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb"), ...) {
+                       measures = size_curve_measures, ...) {
   env <- rlang::current_env()
   refuse_counted(object, "object", "size_curve", env)
   refuse_counted(data, "data", "size_curve", env)

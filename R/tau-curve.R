@@ -69,8 +69,8 @@ build_tau_curve <- function(res, tau) {
   })
   measures <- lapply(res$targets, function(tv) {
     s <- stats_matrix(res$raw[[tv]])
-    data.frame(target = tv, synthesis = seq_len(m), Dorig = s[, "Dorig"], DiSCO = s[, "DiSCO"], CAPd = s[, "CAPd"],
-               DCAPd = s[, "DCAPd"], stringsAsFactors = FALSE)
+    cbind(data.frame(target = tv, synthesis = seq_len(m), stringsAsFactors = FALSE),
+          as.data.frame(s[, tau_curve_measures, drop = FALSE]))
   })
   out <- do.call(rbind, rows)
   rownames(out) <- NULL

@@ -38,8 +38,6 @@ bind_rows_of <- function(results, f) {
   out
 }
 
-# The headline numbers of glance(), means over the syntheses.
-glance_measures <- c("UiO", "repU", "Dorig", "DiSCO", "DCAPd", "TCAP")
 
 glance_row <- function(x) {
   long <- measure_rows(x)

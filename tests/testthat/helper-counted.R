@@ -53,3 +53,10 @@ expect_golden_numbers <- function(got, want, label) {
   expect_identical(got$check1, want$check1, label = paste(label, "check1"))
   expect_identical(got$check2, want$check2, label = paste(label, "check2"))
 }
+
+# The parts of a request (R/request.R) that target_request() reads, for tests that
+# call the core's protocol directly.
+core_request <- function(keys, denom_lim, exclude_ov_denom_lim, thresh_2way) {
+  list(keys = keys, env = globalenv(),
+       limits = list(denom_lim = denom_lim, exclude_ov_denom_lim = exclude_ov_denom_lim, thresh_2way = thresh_2way))
+}

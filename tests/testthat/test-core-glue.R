@@ -10,7 +10,7 @@ small_encoding <- function() {
 small_request <- function(enc) {
   opt <- list(target = "t", not.targetlev = NULL, usetargetNA = TRUE, exclude.keys = NULL,
               exclude.keylevs = NULL, exclude.targetlevs = NULL)
-  synthrisk:::target_request(opt, enc, "k", 5L, FALSE, c(4, 80), globalenv())
+  synthrisk:::target_request(opt, enc, core_request("k", 5L, FALSE, c(4, 80)))
 }
 
 compute <- function(enc, request) {
@@ -94,7 +94,7 @@ test_that("counted cells through the protocol equal the records they count", {
                                         strict = FALSE, n_threads = 1L, call = globalenv())
     opt <- list(target = "t", not.targetlev = NULL, usetargetNA = TRUE, exclude.keys = NULL,
                 exclude.keylevs = NULL, exclude.targetlevs = NULL)
-    req <- synthrisk:::target_request(opt, enc, c("k", "m"), 5L, FALSE, c(1, 0), globalenv())
+    req <- synthrisk:::target_request(opt, enc, core_request(c("k", "m"), 5L, FALSE, c(1, 0)))
     plan <- list(original = 0L, syntheses = list(list(dataset = 1L, rows = NULL)), tau = NULL, weights = weights)
     synthrisk:::rust_result(synthrisk:::rust_compute(enc$ptr, 0:1, c(TRUE, TRUE), list(req), 1L, plan))
   }

@@ -19,7 +19,7 @@ test_that("a long run honours an interrupt and leaves the session usable", {
     "                                    strict = FALSE, n_threads = 2L, call = globalenv())",
     "opt <- list(target = 't', not.targetlev = NULL, usetargetNA = TRUE, exclude.keys = NULL,",
     "            exclude.keylevs = NULL, exclude.targetlevs = NULL)",
-    "req <- synthrisk:::target_request(opt, enc, c('k1', 'k2'), 5L, FALSE, c(4, 80), globalenv())",
+    "req <- synthrisk:::target_request(opt, enc, list(keys = c('k1', 'k2'), env = globalenv(), limits = list(denom_lim = 5L, exclude_ov_denom_lim = FALSE, thresh_2way = c(4, 80))))",
     "# the same target 1000 times: about a minute of counting without an interrupt",
     "reqs <- rep(list(req), 1000)",
     "cat('computing\\n'); flush(stdout()); t0 <- Sys.time()",

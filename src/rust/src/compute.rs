@@ -6,6 +6,7 @@ use crate::encoding::{encoded_vars, var_indices};
 use crate::protocol::*;
 use extendr_api::prelude::*;
 use synthrisk_core::checks::PairCount;
+use synthrisk_core::encode::EncodedVar;
 use synthrisk_core::engine::{run_plan, SynthesisResult, TargetRequest, TargetResult};
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, TABLE_NAMES};
 use synthrisk_core::measures::MEASURE_NAMES;
@@ -34,8 +35,45 @@ fn denom_lim_of(x: &Robj) -> GlueResult<Option<u64>> {
 /// `exclude_missing_target`, `target_missing_code`, the key/target exclusions
 /// `kt_key`, `kt_key_level`, `kt_target_level` (0-based, same lengths), `denom_lim`
 /// and `twoway_min_cell`.
+///
+/// A request made before the encoding (in the same call as it) gives `use_target_na`
+/// instead of `exclude_missing_target` and `target_missing_code`, and may give no
+/// `excluded_target` (none excluded): they are read off the encoded target by
+/// `complete_request()`.
 pub fn target_request(x: &Robj, what: &str) -> GlueResult<TargetRequest> {
     let f = Fields::new(x, what)?;
+    if let Some(use_na) = f.optional::<bool>("use_target_na")? {
+        let mut request = target_request_of(&f, what, false, 0)?;
+        // Marked for completion: the missing target is excluded unless it is used.
+        request.spec.exclude_missing_target = !use_na;
+        request.spec.target_missing_code = u32::MAX;
+        return Ok(request);
+    }
+    target_request_of(&f, what, f.get("exclude_missing_target")?, f.get("target_missing_code")?)
+}
+
+/// A request made before the encoding, completed from the encoded target: levels none
+/// excluded when `excluded_target` is empty, the missing code, and whether missing
+/// target values are excluded (only if the plan's original has any).
+fn complete_request(request: &mut TargetRequest, vars: &[EncodedVar<'_>], original: usize) -> GlueResult<()> {
+    if request.spec.target_missing_code != u32::MAX {
+        return Ok(());
+    }
+    let v = vars.get(request.var).ok_or_else(|| internal(format!("target variable {}", request.var)))?;
+    if request.spec.excluded_target.is_empty() {
+        request.spec.excluded_target = vec![false; v.n_levels as usize];
+    }
+    request.spec.target_missing_code = v.missing_code;
+    request.spec.exclude_missing_target &= v.has_missing.get(original).copied().unwrap_or(false);
+    Ok(())
+}
+
+fn target_request_of(
+    f: &Fields,
+    what: &str,
+    exclude_missing_target: bool,
+    target_missing_code: u32,
+) -> GlueResult<TargetRequest> {
     let keys = f.get::<Vec<usize>>("kt_key")?;
     let key_levels = f.get::<Vec<u32>>("kt_key_level")?;
     let target_levels = f.get::<Vec<u32>>("kt_target_level")?;
@@ -52,8 +90,8 @@ pub fn target_request(x: &Robj, what: &str) -> GlueResult<TargetRequest> {
         var: f.get("var")?,
         spec: ExclusionSpec {
             excluded_target: f.get("excluded_target")?,
-            exclude_missing_target: f.get("exclude_missing_target")?,
-            target_missing_code: f.get("target_missing_code")?,
+            exclude_missing_target,
+            target_missing_code,
             key_target,
             denom_lim: denom_lim_of(&f.robj("denom_lim")?)?,
         },
@@ -198,12 +236,15 @@ pub fn compute(
     let vars = encoded_vars(&encoded)?;
     let keys = var_indices(vars, &keys, "keys")?;
     let use_na = Vec::<bool>::from_robj(&use_keys_na, "use_keys_na")?;
-    let requests: Vec<TargetRequest> = List::from_robj(&targets, "targets")?
+    let mut requests: Vec<TargetRequest> = List::from_robj(&targets, "targets")?
         .values()
         .enumerate()
         .map(|(i, t)| target_request(&t, &format!("targets[[{}]]", i + 1)))
         .collect::<GlueResult<_>>()?;
     let plan = plan_of(&plan, vars.first().map_or(0, |v| v.codes.len()))?;
+    for request in &mut requests {
+        complete_request(request, vars, plan.original)?;
+    }
     // Rows counted: the original and each synthesis of the plan, once per target.
     let dataset_rows = vars.first().map_or_else(Vec::new, |v| v.dataset_rows());
     plan.validate(&dataset_rows)?;
@@ -213,4 +254,33 @@ pub fn compute(
     let results = run_plan(&workers, vars, &keys, &use_na, &requests, &plan, &user_interrupt)?;
     let out: Vec<Robj> = results.iter().map(target_result_robj).collect::<GlueResult<_>>()?;
     Ok(List::from_values(out).into())
+}
+
+/// Encodes the variables and, in the same call, runs each of `calls` (a list of
+/// `keys`, `use_keys_na`, `targets`, `plan`, as `compute` takes them) on the new
+/// encoding, unless a double variable has levels that R must compare by label
+/// (`close_pairs`): then `raw` is NULL and R merges those levels before computing.
+pub fn encode_compute(vars: Robj, n_threads: i32, calls: Robj) -> GlueResult<Robj> {
+    let encoding = crate::encoding::encode(vars, n_threads)?;
+    let parts = Fields::new(&encoding, "encoding")?;
+    let info = parts.items("info")?;
+    let mut alike = false;
+    for (i, v) in info.iter().enumerate() {
+        let close = Fields::new(v, &format!("info[[{}]]", i + 1))?.robj("close_pairs")?;
+        alike |= close.len() > 0;
+    }
+    if calls.is_null() || alike {
+        return named_list(["encoding", "raw"], [encoding, Robj::from(())]);
+    }
+    let ptr = parts.robj("ptr")?;
+    let raw: Vec<Robj> = List::from_robj(&calls, "calls")?
+        .values()
+        .enumerate()
+        .map(|(i, c)| {
+            let call = Fields::new(&c, &format!("calls[[{}]]", i + 1))?;
+            compute(ptr.clone(), call.robj("keys")?, call.robj("use_keys_na")?, call.robj("targets")?, n_threads,
+                    call.robj("plan")?)
+        })
+        .collect::<GlueResult<_>>()?;
+    named_list(["encoding", "raw"], [encoding, List::from_values(raw).into()])
 }

@@ -111,8 +111,37 @@ fn info_robj(v: &EncodedVar<'_>, integer_kind: bool) -> GlueResult<Robj> {
         }
         None => (Robj::from(()), Robj::from(())),
     };
+    // Counted here, in the same call, for what R checks next: the records at each level
+    // of a variable with levels on one side only (labels that barely meet), and the
+    // distinct values of the original for a numeric variable with more levels than half
+    // its rows (a nearly unique target).
+    let level_counts: Robj = if v.one_sided {
+        List::from_values(v.codes.iter().map(|c| {
+            Robj::from(c.level_counts(v.n_levels).into_iter().map(|n| n as f64).collect::<Vec<f64>>())
+        }))
+        .into()
+    } else {
+        Robj::from(())
+    };
+    let original_distinct: Robj = match (&v.numeric_levels, v.codes.first()) {
+        (Some(l), Some(orig)) if l.len() > orig.len() / 2 => {
+            let counts = orig.level_counts(v.n_levels);
+            let distinct = counts.iter().enumerate().filter(|&(i, &n)| n > 0 && i != v.missing_code as usize).count();
+            Robj::from(distinct as i32)
+        }
+        _ => Robj::from(()),
+    };
     named_list(
-        ["n_levels", "missing_code", "numeric_levels", "has_missing", "one_sided", "close_pairs"],
+        [
+            "n_levels",
+            "missing_code",
+            "numeric_levels",
+            "has_missing",
+            "one_sided",
+            "close_pairs",
+            "level_counts",
+            "original_distinct",
+        ],
         [
             Robj::from(v.n_levels as i32),
             Robj::from(v.missing_code as i32),
@@ -120,6 +149,8 @@ fn info_robj(v: &EncodedVar<'_>, integer_kind: bool) -> GlueResult<Robj> {
             Robj::from(v.has_missing.clone()),
             Robj::from(v.one_sided),
             close,
+            level_counts,
+            original_distinct,
         ],
     )
 }

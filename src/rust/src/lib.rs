@@ -44,6 +44,14 @@ fn rust_compute(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: Robj, n_t
     respond(compute::compute(encoded, keys, use_keys_na, targets, n_threads, plan))
 }
 
+/// Encodes the variables and computes the measures of `calls` on them in one call
+/// (see compute::encode_compute).
+/// @noRd
+#[extendr]
+fn rust_encode_compute(vars: Robj, n_threads: i32, calls: Robj) -> Robj {
+    respond(compute::encode_compute(vars, n_threads, calls))
+}
+
 /// Matches of each original record among the synthetic records, per synthesis.
 /// @noRd
 #[extendr]
@@ -85,6 +93,7 @@ extendr_module! {
     fn rust_merge_numeric_levels;
     fn rust_level_counts;
     fn rust_compute;
+    fn rust_encode_compute;
     fn rust_identification;
     fn rust_record_keys;
     fn rust_records;

@@ -1,0 +1,62 @@
+# One request, one run (R/run-request.R): the crossings into the core.
+
+# The number of calls into the core while `expr` runs.
+core_crossings <- function(expr) {
+  n <- 0L
+  count <- function() n <<- n + 1L
+  trace("call_core", as.call(list(count)), print = FALSE, where = asNamespace("synthrisk"))
+  on.exit(untrace("call_core", where = asNamespace("synthrisk")))
+  force(expr)
+  n
+}
+
+test_that("core_crossings() counts", {
+  expect_identical(core_crossings(NULL), 0L)
+  expect_identical(core_crossings(synthrisk:::rust_level_counts(NULL, 0L, list())), 1L)
+})
+
+test_that("an in-memory multi.disclosure() crosses into the core once", {
+  keys <- c("sex", "age", "region", "placesize")
+  expect_identical(core_crossings(multi.disclosure(sd2011_synds, sd2011, keys, targets = c("depress", "ls", "marital"),
+                                                   print.flag = FALSE, plot = FALSE)), 1L)
+  expect_identical(core_crossings(multi.disclosure(adult_synds, adult, c("age", "sex", "race", "marital.status"),
+                                                   print.flag = FALSE, plot = FALSE)), 1L)
+  # With a holdout and with exclusions named by label: still one.
+  parts <- holdout_split(sd2011, prop = 0.5, seed = 1)
+  expect_identical(core_crossings(disclosure(sd2011_synds, parts$train, keys, "marital", print.flag = FALSE,
+                                             control = parts$control, usetargetNA = FALSE,
+                                             exclude.keys = "sex", exclude.keylevs = "MALE",
+                                             exclude.targetlevs = "MARRIED")), 1L)
+})
+
+test_that("counted in one crossing or in two, the numbers are the same", {
+  keys <- c("sex", "age", "region", "placesize")
+  excluded <- list(exclude.keys = "age", exclude.keylevs = "60", exclude.targetlevs = "MARRIED")
+  # A level of a numeric key is labelled only after encoding: two crossings.
+  n <- core_crossings(two <- do.call(disclosure, c(list(sd2011_synds, sd2011, keys, "marital", print.flag = FALSE),
+                                                   excluded)))
+  expect_identical(n, 2L)
+  # The same variable as a factor is labelled before: one crossing, the same counts.
+  as_factor_age <- function(d) transform(d, age = factor(age, levels = sort(unique(c(sd2011$age, sd2011_synds$syn$age)))))
+  syn <- as_factor_age(sd2011_synds$syn)
+  n <- core_crossings(one <- do.call(disclosure, c(list(syn, as_factor_age(sd2011), keys = keys, target = "marital",
+                                                        print.flag = FALSE), excluded)))
+  expect_identical(n, 1L)
+  expect_identical(one$measures, two$measures)
+  expect_identical(one$Nexclusions, two$Nexclusions)
+  # The exclusion did something.
+  none <- disclosure(sd2011_synds, sd2011, keys, "marital", print.flag = FALSE)
+  expect_false(identical(none$Nexclusions, two$Nexclusions))
+})
+
+test_that("a request binds synthpop's arguments by name, partial name and position", {
+  b <- synthrisk:::bind_arguments("disclosure", c("sex", "age"), "depress", FALSE, denom = 3)
+  expect_identical(b$values$keys, c("sex", "age"))
+  expect_identical(b$values$target, "depress")
+  expect_false(b$values$print.flag)
+  expect_identical(b$values$denom_lim, 3)
+  expect_identical(b$values$thresh_1way, c(50, 90))
+  expect_setequal(b$supplied, c("keys", "target", "print.flag", "denom_lim"))
+  expect_length(b$extra, 0)
+  expect_named(synthrisk:::bind_arguments("multi", keys = "sex", plott = FALSE)$extra, "plott")
+})
