@@ -73,14 +73,9 @@ record_risk <- function(object, data, keys, target = NULL, ...) {
                      x = "It was given {.arg {ifelse(nzchar(extra), extra, '(unnamed)')}}."), call = env)
   }
   syn <- syn_info$syn
-  check_data_frame(data, "data", env)
-  check_syntheses(syn, env)
-  keys <- check_keys(if (missing(keys)) NULL else keys, data, env)
-  check_in_syntheses(keys, syn, env)
-  n_threads <- if (is.null(dots$n_threads)) synthrisk_threads() else check_n_threads(dots$n_threads, call = env)
-  enc <- encode_variables(keys, data, syn, syn_info$cont.na, stats::setNames(as.list(rep(0, length(keys))), keys),
-                          strict = FALSE, n_threads = n_threads, call = env)
-  rk <- rust_result(rust_record_keys(enc$ptr, seq_along(keys) - 1L, n_threads), call = env)
+  request <- keys_request(syn, syn_info$cont.na, data, if (missing(keys)) NULL else keys, dots$n_threads, env)
+  keys <- request$keys
+  rk <- run_request(request)$record_keys
   d_count <- rk$counts[[1]]
   q0 <- rk$q[[1]]
   m <- length(syn)

@@ -64,14 +64,9 @@ remove_replicated_uniques <- function(object, data, keys = names(data), n_thread
 }
 
 replicated_uniques_impl <- function(syn, data, keys, n_threads, call) {
-  check_data_frame(data, "data", call)
-  check_syntheses(syn, call)
-  keys <- check_keys(keys, data, call)
-  check_in_syntheses(keys, syn, call)
-  n_threads <- if (is.null(n_threads)) synthrisk_threads() else check_n_threads(n_threads, call = call)
-  enc <- encode_variables(keys, data, syn, NULL, stats::setNames(as.list(rep(0, length(keys))), keys),
-                          strict = FALSE, n_threads = n_threads, call = call)
-  rk <- rust_result(rust_record_keys(enc$ptr, seq_along(keys) - 1L, n_threads), call = call)
+  request <- keys_request(syn, NULL, data, keys, n_threads, call)
+  keys <- request$keys
+  rk <- run_request(request)$record_keys
   n <- nrow(data)
   d_count <- rk$counts[[1]]
   per_synthesis <- lapply(seq_along(syn), function(j) {

@@ -75,6 +75,22 @@ disclosure_request <- function(.family, .syn, .cont.na, .data, ..., .env = paren
   ), class = "synthrisk_request")
 }
 
+# The request of the record-level analyses on keys alone (replicated.uniques(),
+# record_risk() without a target): records in R, keys counted as they are (no
+# grouping, types made comparable), each record's key combination counted.
+keys_request <- function(syn, cont.na, data, keys, n_threads, env) {
+  check_data_frame(data, "data", env)
+  check_syntheses(syn, env)
+  keys <- check_keys(keys, data, env)
+  check_in_syntheses(keys, syn, env)
+  structure(list(
+    family = "keys", call = NULL, env = env, syn = syn, cont.na = cont.na, data = data, control = NULL, keys = keys,
+    targets = character(0), ngroups = stats::setNames(as.list(rep(0, length(keys))), keys), strict = FALSE,
+    n_threads = if (is.null(n_threads)) synthrisk_threads() else check_n_threads(n_threads, call = env),
+    plans = list(), records = FALSE
+  ), class = "synthrisk_request")
+}
+
 # The targets: `target` (one) or `targets` (default: every variable of `data` found in
 # any synthesis that is not a key or a count column).
 request_targets <- function(family, a, data, syn, user_keys, env) {

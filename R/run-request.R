@@ -4,6 +4,7 @@
 # Returns count_targets()'s list: `raw` per plan name (and `records`), the merged
 # encoding, `input` and `fetch`.
 run_request <- function(request) {
+  if (request$family == "keys") return(run_keys_request(request))
   count_targets(request, precompute = function(before, group) core_calls(before, request, group),
                 run_group = function(enc, group) {
     options <- request$target_options[match(group, request$targets)]
@@ -20,6 +21,15 @@ run_request <- function(request) {
     }
     out
   })
+}
+
+# A request on keys alone: the encoding and, per dataset, each record's key combination
+# q and the records of each q (`record_keys`, see rust_record_keys()).
+run_keys_request <- function(request) {
+  enc <- encode_variables(request$keys, request$data, request$syn, NULL, request$ngroups, strict = request$strict,
+                          n_threads = request$n_threads, call = request$env)
+  list(enc = enc, record_keys = rust_result(rust_record_keys(enc$ptr, seq_along(request$keys) - 1L, request$n_threads),
+                                            call = request$env))
 }
 
 # The calls of rust_compute() for every plan of the request, made before the encoding

@@ -36,8 +36,10 @@ rust_encode_compute <- function(vars, n_threads, calls) {
   encoding
 }
 
+# Every variable with look-alike levels merged in one call.
 merge_look_alike_levels <- function(res, n_threads) {
   if (inherits(res, "synthrisk_rust_error")) return(res)
+  merges <- list()
   for (i in seq_along(res$info)) {
     close <- res$info[[i]]$close_pairs
     res$info[[i]]$close_pairs <- NULL
@@ -48,11 +50,16 @@ merge_look_alike_levels <- function(res, n_threads) {
     first_of <- seq_along(values)
     first_of[near] <- near[match(labels, labels)]
     if (all(first_of == seq_along(values))) next
-    info <- call_core(wrap__rust_merge_numeric_levels, res$ptr, i - 1L, as.integer(first_of - 1L), is.integer(values),
-                  n_threads)
-    if (inherits(info, "synthrisk_rust_error")) return(info)
+    merges[[length(merges) + 1L]] <- list(var = i - 1L, first_of = as.integer(first_of - 1L),
+                                          integer_kind = is.integer(values))
+  }
+  if (length(merges) == 0) return(res)
+  infos <- call_core(wrap__rust_merge_numeric_levels, res$ptr, merges, n_threads)
+  if (inherits(infos, "synthrisk_rust_error")) return(infos)
+  for (k in seq_along(merges)) {
+    info <- infos[[k]]
     info$close_pairs <- NULL
-    res$info[[i]] <- info
+    res$info[[merges[[k]]$var + 1L]] <- info
   }
   res
 }

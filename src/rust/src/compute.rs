@@ -12,44 +12,132 @@ use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, TABLE_NAMES}
 use synthrisk_core::measures::MEASURE_NAMES;
 use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
 
+/// One target of the request as R sends it (R/target-request.R): `var` (0-based),
+/// `excluded_target` (a flag per level), `exclude_missing_target` and
+/// `target_missing_code`, the key/target exclusions `kt_key`, `kt_key_level`,
+/// `kt_target_level` (0-based, same lengths), `denom_lim` (NA for no limit) and
+/// `twoway_min_cell`. A request made before the encoding (in the same call as it)
+/// gives `use_target_na` instead of `exclude_missing_target` and
+/// `target_missing_code`, and may give no `excluded_target` (none excluded): they are
+/// read off the encoded target by `complete_request()`.
+#[derive(TryFromList)]
+struct TargetWire {
+    var: i32,
+    excluded_target: Vec<Rbool>,
+    exclude_missing_target: Option<bool>,
+    target_missing_code: Option<i32>,
+    use_target_na: Option<bool>,
+    kt_key: Vec<i32>,
+    kt_key_level: Vec<i32>,
+    kt_target_level: Vec<i32>,
+    denom_lim: Option<f64>,
+    twoway_min_cell: Option<f64>,
+}
+
+/// A plan as R sends it: `original` (0-based dataset), `syntheses` (a list of
+/// `ViewWire`), `tau` (NULL or doubles) and, for counted cells, `weights` (per dataset
+/// NULL or the records each row stands for).
+#[derive(TryFromList)]
+struct PlanWire {
+    original: i32,
+    syntheses: List,
+    tau: Option<Vec<f64>>,
+    weights: Nullable<List>,
+}
+
+/// A synthesis of a plan: `dataset` (0-based) and `rows` (NULL, or the 1-based rows of
+/// a subsample).
+#[derive(TryFromList)]
+struct ViewWire {
+    dataset: i32,
+    rows: Option<Vec<i32>>,
+}
+
+/// What `encode` returns: the encoding handle and the info of each variable.
+#[derive(TryFromList)]
+struct EncodingWire {
+    ptr: Robj,
+    info: List,
+}
+
+/// One call of `encode_compute`: the arguments of `compute` after the encoding.
+#[derive(TryFromList)]
+struct ComputeCall {
+    keys: Robj,
+    use_keys_na: Robj,
+    targets: Robj,
+    plan: Robj,
+}
+
+fn wire_error(what: &str) -> impl Fn(extendr_api::Error) -> synthrisk_core::error::CoreError + '_ {
+    move |e| internal(format!("`{what}` is not as the protocol says: {e}"))
+}
+
+fn non_negative<T: TryFrom<i64>>(v: i64, what: &str) -> GlueResult<T> {
+    T::try_from(v).map_err(|_| internal(format!("`{what}` has {v}, must be >= 0")))
+}
+
+fn indices<T: TryFrom<i64>>(v: &[i32], what: &str) -> GlueResult<Vec<T>> {
+    v.iter()
+        .map(|&x| if x == i32::MIN { Err(internal(format!("`{what}` has NA"))) } else { non_negative(x as i64, what) })
+        .collect()
+}
+
 /// `denom_lim`: NA for no limit, else a count >= 0 (`Inf` never excludes; a fraction
 /// compares as its floor, as a count above it is above the floor).
-fn denom_lim_of(x: &Robj) -> GlueResult<Option<u64>> {
-    if let Some(v) = x.as_integer_slice() {
-        return match v {
-            [v] if *v == i32::MIN => Ok(None),
-            [v] => u64::try_from(*v).map(Some).map_err(|_| internal(format!("`denom_lim` is {v}"))),
-            _ => Err(internal("`denom_lim` must be one number")),
-        };
-    }
-    match x.as_real_slice() {
-        Some([v]) if v.is_nan() => Ok(None),
-        Some([v]) if *v == f64::INFINITY => Ok(Some(u64::MAX)),
-        Some([v]) if *v >= 0.0 && *v < u64::MAX as f64 => Ok(Some(v.floor() as u64)),
-        Some([v]) => Err(internal(format!("`denom_lim` is {v}"))),
-        _ => Err(internal("`denom_lim` must be one number")),
+fn denom_lim_of(x: Option<f64>) -> GlueResult<Option<u64>> {
+    match x {
+        None => Ok(None),
+        Some(v) if v == f64::INFINITY => Ok(Some(u64::MAX)),
+        Some(v) if v >= 0.0 && v < u64::MAX as f64 => Ok(Some(v.floor() as u64)),
+        Some(v) => Err(internal(format!("`denom_lim` is {v}"))),
     }
 }
 
-/// One target of the request: `var` (0-based), `excluded_target` (a flag per level),
-/// `exclude_missing_target`, `target_missing_code`, the key/target exclusions
-/// `kt_key`, `kt_key_level`, `kt_target_level` (0-based, same lengths), `denom_lim`
-/// and `twoway_min_cell`.
-///
-/// A request made before the encoding (in the same call as it) gives `use_target_na`
-/// instead of `exclude_missing_target` and `target_missing_code`, and may give no
-/// `excluded_target` (none excluded): they are read off the encoded target by
-/// `complete_request()`.
 pub fn target_request(x: &Robj, what: &str) -> GlueResult<TargetRequest> {
-    let f = Fields::new(x, what)?;
-    if let Some(use_na) = f.optional::<bool>("use_target_na")? {
-        let mut request = target_request_of(&f, what, false, 0)?;
+    let w = TargetWire::try_from(x).map_err(wire_error(what))?;
+    let count = |v: i32, field: &str| u32::try_from(v).map_err(|_| internal(format!("`{what}${field}` is {v}")));
+    let (exclude_missing_target, target_missing_code) = match (w.use_target_na, w.exclude_missing_target) {
         // Marked for completion: the missing target is excluded unless it is used.
-        request.spec.exclude_missing_target = !use_na;
-        request.spec.target_missing_code = u32::MAX;
-        return Ok(request);
+        (Some(use_na), _) => (!use_na, u32::MAX),
+        (None, Some(exclude)) => {
+            let code = w
+                .target_missing_code
+                .ok_or_else(|| internal(format!("`{what}$target_missing_code` must be one integer, not NA")))?;
+            (exclude, count(code, "target_missing_code")?)
+        }
+        (None, None) => return Err(internal(format!("`{what}$exclude_missing_target` must be TRUE or FALSE"))),
+    };
+    let twoway_min_cell =
+        w.twoway_min_cell.ok_or_else(|| internal(format!("`{what}$twoway_min_cell` must be one number, not NA")))?;
+    let excluded_target = w
+        .excluded_target
+        .iter()
+        .map(|b| if b.is_na() { Err(internal(format!("`{what}$excluded_target` has NA"))) } else { Ok(b.is_true()) })
+        .collect::<GlueResult<Vec<bool>>>()?;
+    let keys: Vec<usize> = indices(&w.kt_key, what)?;
+    let key_levels: Vec<u32> = indices(&w.kt_key_level, what)?;
+    let target_levels: Vec<u32> = indices(&w.kt_target_level, what)?;
+    if keys.len() != key_levels.len() || keys.len() != target_levels.len() {
+        return Err(internal(format!("`{what}` has key/target exclusions of different lengths")));
     }
-    target_request_of(&f, what, f.get("exclude_missing_target")?, f.get("target_missing_code")?)
+    let key_target = keys
+        .into_iter()
+        .zip(key_levels)
+        .zip(target_levels)
+        .map(|((key, key_level), target_level)| KeyTargetExclusion { key, key_level, target_level })
+        .collect();
+    Ok(TargetRequest {
+        var: count(w.var, "var")? as usize,
+        spec: ExclusionSpec {
+            excluded_target,
+            exclude_missing_target,
+            target_missing_code,
+            key_target,
+            denom_lim: denom_lim_of(w.denom_lim)?,
+        },
+        twoway_min_cell,
+    })
 }
 
 /// A request made before the encoding, completed from the encoded target: levels none
@@ -68,90 +156,52 @@ fn complete_request(request: &mut TargetRequest, vars: &[EncodedVar<'_>], origin
     Ok(())
 }
 
-fn target_request_of(
-    f: &Fields,
-    what: &str,
-    exclude_missing_target: bool,
-    target_missing_code: u32,
-) -> GlueResult<TargetRequest> {
-    let keys = f.get::<Vec<usize>>("kt_key")?;
-    let key_levels = f.get::<Vec<u32>>("kt_key_level")?;
-    let target_levels = f.get::<Vec<u32>>("kt_target_level")?;
-    if keys.len() != key_levels.len() || keys.len() != target_levels.len() {
-        return Err(internal(format!("`{what}` has key/target exclusions of different lengths")));
-    }
-    let key_target = keys
-        .into_iter()
-        .zip(key_levels)
-        .zip(target_levels)
-        .map(|((key, key_level), target_level)| KeyTargetExclusion { key, key_level, target_level })
-        .collect();
-    Ok(TargetRequest {
-        var: f.get("var")?,
-        spec: ExclusionSpec {
-            excluded_target: f.get("excluded_target")?,
-            exclude_missing_target,
-            target_missing_code,
-            key_target,
-            denom_lim: denom_lim_of(&f.robj("denom_lim")?)?,
-        },
-        twoway_min_cell: f.get("twoway_min_cell")?,
-    })
-}
-
-/// `plan`: NULL (dataset 0 against all others) or a list of `original` (0-based
-/// dataset), `syntheses` (a list of `dataset` and `rows`, NULL or 1-based rows of a
-/// subsample) and `tau` (NULL or doubles).
+/// `plan`: NULL (dataset 0 against all others) or a `PlanWire`.
 fn plan_of(plan: &Robj, n_datasets: usize) -> GlueResult<Plan> {
     if plan.is_null() {
         return Ok(Plan::standard(n_datasets));
     }
-    let f = Fields::new(plan, "plan")?;
-    let syntheses = f
-        .items("syntheses")?
-        .iter()
-        .map(|v| {
-            let view = Fields::new(v, "plan$syntheses[[i]]")?;
-            let rows = view.robj("rows")?;
-            let rows = if rows.is_null() {
-                None
-            } else {
-                Some(
-                    int_slice(&rows, "rows")?
-                        .iter()
+    let w = PlanWire::try_from(plan).map_err(wire_error("plan"))?;
+    let syntheses = w
+        .syntheses
+        .values()
+        .enumerate()
+        .map(|(i, v)| {
+            let what = format!("plan$syntheses[[{}]]", i + 1);
+            let view = ViewWire::try_from(&v).map_err(wire_error(&what))?;
+            let rows = match view.rows {
+                None => None,
+                Some(r) => Some(
+                    r.iter()
                         .map(|&r| {
                             u32::try_from(r as i64 - 1).map_err(|_| internal(format!("subsample row {r} is not a row")))
                         })
                         .collect::<GlueResult<Vec<u32>>>()?,
-                )
+                ),
             };
-            Ok(SynthesisView { dataset: view.get("dataset")?, rows })
+            Ok(SynthesisView { dataset: non_negative(view.dataset as i64, &what)?, rows })
         })
         .collect::<GlueResult<Vec<_>>>()?;
-    let tau = match f.get::<Option<Vec<f64>>>("tau")? {
+    let tau = match w.tau {
         None => TauGrid::default(),
         Some(t) => TauGrid::new(&t)?,
     };
     // Counted cells (optional): per dataset NULL or the records each row stands for.
-    let weights = match f.optional::<List>("weights")? {
-        None => Vec::new(),
-        Some(w) => w
+    let weights = match w.weights {
+        Nullable::Null => Vec::new(),
+        Nullable::NotNull(list) => list
             .values()
             .enumerate()
             .map(|(d, x)| {
                 let what = format!("plan$weights[[{}]]", d + 1);
-                match Option::<Vec<usize>>::from_robj(&x, &what)? {
+                match Option::<Vec<i32>>::try_from(&x).map_err(wire_error(&what))? {
                     None => Ok(None),
-                    Some(v) => v
-                        .into_iter()
-                        .map(|n| u32::try_from(n).map_err(|_| internal(format!("`{what}` has {n}"))))
-                        .collect::<GlueResult<Vec<u32>>>()
-                        .map(Some),
+                    Some(v) => indices::<u32>(&v, &what).map(Some),
                 }
             })
             .collect::<GlueResult<_>>()?,
     };
-    Ok(Plan { original: f.get("original")?, syntheses, tau, weights })
+    Ok(Plan { original: non_negative(w.original as i64, "plan$original")?, syntheses, tau, weights })
 }
 
 /// The pairs of every synthesis as columns, with the synthesis (1-based) of each.
@@ -262,24 +312,21 @@ pub fn compute(
 /// (`close_pairs`): then `raw` is NULL and R merges those levels before computing.
 pub fn encode_compute(vars: Robj, n_threads: i32, calls: Robj) -> GlueResult<Robj> {
     let encoding = crate::encoding::encode(vars, n_threads)?;
-    let parts = Fields::new(&encoding, "encoding")?;
-    let info = parts.items("info")?;
+    let parts = EncodingWire::try_from(&encoding).map_err(wire_error("encoding"))?;
     let mut alike = false;
-    for (i, v) in info.iter().enumerate() {
-        let close = Fields::new(v, &format!("info[[{}]]", i + 1))?.robj("close_pairs")?;
-        alike |= close.len() > 0;
+    for v in parts.info.values() {
+        alike |= v.dollar("close_pairs").map_err(wire_error("info[[i]]"))?.len() > 0;
     }
     if calls.is_null() || alike {
         return named_list(["encoding", "raw"], [encoding, Robj::from(())]);
     }
-    let ptr = parts.robj("ptr")?;
+    let ptr = parts.ptr;
     let raw: Vec<Robj> = List::from_robj(&calls, "calls")?
         .values()
         .enumerate()
         .map(|(i, c)| {
-            let call = Fields::new(&c, &format!("calls[[{}]]", i + 1))?;
-            compute(ptr.clone(), call.robj("keys")?, call.robj("use_keys_na")?, call.robj("targets")?, n_threads,
-                    call.robj("plan")?)
+            let call = ComputeCall::try_from(&c).map_err(wire_error(&format!("calls[[{}]]", i + 1)))?;
+            compute(ptr.clone(), call.keys, call.use_keys_na, call.targets, n_threads, call.plan)
         })
         .collect::<GlueResult<_>>()?;
     named_list(["encoding", "raw"], [encoding, List::from_values(raw).into()])

@@ -8,21 +8,50 @@ use extendr_api::prelude::*;
 use synthrisk_core::distance::{Metric, Table};
 use synthrisk_core::nearest::{nearest, Index};
 
+/// The metric as R sends it: per variable in column order.
+#[derive(TryFromList)]
+struct MetricWire {
+    numeric: Vec<Rbool>,
+    weights: Vec<f64>,
+    ranges: Vec<f64>,
+}
+
+/// One table: code columns (integers) and value columns (doubles, empty for
+/// categorical variables).
+#[derive(TryFromList)]
+struct TableWire {
+    codes: List,
+    values: List,
+}
+
+/// One search: the 0-based table indexed, the 0-based table whose records are the
+/// queries, and whether the second nearest is wanted.
+#[derive(TryFromList)]
+struct RequestWire {
+    index: i32,
+    queries: i32,
+    second: bool,
+}
+
+fn not_wire(what: &str) -> impl Fn(extendr_api::Error) -> synthrisk_core::error::CoreError + '_ {
+    move |e| internal(format!("`{what}` is not as the protocol says: {e}"))
+}
+
 /// `metric`: list(numeric, weights, ranges) per variable in column order; `tables`:
 /// per table list(codes = list of integer vectors, values = list of double vectors,
 /// empty for categorical variables); `requests`: list(index, queries) of 0-based tables
 /// and `second`. Returns per request list(distance, row (1-based), second or NULL).
 pub fn dcr(metric: Robj, tables: Robj, requests: Robj, n_threads: i32) -> GlueResult<Robj> {
-    let fields = Fields::new(&metric, "metric")?;
-    let numeric: Vec<bool> = fields.get("numeric")?;
-    let weights: Vec<f64> = fields.get("weights")?;
-    let ranges: Vec<f64> = fields.get("ranges")?;
-    let metric = Metric::new(numeric, weights, ranges)?;
+    let m = MetricWire::try_from(&metric).map_err(not_wire("metric"))?;
+    if m.numeric.iter().any(|b| b.is_na()) {
+        return Err(internal("`metric$numeric` has NA"));
+    }
+    let metric = Metric::new(m.numeric.iter().map(|b| b.is_true()).collect(), m.weights, m.ranges)?;
     let table_robjs: Vec<(Vec<Robj>, Vec<Robj>)> = List::from_robj(&tables, "tables")?
         .values()
         .map(|t| {
-            let f = Fields::new(&t, "tables[[i]]")?;
-            Ok((f.items("codes")?, f.items("values")?))
+            let t = TableWire::try_from(&t).map_err(not_wire("tables[[i]]"))?;
+            Ok((t.codes.values().collect(), t.values.values().collect()))
         })
         .collect::<GlueResult<_>>()?;
     let tables: Vec<Table<'_>> = table_robjs
@@ -37,10 +66,8 @@ pub fn dcr(metric: Robj, tables: Robj, requests: Robj, n_threads: i32) -> GlueRe
     let requests: Vec<(usize, usize, bool)> = List::from_robj(&requests, "requests")?
         .values()
         .map(|r| {
-            let f = Fields::new(&r, "requests[[i]]")?;
-            let index: i32 = f.get("index")?;
-            let queries: i32 = f.get("queries")?;
-            let second: bool = f.get("second")?;
+            let RequestWire { index, queries, second } =
+                RequestWire::try_from(&r).map_err(not_wire("requests[[i]]"))?;
             let ok = |k: i32| usize::try_from(k).ok().filter(|&k| k < tables.len());
             match (ok(index), ok(queries)) {
                 (Some(i), Some(q)) => Ok((i, q, second)),

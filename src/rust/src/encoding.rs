@@ -45,23 +45,40 @@ struct VariableSpec {
     missing_code: u32,
 }
 
-impl FromRobj for VariableSpec {
-    fn from_robj(x: &Robj, what: &str) -> GlueResult<Self> {
-        let f = Fields::new(x, what)?;
-        let kind = match f.get::<String>("kind")?.as_str() {
+/// A variable as R sends it (R/encode.R); `remaps` NULL for numeric variables.
+#[derive(TryFromList)]
+struct VariableWire {
+    kind: String,
+    columns: List,
+    remaps: Nullable<List>,
+    n_levels: i32,
+    missing_code: i32,
+}
+
+impl VariableSpec {
+    fn from_wire(x: &Robj, what: &str) -> GlueResult<Self> {
+        let w =
+            VariableWire::try_from(x).map_err(|e| internal(format!("`{what}` is not as the protocol says: {e}")))?;
+        let kind = match w.kind.as_str() {
             "factor" => ColumnKind::Factor,
             "double" => ColumnKind::Double,
             "integer" => ColumnKind::Integer,
             other => return Err(internal(format!("`{what}$kind` is `{other}`"))),
         };
-        let columns = f.items("columns")?;
-        let (remaps, n_levels, missing_code) = match kind {
-            ColumnKind::Factor => {
-                let remaps = f.items("remaps")?;
+        let columns: Vec<Robj> = w.columns.values().collect();
+        let (remaps, n_levels, missing_code) = match (&kind, w.remaps) {
+            (ColumnKind::Factor, Nullable::NotNull(remaps)) => {
+                let remaps: Vec<Robj> = remaps.values().collect();
                 if remaps.len() != columns.len() {
                     return Err(internal(format!("`{what}` needs one remap per column")));
                 }
-                (remaps, f.get::<u32>("n_levels")?, f.get::<u32>("missing_code")?)
+                let count = |v: i32, field: &str| {
+                    u32::try_from(v).map_err(|_| internal(format!("`{what}${field}` is {v}, must be >= 0")))
+                };
+                (remaps, count(w.n_levels, "n_levels")?, count(w.missing_code, "missing_code")?)
+            }
+            (ColumnKind::Factor, Nullable::Null) => {
+                return Err(internal(format!("`{what}` is a factor without remaps")))
             }
             _ => (Vec::new(), 0, 0),
         };
@@ -116,9 +133,11 @@ fn info_robj(v: &EncodedVar<'_>, integer_kind: bool) -> GlueResult<Robj> {
     // distinct values of the original for a numeric variable with more levels than half
     // its rows (a nearly unique target).
     let level_counts: Robj = if v.one_sided {
-        List::from_values(v.codes.iter().map(|c| {
-            Robj::from(c.level_counts(v.n_levels).into_iter().map(|n| n as f64).collect::<Vec<f64>>())
-        }))
+        List::from_values(
+            v.codes
+                .iter()
+                .map(|c| Robj::from(c.level_counts(v.n_levels).into_iter().map(|n| n as f64).collect::<Vec<f64>>())),
+        )
         .into()
     } else {
         Robj::from(())
@@ -160,7 +179,7 @@ pub fn encode(request: Robj, n_threads: i32) -> GlueResult<Robj> {
     let specs: Vec<VariableSpec> = List::from_robj(&request, "vars")?
         .values()
         .enumerate()
-        .map(|(i, v)| VariableSpec::from_robj(&v, &format!("vars[[{}]]", i + 1)))
+        .map(|(i, v)| VariableSpec::from_wire(&v, &format!("vars[[{}]]", i + 1)))
         .collect::<GlueResult<_>>()?;
     // SAFETY: `request` holds every column and is protected by the pointer made below
     // for the life of the encoding; on an error nothing borrowed outlives this call.
@@ -183,16 +202,34 @@ pub fn encoded_vars(encoded: &Robj) -> GlueResult<&[EncodedVar<'static>]> {
     Ok(&ptr.try_addr().map_err(|_| internal("the encoding was released"))?.0)
 }
 
-pub fn merge(mut encoded: Robj, var: i32, first_of: Robj, integer_kind: bool, n_threads: i32) -> GlueResult<Robj> {
+/// One variable's merge as R sends it (merge_look_alike_levels()).
+#[derive(TryFromList)]
+struct MergeWire {
+    var: i32,
+    first_of: Vec<i32>,
+    integer_kind: bool,
+}
+
+pub fn merge(mut encoded: Robj, merges: Robj, n_threads: i32) -> GlueResult<Robj> {
     let workers = workers(n_threads)?;
     let ptr: &mut ExternalPtr<Encoded> =
         (&mut encoded).try_into().map_err(|_| internal("not an encoding of synthrisk"))?;
     let vars = &mut ptr.try_addr_mut().map_err(|_| internal("the encoding was released"))?.0;
-    let var =
-        usize::try_from(var).ok().filter(|&v| v < vars.len()).ok_or_else(|| internal(format!("variable {var}")))?;
-    let first_of = Vec::<u32>::from_robj(&first_of, "first_of")?;
-    merge_numeric_levels(&workers, &mut vars[var], &first_of)?;
-    info_robj(&vars[var], integer_kind)
+    let mut infos = Vec::new();
+    for (k, m) in List::from_robj(&merges, "merges")?.values().enumerate() {
+        let what = format!("merges[[{}]]", k + 1);
+        let w = MergeWire::try_from(&m).map_err(|e| internal(format!("`{what}` is not as the protocol says: {e}")))?;
+        let v = usize::try_from(w.var).ok().and_then(|var| vars.get_mut(var));
+        let v = v.ok_or_else(|| internal(format!("variable {}", w.var)))?;
+        let first_of = w
+            .first_of
+            .iter()
+            .map(|&i| u32::try_from(i).map_err(|_| internal(format!("`{what}$first_of` has {i}"))))
+            .collect::<GlueResult<Vec<u32>>>()?;
+        merge_numeric_levels(&workers, v, &first_of)?;
+        infos.push(info_robj(v, w.integer_kind)?);
+    }
+    Ok(List::from_values(infos).into())
 }
 
 /// `exact`/`keys` (0-based) as variables of the encoding, checked.

@@ -21,13 +21,13 @@ fn rust_encode_variables(vars: Robj, n_threads: i32) -> Robj {
     respond(encoding::encode(vars, n_threads))
 }
 
-/// Merges numeric levels of variable `var` (0-based) that R labels alike:
-/// `first_of[i]` (0-based) is the first level with level i's label. Returns the
-/// variable's new info.
+/// Merges numeric levels that R labels alike, for every variable of `merges` (each
+/// `var`, 0-based; `first_of[i]`, 0-based, the first level with level i's label;
+/// `integer_kind`). Returns the variables' new info.
 /// @noRd
 #[extendr]
-fn rust_merge_numeric_levels(encoded: Robj, var: i32, first_of: Robj, integer_kind: bool, n_threads: i32) -> Robj {
-    respond(encoding::merge(encoded, var, first_of, integer_kind, n_threads))
+fn rust_merge_numeric_levels(encoded: Robj, merges: Robj, n_threads: i32) -> Robj {
+    respond(encoding::merge(encoded, merges, n_threads))
 }
 
 /// Records at each level of variable `var` (0-based), per dataset.

@@ -154,41 +154,6 @@ pub fn real_slice<'a>(x: &'a Robj, what: &str) -> GlueResult<&'a [f64]> {
     x.as_real_slice().ok_or_else(|| internal(format!("`{what}` must be a double vector")))
 }
 
-/// A named list from R, read field by field; a missing field is an error naming it.
-pub struct Fields {
-    list: List,
-    what: String,
-}
-
-impl Fields {
-    pub fn new(x: &Robj, what: &str) -> GlueResult<Self> {
-        Ok(Fields { list: List::from_robj(x, what)?, what: what.to_string() })
-    }
-
-    /// The field as an R object (for borrowing slices from it).
-    pub fn robj(&self, name: &str) -> GlueResult<Robj> {
-        self.list.dollar(name).map_err(|_| internal(format!("`{}${name}` is missing", self.what)))
-    }
-
-    pub fn get<T: FromRobj>(&self, name: &str) -> GlueResult<T> {
-        T::from_robj(&self.robj(name)?, &format!("{}${name}", self.what))
-    }
-
-    /// A field that may be absent or NULL.
-    pub fn optional<T: FromRobj>(&self, name: &str) -> GlueResult<Option<T>> {
-        if self.list.names().is_some_and(|mut n| n.any(|x| x == name)) {
-            self.get::<Option<T>>(name)
-        } else {
-            Ok(None)
-        }
-    }
-
-    /// The elements of a list field.
-    pub fn items(&self, name: &str) -> GlueResult<Vec<Robj>> {
-        Ok(self.get::<List>(name)?.values().collect())
-    }
-}
-
 /// The session's pool of `n` threads.
 pub fn workers(n: i32) -> GlueResult<Workers> {
     Workers::shared(thread_count(n)?)

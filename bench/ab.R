@@ -1,0 +1,74 @@
+# A/B timing of two installs of synthrisk in one run: `base` (an earlier commit) and
+# `head` (this checkout), each call timed in a fresh R process per round, the rounds
+# alternating A, B, A, B so that both see the same machine state. Workloads: SD2011
+# multi.disclosure (m = 5, 4 keys, 5 targets), Adult multi.disclosure (m = 1, 4 keys,
+# 9 targets) and the independent 1e7-row data (5 keys, 10 targets, m = 1).
+#
+# Usage: Rscript bench/ab.R <base library> <head library> [rounds]
+# Writes a markdown section to standard output.
+
+args <- commandArgs(trailingOnly = TRUE)
+libs <- c(base = args[1], head = args[2])
+rounds <- if (length(args) >= 3) as.integer(args[3]) else 5L
+scratch <- tempfile("ab-")
+dir.create(scratch)
+source("bench/generate.R")
+orig <- make_original(1e7, seed = 1)
+syn <- make_original(1e7, seed = 2)
+saveRDS(list(orig = orig, syn = syn), file.path(scratch, "indep.rds"), compress = FALSE)
+rm(orig, syn)
+invisible(gc())
+
+# One process: load the data, warm up once, then the median of `reps` timed calls.
+worker <- '
+args <- commandArgs(trailingOnly = TRUE)
+suppressPackageStartupMessages(library(synthrisk, lib.loc = args[1]))
+options(synthrisk.n_threads = 2)
+workload <- args[2]
+reps <- as.integer(args[3])
+time_of <- function(f) { f(); median(vapply(seq_len(reps), function(i) { t0 <- Sys.time(); f(); as.numeric(Sys.time() - t0, units = "secs") }, 0)) }
+gc_time_of <- function(f) { f(); median(vapply(seq_len(reps), function(i) system.time(f())[["elapsed"]], 0)) }
+keys_sd <- c("sex", "age", "region", "placesize")
+if (workload == "sd2011") {
+  f <- function() multi.disclosure(sd2011_synds, sd2011, keys_sd, targets = c("depress", "ls", "marital", "workab", "smoke"), print.flag = FALSE, plot = FALSE)
+} else if (workload == "adult") {
+  f <- function() multi.disclosure(adult_synds, adult, c("age", "sex", "occupation", "race"), print.flag = FALSE, plot = FALSE)
+} else {
+  d <- readRDS(args[4])
+  f <- function() multi.disclosure(d$syn, d$orig, keys = c("sex", "age", "region", "placesize", "occupation"), print.flag = FALSE, plot = FALSE)
+}
+cat(time_of(f), gc_time_of(f), "\n")
+'
+worker_file <- file.path(scratch, "worker.R")
+writeLines(worker, worker_file)
+run <- function(lib, workload, reps) {
+  out <- system2(file.path(R.home("bin"), "Rscript"),
+                 c(worker_file, lib, workload, reps, file.path(scratch, "indep.rds")), stdout = TRUE)
+  as.numeric(strsplit(trimws(out[length(out)]), " ")[[1]])
+}
+workloads <- c(sd2011 = 20L, adult = 20L, indep_1e7 = 3L)
+rows <- list()
+for (w in names(workloads)) {
+  times <- list(base = NULL, head = NULL)
+  for (r in seq_len(rounds)) {
+    for (v in names(libs)) times[[v]] <- rbind(times[[v]], run(libs[[v]], w, workloads[[w]]))
+  }
+  med <- vapply(times, function(t) apply(t, 2, stats::median), numeric(2))
+  rows[[w]] <- data.frame(workload = w, base_s = med[1, "base"], head_s = med[1, "head"],
+                          ratio = med[1, "head"] / med[1, "base"], base_gc_s = med[2, "base"],
+                          head_gc_s = med[2, "head"])
+}
+tab <- do.call(rbind, rows)
+load_avg <- tryCatch(readLines("/proc/loadavg"), error = function(e) "unknown")
+cat("\n## A/B: this checkout against an earlier commit, same run\n\n")
+cat(sprintf("Measured %s; load average before the last workload: %s. Each number is the median over %d rounds",
+            format(Sys.time(), "%Y-%m-%d %H:%M UTC", tz = "UTC"), load_avg, rounds),
+    "(alternating base and head, a fresh R process each) of the median of the calls in that process",
+    "(wall time; `_gc_s`: system.time() with its full garbage collection first). ratio = head / base.\n\n")
+fmt <- function(x) formatC(x, digits = 3, format = "g")
+cat("| workload | base_s | head_s | ratio | base_gc_s | head_gc_s |\n| --- | --- | --- | --- | --- | --- |\n")
+for (i in seq_len(nrow(tab))) {
+  cat(sprintf("| %s | %s | %s | %s | %s | %s |\n", tab$workload[i], fmt(tab$base_s[i]), fmt(tab$head_s[i]),
+              fmt(tab$ratio[i]), fmt(tab$base_gc_s[i]), fmt(tab$head_gc_s[i])))
+}
+unlink(scratch, recursive = TRUE)
