@@ -90,7 +90,7 @@ input_table <- function(datasets, records, fetch, m) {
     x <- datasets[[j]]
     if (is_db_table(x)) sum(fetch$rows[fetch$dataset == labels[j]]) else as.double(nrow(x))
   }, numeric(1))
-  new_data_frame(list(dataset = labels, source = unname(source), records = as.double(records), rows = rows))
+  vctrs::new_data_frame(list(dataset = labels, source = unname(source), records = as.double(records), rows = rows))
 }
 
 # Lines saying how the data were given, when some were not records: counted cells, or

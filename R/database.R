@@ -143,8 +143,8 @@ db_levels_together <- function(tbl, con, targets) {
 counted_cells <- function(columns, counts) {
   count_name <- "synthrisk_n"
   while (count_name %in% names(columns)) count_name <- paste0(count_name, "_")
-  cells <- new_data_frame(c(unname(columns), list(counts)), n = length(counts))
-  names(cells) <- c(names(columns), count_name)
+  cells <- vctrs::new_data_frame(stats::setNames(c(unname(columns), list(counts)), c(names(columns), count_name)),
+                                 n = length(counts))
   new_cell_counts(cells, count_name)
 }
 

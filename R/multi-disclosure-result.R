@@ -94,10 +94,10 @@ build_multi_disclosure <- function(outputs, request) {
   flags <- ifelse(nzchar(check1) & nzchar(check2), " 1&2way checks",
                   ifelse(nzchar(check1), " 1way checks", ifelse(nzchar(check2), " 2way checks", "")))
   rank <- sprintf("%0*d", nchar(length(ord)), seq_along(ord))
-  table <- new_data_frame(list(attrib.orig = unname(orig[ord]), attrib.syn = unname(syn[ord]),
-                               check1 = unname(check1[ord]), Npairs = as.numeric(nzchar(check2[ord])),
-                               check2 = unname(check2[ord])),
-                          row_names = paste0(rank, " ", names(outputs)[ord], flags[ord]))
+  table <- vctrs::new_data_frame(list(attrib.orig = unname(orig[ord]), attrib.syn = unname(syn[ord]),
+                                      check1 = unname(check1[ord]), Npairs = as.numeric(nzchar(check2[ord])),
+                                      check2 = unname(check2[ord])),
+                                 row.names = paste0(rank, " ", names(outputs)[ord], flags[ord]))
   attr(table, "targets") <- names(outputs)[ord]
   x <- structure(
     list(

@@ -18,7 +18,7 @@ stats_columns <- function(raw) {
 measure_frame <- function(columns, cols, names = cols) {
   out <- columns[cols]
   names(out) <- names
-  new_data_frame(out)
+  vctrs::new_data_frame(out)
 }
 
 # Per table, the core gives for each synthesis in turn the records each step removed
@@ -51,9 +51,9 @@ one_way_checks <- function(raw, m, target, t_labels, thresh) {
   out <- vector("list", m)
   for (j in which(flagged)) {
     lab <- t_labels[level[j]]
-    tab <- new_data_frame(list(Level = lab, All = w$all_orig[j], PctLevelAll = 100 * w$level_orig[j] / w$all_orig[j],
+    tab <- vctrs::new_data_frame(list(Level = lab, All = w$all_orig[j], PctLevelAll = 100 * w$level_orig[j] / w$all_orig[j],
                                totalDisclosive = total[j], nLevelDis = n_level[j], PctLevelDis = pct_dis[j]),
-                          row_names = lab)
+                                 row.names = lab)
     out[[j]] <- list(table = tab, message = paste("Check ", target, " level ", lab))
   }
   out
@@ -92,7 +92,8 @@ two_way_checks <- function(raw, m, target, keys, labels, thresh) {
     # Keys named by the user: their names, when distinct, name the rows (as
     # data.frame() took them from the key column).
     row_names <- if (!is.null(key_names) && !anyDuplicated(key_names) && any(nzchar(key_names))) key_names
-    out[[j]] <- new_data_frame(lapply(columns, `[`, at), n = length(at), row_names = row_names)
+    out[[j]] <- vctrs::new_data_frame(lapply(columns, `[`, at), n = length(at),
+                                      row.names = row_names %||% .set_row_names(length(at)))
   }
   out
 }

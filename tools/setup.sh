@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(r-base-core r-base-dev r-cran-testthat r-cran-ggplot2 r-cran-cli r-cran-rlang
   r-cran-knitr r-cran-rmarkdown r-cran-roxygen2 r-cran-data.table r-cran-bench
-  r-cran-vdiffr r-cran-classint r-cran-generics r-cran-tibble r-cran-bit64 r-cran-jsonlite r-cran-pkgdown
+  r-cran-vdiffr r-cran-classint r-cran-generics r-cran-vctrs r-cran-tibble r-cran-bit64 r-cran-jsonlite r-cran-pkgdown
   r-cran-dbi r-cran-dbplyr r-cran-dplyr r-cran-rsqlite r-cran-rpostgresql r-cran-withr r-cran-gower r-cran-utf8 r-cran-xml2 postgresql
   pandoc qpdf time tidy devscripts texlive-latex-base texlive-latex-recommended texlive-fonts-recommended)
 
