@@ -30,7 +30,7 @@ time_of <- function(f) { f(); median(vapply(seq_len(reps), function(i) { t0 <- S
 gc_time_of <- function(f) { f(); median(vapply(seq_len(reps), function(i) system.time(f())[["elapsed"]], 0)) }
 keys_sd <- c("sex", "age", "region", "placesize")
 if (workload == "sd2011") {
-  f <- function() multi.disclosure(sd2011_synds, sd2011, keys_sd, targets = c("depress", "ls", "marital", "workab", "smoke"), print.flag = FALSE, plot = FALSE)
+  f <- function() multi.disclosure(sd2011_synds5, sd2011, keys_sd, print.flag = FALSE, plot = FALSE)
 } else if (workload == "adult") {
   f <- function() multi.disclosure(adult_synds, adult, c("age", "sex", "occupation", "race"), print.flag = FALSE, plot = FALSE)
 } else {
@@ -46,7 +46,7 @@ run <- function(lib, workload, reps) {
                  c(worker_file, lib, workload, reps, file.path(scratch, "indep.rds")), stdout = TRUE)
   as.numeric(strsplit(trimws(out[length(out)]), " ")[[1]])
 }
-workloads <- c(sd2011 = 20L, adult = 20L, indep_1e7 = 3L)
+workloads <- c(sd2011 = 100L, adult = 100L, indep_1e7 = 3L)
 rows <- list()
 for (w in names(workloads)) {
   times <- list(base = NULL, head = NULL)
