@@ -1,5 +1,6 @@
-# A `disclosure` object from a request of one target (R/request.R) and its counts
-# (run_request()): the measures of `data`, and with `control` the holdout table.
+# The `disclosure` class: made from a request of one target (R/request.R) and its
+# counts (run_request()), its components from the core's raw counts, print() and
+# format(), tidy(), glance() and as.data.frame(), autoplot() and plot().
 as_disclosure <- function(request, counted) {
   target <- request$targets
   keys <- request$keys
@@ -23,3 +24,613 @@ as_disclosure <- function(request, counted) {
   if (output$print.flag) cat(wrap_lines(c(preparation_lines(x, enc, timing = TRUE), x$holdout_notes)), sep = "\n")
   x
 }
+
+# The core names every number: `stats` holds, per measure, its value in each synthesis.
+stats_matrix <- function(raw) {
+  do.call(cbind, raw$stats)
+}
+
+# The same as columns, each a double vector (as stats_matrix() makes them) without names.
+stats_columns <- function(raw) {
+  lapply(raw$stats, as.double)
+}
+
+# A data frame of the measures `cols` of stats_columns(), named `names`.
+measure_frame <- function(columns, cols, names = cols) {
+  out <- columns[cols]
+  names(out) <- names
+  vctrs::new_data_frame(out)
+}
+
+# Per table, the core gives for each synthesis in turn the records each step removed
+# and the table's total; "remaining" is the total less the removed. All syntheses are
+# worked out together, as one step x synthesis x table array.
+exclusion_matrices <- function(raw, m) {
+  n_steps <- length(exclusion_cols)
+  n_tables <- length(exclusion_rows)
+  counts <- unlist(raw$nexcl[exclusion_rows], use.names = FALSE)
+  dim(counts) <- c(n_steps, length(counts) %/% (n_steps * n_tables), n_tables)
+  counts <- counts[, seq_len(m), , drop = FALSE]
+  dim(counts) <- c(n_steps, m * n_tables)
+  counts[n_steps, ] <- counts[n_steps, ] - .colSums(counts[-n_steps, , drop = FALSE], n_steps - 1L, n_tables * m)
+  dim(counts) <- c(n_steps, m, n_tables)
+  counts <- aperm(counts, c(3L, 1L, 2L))
+  dimnames(counts) <- list(exclusion_rows, exclusion_cols, NULL)
+  lapply(seq_len(m), function(j) counts[, , j])
+}
+
+# Per synthesis (1..m), the 1-way check: list(table, message) for a synthesis whose
+# level with most disclosive records passes both thresholds, else NULL. Worked out for
+# all syntheses at once; a table is built only where the check flags.
+one_way_checks <- function(raw, m, target, t_labels, thresh) {
+  w <- lapply(raw$one_way, `[`, seq_len(m))
+  level <- w$level
+  n_level <- w$n_level_dis
+  total <- w$total_disclosive
+  pct_dis <- 100 * n_level / total
+  flagged <- !is.na(level) & total != 0 & n_level > thresh[1] & pct_dis > thresh[2]
+  out <- vector("list", m)
+  for (j in which(flagged)) {
+    lab <- t_labels[level[j]]
+    tab <- vctrs::new_data_frame(list(Level = lab, All = w$all_orig[j], PctLevelAll = 100 * w$level_orig[j] / w$all_orig[j],
+                               totalDisclosive = total[j], nLevelDis = n_level[j], PctLevelDis = pct_dis[j]),
+                                 row.names = lab)
+    out[[j]] <- list(table = tab, message = paste("Check ", target, " level ", lab))
+  }
+  out
+}
+
+# Per synthesis (1..m), the 2-way check: the data frame of the pairs whose target level
+# makes up more than thresh[2] percent of the key level, or NULL. The pairs of all
+# syntheses are labelled and sorted together, then split by synthesis.
+two_way_checks <- function(raw, m, target, keys, labels, thresh) {
+  out <- vector("list", m)
+  tw <- raw$two_way
+  pct <- 100 * tw$key_target_total / tw$key_total
+  keep <- which(pct > thresh[2] & tw$synthesis <= m)
+  if (length(keep) == 0) return(out)
+  synthesis <- tw$synthesis[keep]
+  key <- tw$key[keep]
+  key_level <- tw$key_level[keep]
+  key_labels <- character(length(keep))
+  for (k in unique(key)) {
+    at <- key == k
+    key_labels[at] <- labels[[keys[k]]][key_level[at]]
+  }
+  pair <- paste(labels[[target]][tw$target_level[keep]], key_labels, sep = "|")
+  npairs <- tw$npairs[keep]
+  # Per synthesis, most pairs first; ties keep synthpop's order: key by key, pair
+  # labels sorted.
+  ord <- order(synthesis, -npairs, key, pair)
+  columns <- list(target_key_levs = pair[ord], npairs = as.integer(npairs[ord]), key = unname(keys)[key[ord]],
+                  key_target_total = tw$key_target_total[keep][ord], key_total = tw$key_total[keep][ord],
+                  PctTargetKeyLevel = pct[keep][ord])
+  key_names_all <- names(keys)[key[ord]]
+  synthesis <- synthesis[ord]
+  for (j in unique(synthesis)) {
+    at <- which(synthesis == j)
+    key_names <- key_names_all[at]
+    # Keys named by the user: their names, when distinct, name the rows (as
+    # data.frame() took them from the key column).
+    row_names <- if (!is.null(key_names) && !anyDuplicated(key_names) && any(nzchar(key_names))) key_names
+    out[[j]] <- vctrs::new_data_frame(lapply(columns, `[`, at), n = length(at),
+                                      row.names = row_names %||% .set_row_names(length(at)))
+  }
+  out
+}
+
+# m == 1: the table itself, or list("") when nothing is flagged (as synthpop);
+# m > 1: one element per synthesis, "" where nothing is flagged.
+check_component <- function(tables, m) {
+  if (m == 1) {
+    return(if (is.null(tables[[1]])) list("") else tables[[1]])
+  }
+  lapply(tables, function(x) if (is.null(x)) "" else x)
+}
+
+build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, thresh_2way, digits, to.print, call) {
+  stats <- stats_columns(raw)
+  one <- one_way_checks(raw, m, target, labels[[target]], thresh_1way)
+  two <- two_way_checks(raw, m, target, keys, labels, thresh_2way)
+  one_msgs <- unique(unlist(lapply(one, function(x) x$message)))
+  n_pairs <- vapply(two, function(x) if (is.null(x)) 0L else nrow(x), integer(1))
+  x <- list(
+    ident = measure_frame(stats, ident_names),
+    attrib = measure_frame(stats, attrib_names),
+    allCAPs = measure_frame(stats, core_names(cap_names), cap_names),
+    check_1way = check_component(lapply(one, function(x) x$table), m),
+    check1 = if (length(one_msgs) == 0) "" else paste(one_msgs, collapse = "; "),
+    check_2way = check_component(two, m),
+    check2 = two_way_message(n_pairs, m),
+    Nexclusions = exclusion_matrices(raw, m),
+    measures = measure_frame(stats, names(stats)),
+    keys = keys,
+    target = target,
+    digits = digits,
+    Norig = as.integer(stats[["Nd"]][1]),
+    Nsyn = as.integer(stats[["Ns"]]),
+    m = m,
+    to.print = to.print,
+    call = call
+  )
+  class(x) <- c("synthrisk_disclosure", "disclosure")
+  x
+}
+
+# "<n> pairs need checks". With m > 1 the count is that of the last synthesis with any
+# pairs, as synthpop 1.9-3 reports the last synthesis; check_2way has them all.
+two_way_message <- function(n_pairs, m) {
+  if (all(n_pairs == 0)) return("")
+  paste(n_pairs[max(which(n_pairs > 0))], "pairs need checks")
+}
+
+print_choices <- c("short", "ident", "attrib", "allCAPs", "check_1way", "check_2way", "exclusions", "holdout", "all")
+
+#' Print or format disclosure measures
+#'
+#' `print()` writes everything to standard output (headings and check warnings
+#' included), so knitted reports with `message = FALSE`, `sink()` and logs keep
+#' them; `format()` returns the same lines as a character vector. Works on objects
+#' made by synthpop 1.9-3 too.
+#'
+#' @param x A `disclosure` object.
+#' @param to.print What to show, any of `"short"` (the UiO/repU and Dorig/DiSCO
+#'   table with the check warnings), `"ident"`, `"attrib"`, `"allCAPs"`,
+#'   `"check_1way"`, `"check_2way"`, `"exclusions"`, `"holdout"` (the holdout
+#'   baseline: each measure with the training and the control records as the
+#'   original, and R; see [disclosure()]'s `control`), `"all"`. `NULL` (default):
+#'   the object's own `to.print`, as synthpop does; it includes `"holdout"` when
+#'   `control` was given and `to.print` was not.
+#' @param digits Digits for the measures; `NULL`: the object's `digits`.
+#' @param ... Unused.
+#' @return `print()`: `x`, invisibly. `format()`: a character vector of lines.
+#' @rdname print.disclosure
+#' @aliases print.disclosure format.disclosure
+#' @export
+#' @examples
+#' d <- disclosure(sd2011_synds, sd2011, keys = c("sex", "age", "region", "placesize"),
+#'                 target = "workab", print.flag = FALSE)
+#' d
+#' print(d, to.print = c("allCAPs", "check_1way"), digits = 1)
+#' lines <- format(d, to.print = "ident")
+print.synthrisk_disclosure <- function(x, to.print = NULL, digits = NULL, ...) {
+  cat(format.synthrisk_disclosure(x, to.print = to.print, digits = digits, ...), sep = "\n")
+  invisible(x)
+}
+
+#' @rdname print.disclosure
+#' @export
+format.synthrisk_disclosure <- function(x, to.print = NULL, digits = NULL, ...) {
+  to.print <- check_choices(to.print %||% x$to.print %||% "short", print_choices, "to.print", rlang::current_env())
+  digits <- digits %||% x$digits %||% 2
+  check_digits(digits, rlang::current_env())
+  show_call <- "all" %in% to.print
+  if (show_call) to.print <- setdiff(print_choices, c("all", if (is.null(x$holdout)) "holdout"))
+  cli::cli_format_method(disclosure_cli(x, to.print, digits, show_call))
+}
+
+disclosure_cli <- function(x, to.print, digits, show_call = FALSE) {
+  m <- nrow(x$ident) %||% 1L
+  cli::cli_h1("Disclosure risk for {.val {x$target}}")
+  cli::cli_text("Keys: {.val {x$keys}}; {x$Norig} record{?s} in the original data; {m} synthes{?is/es}.")
+  if ("short" %in% to.print) {
+    cli::cli_h2("Identity (UiO/repU) and attribute (Dorig/DiSCO) disclosure, % of records")
+    orig <- c(x$ident$UiO[1], x$attrib$Dorig[1])
+    short <- rbind(orig, cbind(x$ident$repU, x$attrib$DiSCO))
+    dimnames(short) <- list(c("Original", paste("Synthesis", seq_len(m))),
+                            c("Identity (UiO/repU)", "Attrib (Dorig/DiSCO)"))
+    if (m > 1) short <- rbind(short, "Mean of syntheses" = colMeans(short[-1, , drop = FALSE]))
+    cli_table(round(short, digits))
+  }
+  if ("ident" %in% to.print) {
+    cli::cli_h2("Identity disclosure measures, % of records")
+    cli_table(measure_table(x$ident, digits))
+  }
+  if ("attrib" %in% to.print) {
+    cli::cli_h2("Attribute disclosure measures for {.val {x$target}}, % of records")
+    cli_table(measure_table(x$attrib, digits))
+    cli::cli_text("{.field max_denom} and {.field mean_denom} are counts of records (largest and mean DiSCO cell).")
+  }
+  if ("allCAPs" %in% to.print) {
+    cli::cli_h2("CAP measures for {.val {x$target}}, %")
+    cli_table(measure_table(x$allCAPs, digits))
+  }
+  if ("check_1way" %in% to.print) check_1way_cli(x, digits)
+  if ("check_2way" %in% to.print) check_2way_cli(x, digits)
+  if ("exclusions" %in% to.print) exclusions_cli(x)
+  if ("holdout" %in% to.print) holdout_cli(x, digits)
+  # Preparation, notes and check warnings belong to the summary ("short"); any other
+  # choice shows only what it names (the TCAP note goes with the CAP table).
+  summary <- "short" %in% to.print
+  prep <- if (summary) preparation_lines(x) else character(0)
+  prep <- prep[!prep %in% (note_of(x, "adjusted") %||% character(0))]
+  if (length(prep) > 0) {
+    cli::cli_h2("Data preparation")
+    for (line in prep) cli::cli_bullets(c("*" = escape_braces(line)))
+  }
+  notes <- x$notes %||% character(0)
+  notes <- notes[if (summary) names(notes) != "TCAP" | "allCAPs" %in% to.print else names(notes) == "TCAP" &
+                   "allCAPs" %in% to.print]
+  if (length(notes) > 0) {
+    cli::cli_h2("Notes")
+    note_bullets(notes)
+  }
+  if (summary) check_warnings_cli(x, to.print)
+  if (show_call) {
+    if (!is.null(x$call)) {
+      cli::cli_h2("Call")
+      cutoff <- max(20L, min(70L, cli::console_width() - 25L))
+      cli::cli_verbatim(paste(deparse(x$call, width.cutoff = cutoff), collapse = "\n"))
+    }
+  }
+}
+
+# The check messages verbatim (synthpop's wording, double spaces kept), then advice.
+check_warnings_cli <- function(x, to.print) {
+  if (has_check(x$check1) && !"check_1way" %in% to.print) {
+    msg <- shorten_words(paste(x$check1[nzchar(x$check1)], collapse = "; "))
+    cli::cli_alert_warning("{msg}", wrap = nchar(msg) + 2 > cli::console_width())
+    cli::cli_bullets(c(" " = paste(
+      "1-way check: one target level makes up most disclosive records. Decide from the original data",
+      "whether background knowledge explains it (see {.code print(x, to.print = \"check_1way\")});",
+      "if so, exclude it with {.arg not.targetlev}.")))
+  }
+  if (has_check(x$check2) && !"check_2way" %in% to.print) {
+    msg <- shorten_words(paste(unique(x$check2[nzchar(x$check2)]), collapse = "; "))
+    cli::cli_alert_warning("{msg}", wrap = nchar(msg) + 2 > cli::console_width())
+    cli::cli_bullets(c(" " = paste(
+      "2-way check: key levels that almost always have one target level (see",
+      "{.code print(x, to.print = \"check_2way\")}); consider {.arg exclude.keys}, {.arg exclude.keylevs},",
+      "{.arg exclude.targetlevs} or {.code exclude_ov_denom_lim = TRUE}.")))
+  }
+}
+
+# check_1way / check_2way: one table (m = 1), "" or list("") when nothing is flagged,
+# or a list with one element per synthesis.
+check_tables <- function(check) {
+  if (is.data.frame(check)) return(list(check))
+  if (is.list(check)) return(check)
+  list(check)
+}
+
+check_1way_cli <- function(x, digits) {
+  cli::cli_h2("1-way check: target level with most disclosive records")
+  tabs <- check_tables(x$check_1way)
+  flagged <- vapply(tabs, is.data.frame, logical(1))
+  if (!any(flagged)) {
+    cli::cli_text("No 1-way check is flagged at the thresholds used ({.arg thresh_1way}).")
+    return(invisible())
+  }
+  for (j in seq_along(tabs)) {
+    if (length(tabs) > 1) cli::cli_h3("Synthesis {j}")
+    if (is.data.frame(tabs[[j]])) cli_table(round_frame(tabs[[j]], digits)) else cli::cli_text("Nothing flagged.")
+  }
+}
+
+check_2way_cli <- function(x, digits) {
+  cli::cli_h2("2-way check: target-key level pairs contributing most to disclosure")
+  tabs <- check_tables(x$check_2way)
+  flagged <- vapply(tabs, is.data.frame, logical(1))
+  if (!any(flagged)) {
+    cli::cli_text("No 2-way check is flagged at the thresholds used ({.arg thresh_2way}).")
+    return(invisible())
+  }
+  for (j in seq_along(tabs)) {
+    if (length(tabs) > 1) cli::cli_h3("Synthesis {j}")
+    if (is.data.frame(tabs[[j]])) {
+      cli::cli_text("{nrow(tabs[[j]])} pair{?s} need{?s/} checks.")
+      cli_table(round_frame(tabs[[j]], digits), row.names = FALSE)
+    } else {
+      cli::cli_text("Nothing flagged.")
+    }
+  }
+}
+
+exclusions_cli <- function(x) {
+  cli::cli_h2("Records excluded from the measures (counts of records)")
+  nex <- x$Nexclusions
+  if (is.matrix(nex)) nex <- list(nex)
+  for (j in seq_along(nex)) {
+    if (length(nex) > 1) cli::cli_h3("Synthesis {j}")
+    if (sum(nex[[j]][, -6, drop = FALSE]) == 0) {
+      cli::cli_text("No records excluded.")
+    } else {
+      cli_table(nex[[j]])
+    }
+  }
+}
+
+# One row per synthesis and measure of a `disclosure` object, in the order of ident,
+# attrib and allCAPs; a measure held twice (DCAPd) appears once. Measures the object
+# does not have (synthpop's objects have fewer) are absent.
+measure_rows <- function(x) {
+  wide <- do.call(cbind, Filter(Negate(is.null), list(x$ident, x$attrib, x$allCAPs)))
+  wide <- wide[, !duplicated(names(wide)) & names(wide) %in% names(measure_group), drop = FALSE]
+  m <- nrow(wide)
+  measure <- rep(names(wide), each = m)
+  data.frame(target = rep(x$target, length(measure)), synthesis = rep(seq_len(m), times = ncol(wide)),
+             group = unname(measure_group[measure]), measure = measure, value = unlist(wide, use.names = FALSE),
+             unit = unname(measure_unit[measure]),
+             definition = ifelse(measure == "TCAP", tcap_definition(x), NA_character_), stringsAsFactors = FALSE)
+}
+
+# TCAP means the vignette's DiSCO / DiS in synthrisk's results and DiSCO / iS in
+# synthpop 1.9-3's (definitions vignette, section 9), so tables mixing both say which.
+tcap_definitions <- c(synthrisk = "DiSCO/DiS (disclosure vignette 2026)", synthpop = "DiSCO/iS (synthpop 1.9-3)")
+
+tcap_definition <- function(x) {
+  ours <- inherits(x, "synthrisk_disclosure") || !is.null(x$measures)
+  unname(tcap_definitions[if (ours) "synthrisk" else "synthpop"])
+}
+
+glance_row <- function(x) {
+  long <- measure_rows(x)
+  # synthpop 1.9-3's objects hold DCAPd only under its alias (definitions vignette, section 6).
+  for (alias in names(measure_aliases)) {
+    if (!(measure_aliases[[alias]] %in% long$measure)) long$measure[long$measure == alias] <- measure_aliases[[alias]]
+  }
+  present <- intersect(glance_measures, long$measure)
+  means <- lapply(present, function(measure) mean(long$value[long$measure == measure]))
+  names(means) <- present
+  check1 <- flag_message(x$check1)
+  check2 <- flag_message(x$check2)
+  data.frame(target = x$target, Norig = x$Norig, m = x$m %||% nrow(x$ident), keys = paste(x$keys, collapse = ", "),
+             means, check_1way = nzchar(check1), check_2way = nzchar(check2), check1 = check1, check2 = check2,
+             TCAP_definition = tcap_definition(x), stringsAsFactors = FALSE)
+}
+
+# A check message as one string, "" when nothing is flagged.
+flag_message <- function(message) {
+  message <- unlist(message)
+  message <- unique(message[!is.na(message) & nzchar(message)])
+  paste(message, collapse = "; ")
+}
+
+#' Disclosure measures as data frames
+#'
+#' `tidy()` gives one row per target, synthesis and measure, with the measure's group
+#' and unit; `glance()` one row per target with the headline numbers; `as.data.frame()`
+#' the columns of `tidy()` without `unit` (kept for scripts written before `tidy()`).
+#' They work on objects made by synthpop 1.9-3 too: measures those objects do not
+#' have are absent.
+#'
+#' @param x A `disclosure` or `multi.disclosure` object (from synthrisk or synthpop).
+#' @param type For `tidy()`: `"measures"` (default), or `"holdout"` for the holdout
+#'   baseline of an object made with `control` (see [disclosure()]).
+#' @param row.names,optional Unused, for the generic.
+#' @param ... Unused.
+#' @return Data frames.
+#'
+#'   `tidy()`: `target`, `synthesis` (1 to m), `group` (`"identity"`, `"attribute"`,
+#'   `"CAP"`), `measure` (the column names of `ident`, `attrib` and `allCAPs`; `DCAPd`,
+#'   held in both `attrib` and `allCAPs`, once), `value`, `unit` (`"%"`, or
+#'   `"count"` for `max_denom` and `mean_denom`) and `definition` (see below). See [synthrisk-package] for the
+#'   definitions.
+#'
+#'   `glance()`: `target`, `Norig` (original records), `m` (syntheses), `keys`
+#'   (comma-separated), the means over syntheses of `UiO`, `repU`, `Dorig`, `DiSCO`,
+#'   `DCAPd` (synthpop's `DCAP`, the same quantity) and `TCAP` (%), `check_1way` and
+#'   `check_2way` (`TRUE` when the target needs that check), the check messages
+#'   `check1` and `check2` (`""` when none) and `TCAP_definition`.
+#'
+#'   `TCAP` is defined differently by synthpop 1.9-3 (DiSCO over the records whose
+#'   key occurs in the synthetic data, `"DiSCO/iS (synthpop 1.9-3)"`) and by the 2026
+#'   disclosure vignette that synthrisk follows (DiSCO over DiS,
+#'   `"DiSCO/DiS (disclosure vignette 2026)"`): `tidy()`'s `definition` column (on
+#'   the TCAP rows, `NA` on the others) and `glance()`'s `TCAP_definition` say which,
+#'   so tables that mix objects of both packages cannot be misread.
+#'
+#'   `tidy(type = "holdout")`: `target`, `synthesis`, `group`, `measure`, `unit`,
+#'   `train` (the measure with `data` as the original), `control` (with `control` as
+#'   the original) and `R` (`(r_train - r_control) / (1 - r_control)`, r the measure
+#'   as a proportion; `NA` for counts and where r_control is 1).
+#'
+#'   `as.data.frame()`: `target`, `synthesis`, `group`, `measure`, `value`.
+#' @seealso [autoplot.disclosure()] for pictures of the same numbers.
+#' @name tidy.disclosure
+#' @examples
+#' keys <- c("sex", "age", "region", "placesize")
+#' d <- disclosure(sd2011_synds5, sd2011, keys = keys, target = "depress", print.flag = FALSE)
+#' head(tidy(d))
+#' glance(d)
+#'
+#' md <- multi.disclosure(sd2011_synds, sd2011, keys = keys, print.flag = FALSE, plot = FALSE)
+#' glance(md)
+#' subset(tidy(md), measure == "DiSCO")
+#' head(as.data.frame(md))
+#'
+#' # Holdout baseline (sd2011_synds5 was made from all of sd2011, so these control
+#' # records were used too; with a real holdout they would not have been)
+#' parts <- holdout_split(sd2011, prop = 0.5, seed = 1)
+#' dh <- disclosure(sd2011_synds5, parts$train, keys = keys, target = "depress",
+#'                  print.flag = FALSE, control = parts$control)
+#' subset(tidy(dh, type = "holdout"), measure %in% c("repU", "DiSCO"))
+NULL
+
+#' @rdname tidy.disclosure
+#' @export
+tidy.disclosure <- function(x, type = "measures", ...) {
+  rlang::check_dots_empty()
+  if (tidy_type(type) == "holdout") return(holdout_rows(x))
+  measure_rows(x)
+}
+
+#' @rdname tidy.disclosure
+#' @export
+glance.disclosure <- function(x, ...) {
+  rlang::check_dots_empty()
+  glance_row(x)
+}
+
+#' @rdname tidy.disclosure
+#' @export
+as.data.frame.disclosure <- function(x, row.names = NULL, optional = FALSE, ...) {
+  measure_rows(x)[c("target", "synthesis", "group", "measure", "value")]
+}
+
+#' @importFrom generics tidy
+#' @export
+generics::tidy
+
+#' @importFrom generics glance
+#' @export
+generics::glance
+
+#' Plot disclosure measures with ggplot2
+#'
+#' For a `multi.disclosure`, one row per target (ordered as `attrib.table`, flagged
+#' when checks are needed): the attribute measure in the original data, the mean of
+#' the synthetic measure over syntheses and an arrow from one to the other (the synthpop
+#' vignette's Figure 1; the measures are those of `attrib.meas`). For a `disclosure`,
+#' the same picture for each pair of original and synthetic measures that
+#' `multi.disclosure()` can summarise (`UiO` to `repU` and `UiOiS`; `Dorig` to `DiSCO`,
+#' `DiSDiO` and `TCAP`; `CAPd` to `DCAPd`), with a tick for each synthesis; all
+#' measures are in [tidy.disclosure()].
+#'
+#' The original is a blue ring, the synthetic a smaller vermillion dot (Okabe-Ito
+#' colours, told apart by colour-blind readers and in grey print), so a dot inside a
+#' ring shows two equal measures. The x axis runs from 0 to 100 % with room for whole
+#' points at both ends, and the plots fit figures from 5 x 3 inches up. They are built
+#' from the object alone, so they work for objects made by synthpop 1.9-3 too
+#' (measures synthpop left `NA`, such as the original `DiSDiO`, are not drawn).
+#'
+#' With `type = "holdout"` (objects made with `control`, see [disclosure()]): the
+#' holdout baseline. For a `disclosure`, each measure of the synthetic data above with
+#' the control records as the original (blue ring) and with the records used for
+#' synthesis (vermillion dot), an arrow from control to train, and R in the row's
+#' label; for a `multi.disclosure`, the same for the synthetic measure of
+#' `attrib.meas`, one row per target. With m > 1 the points are means over the
+#' syntheses and R is that of the means.
+#'
+#' @param object,x A `disclosure` or `multi.disclosure` object (from synthrisk or
+#'   synthpop).
+#' @param type `"measures"` (default) or `"holdout"`.
+#' @param ... Unused.
+#' @return A ggplot (`autoplot()`); `plot()` draws it and returns `x` invisibly.
+#' @seealso [tidy.disclosure()] for the numbers behind the plots.
+#' @name autoplot.disclosure
+#' @examples
+#' keys <- c("sex", "age", "region", "placesize")
+#' d <- disclosure(sd2011_synds5, sd2011, keys = keys, target = "depress", print.flag = FALSE)
+#' autoplot(d)
+#'
+#' md <- multi.disclosure(sd2011_synds5, sd2011, keys = keys, ngroups_targets = c(income = 20),
+#'                        print.flag = FALSE, plot = FALSE)
+#' autoplot(md)
+#' plot(md)
+#'
+#' # Holdout baseline (sd2011_synds5 was made from all of sd2011, so these control
+#' # records were used too; with a real holdout they would not have been)
+#' parts <- holdout_split(sd2011, prop = 0.5, seed = 1)
+#' dh <- disclosure(sd2011_synds5, parts$train, keys = keys, target = "depress",
+#'                  print.flag = FALSE, control = parts$control)
+#' autoplot(dh, type = "holdout")
+NULL
+
+#' @rdname autoplot.disclosure
+#' @export
+autoplot.disclosure <- function(object, type = "measures", ...) {
+  rlang::check_dots_empty()
+  if (check_plot_type(type, rlang::current_env()) == "holdout") {
+    require_holdout(object, rlang::current_env())
+    return(holdout_plot_disclosure(object))
+  }
+  values <- disclosure_plot_data(object)
+  m <- max(values$synthesis)
+  legend_labels <- c("original", if (m > 1) c("synthetic: mean", "synthetic: each") else "synthetic")
+  means <- stats::aggregate(syn ~ label + group + orig, data = values, FUN = mean)
+  means <- means[order(means$label), , drop = FALSE]
+  levels <- legend_labels[1:2]
+  points <- data.frame(label = c(means$label, means$label), group = c(means$group, means$group),
+                       value = c(means$orig, means$syn),
+                       kind = factor(rep(levels, each = nrow(means)), levels = legend_labels))
+  # Ticks of the single syntheses go under the points.
+  each <- if (m > 1) data.frame(label = values$label, group = values$group, value = values$syn,
+                                kind = factor("synthetic: each", levels = legend_labels))
+  points <- points[is.finite(points$value), , drop = FALSE]
+  arrows <- arrow_segments(means$label, means$orig, means$syn)
+  arrows$group <- means$group[match(arrows$target, means$label)]
+  subtitle <- keys_subtitle(object$keys, if (m > 1) paste0("; means over ", m, " syntheses") else "")
+  draw_disclosure_plot(points, each, arrows, legend_labels, object$target, subtitle)
+}
+
+# The pairs autoplot() shows for one target: the original measure and the synthetic
+# measure that multi.disclosure() can summarise (its ident.meas and attrib.meas).
+disclosure_plot_pairs <- function() {
+  pairs <- rbind(data.frame(original = ident_orig_measure, synthetic = unname(ident_meas_columns[1:2]), component = "ident"),
+                 data.frame(original = vapply(attrib_meas_columns, `[`, "", 1),
+                            synthetic = vapply(attrib_meas_columns, `[`, "", 2), component = "attrib"))
+  # The group is the one the registry gives the synthetic measure (DCAPd: CAP).
+  cap <- pairs$synthetic %in% measure_registry$measure[measure_registry$component == "allCAPs"]
+  pairs$component[cap] <- "allCAPs"
+  info <- measure_registry[match(paste(pairs$component, pairs$synthetic),
+                                 paste(measure_registry$component, measure_registry$measure)), ]
+  pairs$group <- info$group
+  rownames(pairs) <- NULL
+  pairs
+}
+
+# A measure's values (one per synthesis) from whichever component holds it, else
+# under its alias (synthpop 1.9-3's objects name DCAPd "DCAP"). NULL when the object
+# has neither.
+measure_values <- function(x, measure) {
+  for (component in c("ident", "attrib", "allCAPs")) {
+    if (measure %in% names(x[[component]])) return(x[[component]][[measure]])
+  }
+  other <- alias_of(measure)
+  for (component in c("ident", "attrib", "allCAPs")) {
+    if (!is.na(other) && other %in% names(x[[component]])) return(x[[component]][[other]])
+  }
+  NULL
+}
+
+# Per pair: the original measure, the synthetic measure of each synthesis and their mean.
+disclosure_plot_data <- function(x) {
+  pairs <- disclosure_plot_pairs()
+  rows <- lapply(seq_len(nrow(pairs)), function(i) {
+    orig <- measure_values(x, pairs$original[i])
+    syn <- measure_values(x, pairs$synthetic[i])
+    if (is.null(orig) || is.null(syn)) return(NULL)
+    data.frame(group = pairs$group[i], label = paste(pairs$original[i], "->", pairs$synthetic[i]),
+               synthesis = seq_along(syn), orig = mean(orig), syn = syn, stringsAsFactors = FALSE)
+  })
+  out <- do.call(rbind, rows)
+  out$label <- factor(out$label, levels = rev(unique(out$label)))
+  out$group <- factor(out$group, levels = unique(out$group))
+  out
+}
+
+draw_disclosure_plot <- function(points, each, arrows, legend_labels, target, subtitle) {
+  point <- ggplot2::aes(x = .data$value, y = .data$label, colour = .data$kind, shape = .data$kind,
+                        size = .data$kind)
+  ticks <- if (!is.null(each)) ggplot2::geom_point(data = each, stroke = 1)
+  ggplot2::ggplot(points, point) +
+    ggplot2::geom_blank() +
+    ggplot2::geom_segment(data = arrows, ggplot2::aes(x = .data$from, xend = .data$to, y = .data$target,
+                                                      yend = .data$target),
+                          colour = "grey50", linewidth = 0.5, inherit.aes = FALSE,
+                          arrow = grid::arrow(length = grid::unit(0.14, "cm"), type = "closed")) +
+    ticks +
+    ggplot2::geom_point(stroke = 1) +
+    ggplot2::facet_grid(rows = ggplot2::vars(.data$group), scales = "free_y", space = "free_y") +
+    point_scales(legend_labels, point_styles[seq_along(legend_labels), ]) +
+    percent_axis("Measure (%)") +
+    ggplot2::labs(y = NULL, title = paste0("Disclosure measures for ", target), subtitle = subtitle) +
+    plot_theme("bottom") +
+    ggplot2::theme(strip.text.y = ggplot2::element_text(angle = 0, hjust = 0, face = "bold"),
+                   panel.spacing.y = grid::unit(6, "pt"))
+}
+
+#' @rdname autoplot.disclosure
+#' @export
+plot.synthrisk_disclosure <- function(x, ...) {
+  print(autoplot.disclosure(x, ...))
+  invisible(x)
+}
+
+#' @importFrom ggplot2 autoplot
+#' @export
+ggplot2::autoplot
+
+#' @importFrom rlang .data %||%
+NULL

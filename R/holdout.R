@@ -146,3 +146,204 @@ add_multi_holdout <- function(x, n_control, control_grouping) {
   x$holdout_notes <- control_grouping_lines(control_grouping)
   x
 }
+
+tidy_type <- function(type) {
+  check_choice(type, c("measures", "holdout"), "type", rlang::caller_env())
+}
+
+# One row per synthesis and measure of the holdout baseline, with group and unit.
+holdout_rows <- function(x) {
+  if (is.null(x$holdout)) {
+    cli::cli_abort(c("{.arg x} has no holdout baseline.",
+                     i = "Pass {.arg control}, original records not used for the synthesis, to {.fn disclosure} or {.fn multi.disclosure}."),
+                   call = rlang::caller_env(2))
+  }
+  h <- x$holdout
+  data.frame(target = rep(x$target, nrow(h)), synthesis = h$synthesis, group = unname(measure_group[h$measure]),
+             measure = h$measure, unit = unname(measure_unit[h$measure]), train = h$train, control = h$control,
+             R = h$R, stringsAsFactors = FALSE)
+}
+
+# Per measure: train and control (means over the syntheses when m > 1) and R of those.
+holdout_summary <- function(holdout) {
+  measures <- unique(holdout$measure)
+  train <- tapply(holdout$train, factor(holdout$measure, measures), mean)
+  control <- tapply(holdout$control, factor(holdout$measure, measures), mean)
+  data.frame(train = as.vector(train), control = as.vector(control),
+             R = holdout_ratio(as.vector(train), as.vector(control), unname(measure_unit[measures])),
+             row.names = measures)
+}
+
+holdout_heading_cli <- function(x) {
+  cli::cli_h2("Holdout baseline: train (used for synthesis) vs control ({x$Ncontrol} record{?s} not used)")
+}
+
+holdout_explanation <- paste(
+  "R = (r_train - r_control) / (1 - r_control), r the measure as a proportion: 0 when the records used for",
+  "synthesis are no more at risk than records never used, positive (up to 1) when they are more, negative when",
+  "the control records are more exposed than the training ones: no sign of leakage, the difference is within",
+  "noise (or, for measures that grow as a set shrinks, such as UiO and Dorig, comes from a smaller control set).",
+  "NA for counts (max_denom, mean_denom) and where r_control is 1. Measures depend on the number of records:",
+  "compare sets of similar size.")
+
+# The measures (with their targets, for a multi.disclosure) whose printed R is below 0.
+negative_ratio_line <- function(measures) {
+  if (length(measures) == 0) return(character(0))
+  paste0("R is negative for ", paste(measures, collapse = ", "), ": the control records came out at least as ",
+         "exposed as the training ones, so these show no sign of leakage.")
+}
+
+# Why prop = 0.2 may not be the best split, when the control set is the smaller one.
+control_size_line <- function(n_control, n_train) {
+  if (is.null(n_control) || is.null(n_train) || n_control >= n_train) return(character(0))
+  big <- function(v) format(v, big.mark = ",", scientific = FALSE, trim = TRUE)
+  paste0("The control set has ", big(n_control), " records, the training set ", big(n_train), ". ",
+         "holdout_split()'s default prop = 0.2 follows the PSD paper (Raab, 2024), but a control set as large as the ",
+         "training set (prop = 0.5) gives steadier R.")
+}
+
+holdout_notes_cli <- function(negative, n_control, n_train, notes) {
+  cli::cli_text(holdout_explanation)
+  lines <- c(negative_ratio_line(negative), control_size_line(n_control, n_train), notes %||% character(0))
+  for (line in lines) cli::cli_bullets(c("*" = escape_braces(line)))
+}
+
+holdout_missing_cli <- function() {
+  cli::cli_text("No holdout baseline in this object: pass {.arg control}, original records not used for the synthesis.")
+}
+
+holdout_cli <- function(x, digits) {
+  if (is.null(x$holdout)) return(holdout_missing_cli())
+  holdout_heading_cli(x)
+  m <- length(unique(x$holdout$synthesis))
+  if (m > 1) cli::cli_text("Means over the {m} syntheses and R of those means; each synthesis is in {.field $holdout}.")
+  shown <- round_frame(holdout_summary(x$holdout), digits)
+  cli_table(shown)
+  holdout_notes_cli(rownames(shown)[!is.na(shown$R) & shown$R < 0], x$Ncontrol, x$Norig, x$holdout_notes)
+}
+
+# One row per target (in the order of attrib.table): the summary's identity and
+# attribute measures of the synthetic data, train, control and R.
+multi_holdout_table <- function(x) {
+  measures <- c(ident_meas_columns[[x$ident.meas %||% default_ident_meas]], attrib_meas_columns[[x$attrib.meas %||% default_attrib_meas]][2])
+  targets <- table_targets(x)
+  rows <- lapply(targets, function(tv) {
+    s <- holdout_summary(x$holdout[x$holdout$target == tv, , drop = FALSE])
+    unlist(lapply(measures, function(ms) {
+      stats::setNames(unlist(s[ms, ]), paste(ms, c("train", "control", "R")))
+    }))
+  })
+  out <- as.data.frame(do.call(rbind, rows), check.names = FALSE)
+  rownames(out) <- targets
+  out
+}
+
+multi_holdout_cli <- function(x, digits) {
+  if (is.null(x$holdout)) return(holdout_missing_cli())
+  holdout_heading_cli(x)
+  m <- x$m %||% 1
+  cli::cli_text("Per target{if (m > 1) ', means over the syntheses and R of those means' else ''};",
+                " every measure is in {.field $holdout} and {.code tidy(x, type = \"holdout\")}.")
+  shown <- round_frame(multi_holdout_table(x), digits)
+  cli_table(shown)
+  ratio_columns <- grep(" R$", names(shown), value = TRUE)
+  negative <- unlist(lapply(ratio_columns, function(col) {
+    below <- rownames(shown)[!is.na(shown[[col]]) & shown[[col]] < 0]
+    if (length(below)) paste0(sub(" R$", "", col), " (", paste(below, collapse = ", "), ")")
+  }))
+  holdout_notes_cli(negative, x$Ncontrol, x$Norig, x$holdout_notes)
+}
+
+holdout_styles <- data.frame(
+  data = c("control (not used for synthesis)", "train (used for synthesis)"),
+  colour = c("#0072B2", "#D55E00"),
+  shape = c(1, 16),
+  size = c(3.6, 2.2),
+  stringsAsFactors = FALSE
+)
+
+# "R = 0.12"; never "-0.00".
+format_ratio <- function(R) {
+  out <- formatC(round(R, 2) + 0, format = "f", digits = 2)
+  out[!is.finite(R)] <- "NA"
+  paste("R =", out)
+}
+
+check_plot_type <- function(type, call) {
+  check_choice(type, c("measures", "holdout"), "type", call)
+}
+
+require_holdout <- function(x, call) {
+  if (is.null(x$holdout)) {
+    cli::cli_abort(c("{.arg object} has no holdout baseline to plot.",
+                     i = "Pass {.arg control}, original records not used for the synthesis, to {.fn disclosure} or {.fn multi.disclosure}."),
+                   call = call)
+  }
+}
+
+# One row per label: train and control (means over syntheses) and R of those means.
+# `first_on_top`: the first label on the top row (else at the bottom, as the rows of
+# attrib_plot()).
+holdout_points <- function(labels, train, control, R, group = NULL, first_on_top = TRUE) {
+  lab <- paste0(labels, "  (", format_ratio(R), ")")
+  lab <- factor(lab, levels = if (first_on_top) rev(lab) else lab)
+  kinds <- factor(rep(holdout_styles$data, each = length(lab)), levels = holdout_styles$data)
+  points <- data.frame(label = c(lab, lab), value = c(control, train), kind = kinds)
+  if (!is.null(group)) points$group <- factor(c(group, group), levels = unique(group))
+  arrows <- arrow_segments(lab, control, train)
+  if (!is.null(group)) arrows$group <- factor(group[match(arrows$target, lab)], levels = unique(group))
+  list(points = points[is.finite(points$value), , drop = FALSE], arrows = arrows)
+}
+
+# The measures of the synthetic data that autoplot() shows for one target.
+holdout_plot_measures <- function() {
+  unique(disclosure_plot_pairs()$synthetic)
+}
+
+holdout_plot_disclosure <- function(x) {
+  s <- holdout_summary(x$holdout)
+  measures <- intersect(holdout_plot_measures(), rownames(s))
+  group <- unname(measure_group[measures])
+  ord <- order(match(group, unique(measure_registry$group)))
+  measures <- measures[ord]
+  group <- group[ord]
+  drawn <- holdout_points(measures, s[measures, "train"], s[measures, "control"], s[measures, "R"], group)
+  m <- length(unique(x$holdout$synthesis))
+  subtitle <- keys_subtitle(x$keys, paste0("; ", x$Ncontrol, " control records",
+                                           if (m > 1) paste0("; means over ", m, " syntheses, R of the means") else ""))
+  draw_holdout_plot(drawn, paste0("Holdout baseline for ", x$target), subtitle, "Measure (%)", facet = TRUE)
+}
+
+holdout_plot_multi <- function(x) {
+  measure <- attrib_meas_columns[[x$attrib.meas %||% default_attrib_meas]][2]
+  targets <- table_targets(x)
+  rows <- lapply(targets, function(tv) holdout_summary(x$holdout[x$holdout$target == tv, , drop = FALSE])[measure, ])
+  s <- do.call(rbind, rows)
+  drawn <- holdout_points(targets, s$train, s$control, s$R, first_on_top = FALSE)
+  m <- x$m %||% 1
+  subtitle <- keys_subtitle(x$keys, paste0("; ", x$Ncontrol, " control records",
+                                           if (m > 1) paste0("; means over ", m, " syntheses, R of the means") else ""))
+  draw_holdout_plot(drawn, paste0("Holdout baseline: ", measure, " by target"), subtitle,
+                    paste0(measure, " (%)"), facet = FALSE)
+}
+
+draw_holdout_plot <- function(drawn, title, subtitle, x_title, facet) {
+  p <- ggplot2::ggplot(drawn$points, ggplot2::aes(x = .data$value, y = .data$label, colour = .data$kind,
+                                                  shape = .data$kind, size = .data$kind)) +
+    ggplot2::geom_blank() +
+    ggplot2::geom_segment(data = drawn$arrows, ggplot2::aes(x = .data$from, xend = .data$to, y = .data$target,
+                                                            yend = .data$target),
+                          colour = "grey50", linewidth = 0.5, inherit.aes = FALSE,
+                          arrow = grid::arrow(length = grid::unit(0.14, "cm"), type = "closed")) +
+    ggplot2::geom_point(stroke = 1) +
+    point_scales(holdout_styles$data, holdout_styles) +
+    percent_axis(x_title) +
+    ggplot2::labs(y = NULL, title = title, subtitle = subtitle) +
+    plot_theme("bottom")
+  if (facet) {
+    p <- p + ggplot2::facet_grid(rows = ggplot2::vars(.data$group), scales = "free_y", space = "free_y") +
+      ggplot2::theme(strip.text.y = ggplot2::element_text(angle = 0, hjust = 0, face = "bold"),
+                     panel.spacing.y = grid::unit(6, "pt"))
+  }
+  p
+}

@@ -131,3 +131,7 @@ size_curve_measures <- c("DiSCO", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "T
 # synthpop's defaults of ident.meas and attrib.meas (for objects that lack them).
 default_ident_meas <- names(ident_meas_columns)[1]
 default_attrib_meas <- names(attrib_meas_columns)[1]
+
+# The rows and columns of each synthesis's Nexclusions matrix.
+exclusion_rows <- table_names
+exclusion_cols <- c(names(exclusion_steps), "remaining")

@@ -1,6 +1,7 @@
-# A `multi.disclosure` object from a request of several targets (R/request.R) and its
-# counts (run_request()): each target's `disclosure`, the summary table, and with
-# `control` the holdout tables.
+# The `multi.disclosure` class: made from a request of several targets (R/request.R)
+# and its counts (run_request()) as each target's `disclosure`, the summary table and,
+# with `control`, the holdout tables; print() and format(), tidy(), glance() and
+# as.data.frame(), autoplot() and plot(), and `attrib.plot` drawn when first read.
 as_multi_disclosure <- function(request, counted) {
   targets <- request$targets
   keys <- request$keys
@@ -124,4 +125,273 @@ build_multi_disclosure <- function(outputs, request) {
   # attrib.plot is drawn on first access (R/lazy-plot.R), not here: a third of a
   # small call's time went to a ggplot that plot = FALSE never shows.
   x
+}
+
+multi_print_choices <- c("ident", "attrib", "checks", "holdout", "all")
+
+#' Print or format a multi-target disclosure summary
+#'
+#' Everything goes to standard output (see [print.disclosure()]). Arguments are in
+#' synthpop 1.9-3's order; `NULL` takes the object's stored value.
+#'
+#' @param x A `multi.disclosure` object (from synthrisk or synthpop).
+#' @param digits Digits for the measures; `NULL`: the object's `digits`.
+#' @param plot Whether to draw `attrib.plot`; `NULL`: the object's `plot`.
+#' @param to.print Any of `"ident"` (identity measures), `"attrib"` (the attribute
+#'   table), `"checks"` (the 1-way and 2-way check tables of the flagged targets),
+#'   `"holdout"` (per target, the summary's identity and attribute measures with the
+#'   training and the control records as the original, and R) or `"all"`. The
+#'   default shows `"holdout"` too when the object has a holdout baseline.
+#' @param ... Unused.
+#' @return `print()`: `x`, invisibly. `format()`: a character vector of lines.
+#' @rdname print.multi.disclosure
+#' @aliases print.multi.disclosure format.multi.disclosure
+#' @export
+#' @examples
+#' md <- multi.disclosure(sd2011_synds, sd2011, keys = c("sex", "age", "region", "placesize"),
+#'                        targets = c("depress", "workab"), print.flag = FALSE, plot = FALSE)
+#' md
+#' print(md, to.print = "all", digits = 1)
+print.synthrisk_multi.disclosure <- function(x, digits = NULL, plot = NULL, to.print = c("ident", "attrib"), ...) {
+  if (missing(to.print)) to.print <- multi_default_to_print(x)
+  cat(format.synthrisk_multi.disclosure(x, digits = digits, to.print = to.print, ...), sep = "\n")
+  plot <- plot %||% x$plot %||% FALSE
+  check_flag(plot, "plot", rlang::current_env())
+  if (plot) {
+    p <- tryCatch(autoplot.multi.disclosure(x), error = function(e) NULL)
+    if (!is.null(p)) print(p)
+  }
+  invisible(x)
+}
+
+#' @rdname print.multi.disclosure
+#' @export
+format.synthrisk_multi.disclosure <- function(x, digits = NULL, to.print = c("ident", "attrib"), ...) {
+  env <- rlang::current_env()
+  if (missing(to.print)) to.print <- multi_default_to_print(x)
+  to.print <- check_choices(to.print, multi_print_choices, "to.print", env)
+  digits <- digits %||% x$digits %||% 2
+  check_digits(digits, env)
+  if ("all" %in% to.print) to.print <- setdiff(multi_print_choices, c("all", if (is.null(x$holdout)) "holdout"))
+  cli::cli_format_method(multi_disclosure_cli(x, to.print, digits))
+}
+
+multi_default_to_print <- function(x) {
+  c("ident", "attrib", if (!is.null(x$holdout)) "holdout")
+}
+
+multi_targets <- function(x) {
+  names(x$output.list) %||% table_targets(x)
+}
+
+multi_disclosure_cli <- function(x, to.print, digits) {
+  m <- x$m %||% 1
+  tab <- x$attrib.table
+  attrib.meas <- x$attrib.meas %||% default_attrib_meas
+  cols <- attrib_meas_columns[[attrib.meas]] %||% c("original", attrib.meas)
+  ident.meas <- x$ident.meas %||% default_ident_meas
+  ident_col <- ident_meas_columns[[ident.meas]] %||% ident.meas
+  cli::cli_h1("Disclosure risk for {nrow(tab)} target{?s}")
+  cli::cli_text("Keys: {.val {x$keys}}; {x$Norig} record{?s} in the original data; {m} synthes{?is/es}",
+                if (m > 1) " (measures of the synthetic data are means over them)." else ".")
+  if ("ident" %in% to.print) {
+    cli::cli_h2("Identity disclosure, % of records: UiO in the original, {ident_col} in the synthetic data")
+    ident <- data.frame(UiO = x$ident.orig, x$ident.syn)
+    names(ident)[2] <- ident_col
+    if (nrow(unique(ident)) == 1) {
+      cli::cli_text("For original (UiO): {round(ident$UiO[1], digits)} %; for synthetic ({ident_col}):",
+                    " {round(ident[[2]][1], digits)} % (the same for all targets).")
+    } else {
+      rownames(ident) <- multi_targets(x)
+      cli_table(round_frame(ident, digits))
+    }
+  }
+  if ("attrib" %in% to.print) {
+    cli::cli_h2("Attribute disclosure, % of records: {cols[1]} in the original, {cols[2]} in the synthetic data")
+    cli::cli_text("Targets ordered by the synthetic measure.")
+    shown <- tab
+    names(shown)[1:2] <- c(cols[1], cols[2])
+    cli_table(round_frame(shown, digits))
+  }
+  if ("checks" %in% to.print) {
+    flagged <- Filter(function(d) has_check(d$check1) || has_check(d$check2), x$output.list %||% list())
+    cli::cli_h2("Checks for disclosure that background knowledge may explain")
+    if (is.null(x$output.list)) {
+      cli::cli_text("This object has no per-target results ({.field output.list}).")
+    } else if (length(flagged) == 0) {
+      cli::cli_text("No target needs checks.")
+    }
+    for (d in flagged) {
+      cli::cli_h3("Target {.val {d$target}}")
+      if (has_check(d$check1)) check_1way_cli(d, digits)
+      if (has_check(d$check2)) check_2way_cli(d, digits)
+    }
+  }
+  if ("holdout" %in% to.print) multi_holdout_cli(x, digits)
+  # Preparation, notes and the check warning belong to the summary (identity and
+  # attribute tables together, as by default); a narrower choice shows what it names.
+  summary <- all(c("ident", "attrib") %in% to.print)
+  prep <- if (summary) x$notes %||% character(0) else character(0)
+  prep_lines <- if (summary) multi_preparation_lines(x) else character(0)
+  prep_lines <- prep_lines[!prep_lines %in% (note_of(x, "adjusted") %||% character(0))]
+  if (length(prep_lines) > 0) {
+    cli::cli_h2("Data preparation")
+    for (line in prep_lines) cli::cli_bullets(c("*" = escape_braces(line)))
+  }
+  notes <- c(prep, if (summary) synthpop_object_notes(x))
+  if (length(notes) > 0) {
+    cli::cli_h2("Notes")
+    note_bullets(notes)
+  }
+  if (summary && !"checks" %in% to.print && (any(nzchar(tab$check1)) || any(nzchar(tab$check2)))) {
+    with_checks <- table_targets(x)[nzchar(tab$check1) | nzchar(tab$check2)]
+    cli::cli_alert_warning("Targets that need checks: {.val {with_checks}}.", wrap = TRUE)
+    cli::cli_bullets(c(" " = paste0(
+      "Some of their disclosive records may be explained by background",
+      " knowledge (1-way: one target level makes up most disclosive records; 2-way: a key level almost always",
+      " has one target level). See {.code print(x, to.print = \"checks\")}.")))
+  }
+}
+
+# An object made by synthpop 1.9-3 shows NA where it read a column that does not exist.
+synthpop_object_notes <- function(x) {
+  if (!is.null(x$notes)) return(character(0))
+  out <- character(0)
+  if (all(is.na(x$ident.syn))) {
+    out <- c(out, paste0("The synthetic identity measure is NA: synthpop 1.9-3 computes nothing for ident.meas = \"",
+                         x$ident.meas, "\"; synthrisk's multi.disclosure() reports it."))
+  }
+  if (all(is.na(x$attrib.table$attrib.orig))) {
+    out <- c(out, paste("The original measure is NA: synthpop 1.9-3 reads a column that does not exist for",
+                        "attrib.meas = \"DiSDiO\"; synthrisk reports Dorig."))
+  }
+  out
+}
+
+# The disclosure objects of a multi.disclosure, one per target.
+target_results <- function(x) {
+  if (is.null(x$output.list)) {
+    cli::cli_abort("{.arg x} has no per-target results ({.field output.list}).", call = rlang::caller_env())
+  }
+  x$output.list
+}
+
+bind_rows_of <- function(results, f) {
+  out <- do.call(rbind, lapply(results, f))
+  rownames(out) <- NULL
+  out
+}
+
+#' @rdname tidy.disclosure
+#' @export
+tidy.multi.disclosure <- function(x, type = "measures", ...) {
+  rlang::check_dots_empty()
+  if (tidy_type(type) == "holdout") return(bind_rows_of(target_results(x), holdout_rows))
+  bind_rows_of(target_results(x), measure_rows)
+}
+
+#' @rdname tidy.disclosure
+#' @export
+glance.multi.disclosure <- function(x, ...) {
+  rlang::check_dots_empty()
+  bind_rows_of(target_results(x), glance_row)
+}
+
+#' @rdname tidy.disclosure
+#' @export
+as.data.frame.multi.disclosure <- function(x, row.names = NULL, optional = FALSE, ...) {
+  tidy.multi.disclosure(x)[c("target", "synthesis", "group", "measure", "value")]
+}
+
+#' @rdname autoplot.disclosure
+#' @export
+autoplot.multi.disclosure <- function(object, type = "measures", ...) {
+  rlang::check_dots_empty()
+  if (check_plot_type(type, rlang::current_env()) == "holdout") {
+    require_holdout(object, rlang::current_env())
+    return(holdout_plot_multi(object))
+  }
+  attrib_plot(object)
+}
+
+#' @rdname autoplot.disclosure
+#' @export
+plot.synthrisk_multi.disclosure <- function(x, ...) {
+  print(autoplot.multi.disclosure(x, ...))
+  invisible(x)
+}
+
+# Targets of a multi.disclosure in the order of its attrib.table (synthpop's objects
+# have only the row names "<rank> <target>[ <flags>]").
+table_targets <- function(x) {
+  known <- attr(x$attrib.table, "targets")
+  if (!is.null(known)) return(known)
+  rn <- rownames(x$attrib.table)
+  rn <- sub("^[0-9]+ ", "", rn)
+  sub(" (1way|2way|1&2way) checks$", "", rn)
+}
+
+# The attribute plot of a multi.disclosure: per target, the original measure (ring),
+# the synthetic one (dot, the mean over syntheses) and an arrow from one to the other.
+attrib_plot <- function(x) {
+  tab <- x$attrib.table
+  cols <- attrib_meas_columns[[x$attrib.meas %||% default_attrib_meas]]
+  m <- x$m %||% 1
+  labels <- target_labels(table_targets(x), tab$check1, tab$check2)
+  legend_labels <- c(paste0("original (", cols[1], ")"),
+                     paste0("synthetic (", cols[2], if (m > 1) ", mean" else "", ")"))
+  target <- factor(labels, levels = labels)
+  points <- data.frame(target = c(target, target), value = c(tab$attrib.orig, tab$attrib.syn),
+                       data = factor(rep(legend_labels, each = nrow(tab)), levels = legend_labels))
+  # synthpop's objects hold NA for measures it could not compute (e.g. DiSDiO).
+  points <- points[is.finite(points$value), , drop = FALSE]
+  arrows <- arrow_segments(target, tab$attrib.orig, tab$attrib.syn)
+  subtitle <- keys_subtitle(x$keys, if (m > 1) paste0("; means over ", m, " syntheses") else "")
+  if (!any(is.finite(tab$attrib.orig))) subtitle <- paste0(subtitle, "\nNo original ", cols[1], " in this object")
+  draw_attrib_plot(points, arrows, legend_labels, subtitle)
+}
+
+# Kept apart from attrib_plot() so that the plot's environment holds only its data.
+draw_attrib_plot <- function(points, arrows, legend_labels, subtitle) {
+  # geom_blank() first: the rows take the order of the targets, not of the first layer.
+  ggplot2::ggplot(points, ggplot2::aes(x = .data$value, y = .data$target)) +
+    ggplot2::geom_blank() +
+    ggplot2::geom_segment(data = arrows, ggplot2::aes(x = .data$from, xend = .data$to, y = .data$target,
+                                                      yend = .data$target),
+                          colour = "grey50", linewidth = 0.5,
+                          arrow = grid::arrow(length = grid::unit(0.14, "cm"), type = "closed")) +
+    ggplot2::geom_point(ggplot2::aes(colour = .data$data, shape = .data$data, size = .data$data), stroke = 1) +
+    point_scales(legend_labels, point_styles[1:2, ]) +
+    percent_axis("Attribute disclosure (%)") +
+    ggplot2::labs(y = NULL, title = "Attribute disclosure by target", subtitle = subtitle) +
+    plot_theme("bottom")
+}
+
+#' @export
+`$.synthrisk_multi.disclosure` <- function(x, name) {
+  value <- .subset2(x, name)
+  if (identical(name, "attrib.plot") && is.null(value)) cached_attrib_plot(x) else value
+}
+
+#' @export
+`[[.synthrisk_multi.disclosure` <- function(x, i, ...) {
+  value <- .subset2(x, i, ...)
+  if (identical(i, "attrib.plot") && is.null(value)) cached_attrib_plot(x) else value
+}
+
+# The plots drawn last, by a hash of the object they were drawn from: reading
+# `x$attrib.plot` twice draws once, while the object itself stays a plain list (so
+# identical() and serialisation see no cache). A changed object hashes differently.
+plot_cache <- new.env(parent = emptyenv())
+plot_cache_size <- 8L
+
+cached_attrib_plot <- function(x) {
+  key <- rlang::hash(x)
+  hit <- plot_cache[[key]]
+  if (!is.null(hit)) return(hit)
+  plot <- attrib_plot(x)
+  keys <- ls(plot_cache, sorted = FALSE)
+  if (length(keys) >= plot_cache_size) rm(list = keys, envir = plot_cache)
+  assign(key, plot, envir = plot_cache)
+  plot
 }

@@ -162,3 +162,100 @@ summary.size_curve <- function(object, ...) {
   rownames(out) <- NULL
   out
 }
+
+#' @export
+format.size_curve <- function(x, digits = 2, ...) {
+  capped <- attr(x, "capped")
+  seed <- attr(x, "seed")
+  # Counted from the rows, so that a subset (x[...]) says what it holds.
+  m <- length(unique(x$synthesis))
+  reps <- length(unique(x$rep))
+  if (!is.null(capped)) capped <- capped[capped$synthesis %in% x$synthesis, , drop = FALSE]
+  keys <- attr(x, "keys")
+  n_orig <- attr(x, "n_orig")
+  x <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
+  targets <- unique(x$target)
+  measures <- unique(x$measure)
+  shown <- spread_values(x$size)
+  row_label <- paste(x$target, x$measure, sep = ": ")
+  rows <- as.vector(t(outer(targets, measures, paste, sep = ": ")))
+  v <- x$value
+  v[is.nan(v)] <- NA
+  keep <- !is.na(v)
+  means <- mean_table(row_label[keep], x$size[keep], v[keep], rows, shown)
+  cells <- matrix(fmt_pct(means, digits), nrow(means), dimnames = list(rows, paste0("n=", shown)))
+  sizes <- sort(unique(x$size))
+  cap_lines <- if (!is.null(capped) && nrow(capped) > 0) {
+    sprintf("Synthesis %d has %s rows; the larger sizes asked for (%s) use all of them.", capped$synthesis,
+            format(capped$rows, big.mark = ","),
+            vapply(capped$requested, function(s) paste(format(s, big.mark = ",", trim = TRUE), collapse = ", "), ""))
+  }
+  c(sprintf("Size curve: measures (%%) of random subsamples of the synthetic data; means over %s",
+            if (m > 1) sprintf("%d syntheses x %d repeats", m, reps) else sprintf("%d repeats", reps)),
+    sprintf("Keys: %s; %d size%s from %s to %s%s%s%s", if (is.null(keys)) "-" else paste(keys, collapse = ", "),
+            length(sizes), if (length(sizes) == 1) "" else "s", format(min(sizes), big.mark = ","),
+            format(max(sizes), big.mark = ","),
+            if (length(sizes) > length(shown)) sprintf(" (%d shown)", length(shown)) else "",
+            if (is.null(n_orig)) "" else paste0("; original data ", format(n_orig, big.mark = ","), " records"),
+            if (is.null(seed)) "" else sprintf("; seed %d", seed)),
+    matrix_lines(cells),
+    cap_lines,
+    "summary() gives sd, min and max; as.data.frame() every value.")
+}
+
+#' @export
+print.size_curve <- function(x, digits = 2, ...) {
+  cat(format(x, digits = digits, ...), sep = "\n")
+  invisible(x)
+}
+
+#' @rdname autoplot.tau_curve
+#' @export
+autoplot.size_curve <- function(object, ...) {
+  rlang::check_dots_empty()
+  s <- summary.size_curve(object)
+  m <- attr(object, "m") %||% 1
+  reps <- attr(object, "reps") %||% 1
+  reg <- measure_registry[!duplicated(measure_registry$measure), ]
+  info <- reg[match(s$measure, reg$measure), ]
+  # A measure without a numerator/denominator (the baseline baseCAPd) stands for itself.
+  s$numerator <- ifelse(is.na(info$numerator), s$measure, info$numerator)
+  s$denominator <- ifelse(is.na(info$denominator), s$measure, info$denominator)
+  s <- s[is.finite(s$mean), , drop = FALSE]
+  measures <- unique(s$measure)
+  # Each legend entry names the measures it marks.
+  label_of <- function(symbol, column) {
+    used <- unique(s[c("measure", column)])
+    paste0(symbol, ": ", vapply(symbol, function(v) paste(used$measure[used[[column]] == v], collapse = ", "), ""))
+  }
+  nums <- unique(c(intersect(c("C", "K"), s$numerator), s$numerator))
+  dens <- unique(c(intersect(c("Nd", "Ns", "Nb", "DiS"), s$denominator), s$denominator))
+  s$numerator <- factor(label_of(s$numerator, "numerator"), levels = label_of(nums, "numerator"))
+  s$denominator <- factor(label_of(s$denominator, "denominator"), levels = label_of(dens, "denominator"))
+  s$target <- factor(s$target, levels = unique(s$target))
+  linetypes <- c("solid", "22", "42", "13", "F2", "4C88C488")[seq_along(nums)]
+  colours <- okabe_ito[c(1:4, 5:8)][seq_along(dens)]
+  note <- if (m > 1) paste0("; ", m, " syntheses x ", reps, " repeats") else paste0("; ", reps, " repeats")
+  ggplot2::ggplot(s, ggplot2::aes(x = .data$size, y = .data$mean, linetype = .data$numerator,
+                                  colour = .data$denominator, group = .data$measure)) +
+    ggplot2::geom_line(linewidth = 0.7) +
+    ggplot2::facet_wrap(ggplot2::vars(.data$target)) +
+    ggplot2::scale_linetype_manual(values = linetypes, name = "Numerator", drop = FALSE,
+                                   guide = ggplot2::guide_legend(order = 1)) +
+    ggplot2::scale_colour_manual(values = colours, name = "Denominator", drop = FALSE,
+                                 guide = ggplot2::guide_legend(order = 2)) +
+    ggplot2::scale_x_continuous(n.breaks = 4,
+                                labels = function(b) format(b, big.mark = ",", scientific = FALSE, trim = TRUE)) +
+    ggplot2::scale_y_continuous(limits = c(0, NA), expand = ggplot2::expansion(mult = c(0.02, 0.06))) +
+    ggplot2::labs(x = "Records in the synthetic subsample", y = "Measure (%)",
+                  title = "Measures by size of the synthetic data",
+                  subtitle = keys_subtitle(attr(object, "keys"), note)) +
+    curve_legend_theme()
+}
+
+#' @rdname autoplot.tau_curve
+#' @export
+plot.size_curve <- function(x, ...) {
+  print(autoplot.size_curve(x, ...))
+  invisible(x)
+}

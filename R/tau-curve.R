@@ -79,3 +79,114 @@ build_tau_curve <- function(res, tau) {
   structure(out, class = c("tau_curve", "data.frame"), measures = measures, keys = res$keys, m = m,
             n_orig = res$n_orig, grouping = res$grouping)
 }
+
+#' @export
+format.tau_curve <- function(x, digits = 2, ...) {
+  keys <- attr(x, "keys")
+  m <- length(unique(x$synthesis))
+  x <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
+  targets <- unique(x$target)
+  shown <- spread_values(x$tau, 5)
+  cols <- as.character(signif(shown, 4))
+  col_of <- as.character(signif(x$tau, 4))
+  syn <- mean_table(x$target, col_of, x$synthetic, targets, cols)
+  orig <- mean_table(x$target, col_of, x$original, targets, cols)
+  cells <- matrix(paste0(fmt_pct(syn, digits), " (", fmt_pct(orig, digits), ")"), nrow(syn),
+                  dimnames = list(targets, paste0("tau=", cols)))
+  n_tau <- length(unique(x$tau))
+  c(sprintf("Tau curve: D(tau) in %%, synthetic (original)%s", if (m > 1) sprintf("; means over %d syntheses", m) else ""),
+    sprintf("Keys: %s; %d target%s; %d tau value%s from %s to %s%s", if (is.null(keys)) "-" else paste(keys, collapse = ", "),
+            length(targets), if (length(targets) == 1) "" else "s", n_tau, if (n_tau == 1) "" else "s",
+            format(min(x$tau)), format(max(x$tau)), if (n_tau > length(shown)) sprintf(", %d shown", length(shown)) else ""),
+    matrix_lines(cells),
+    "At tau = 1: DiSCO (Dorig); at tau = 0: DCAPd (CAPd) when nothing is excluded. as.data.frame() has every value.")
+}
+
+#' @export
+print.tau_curve <- function(x, digits = 2, ...) {
+  cat(format(x, digits = digits, ...), sep = "\n")
+  invisible(x)
+}
+
+#' @rdname autoplot.tau_curve
+#' @export
+autoplot.tau_curve <- function(object, ...) {
+  rlang::check_dots_empty()
+  x <- as.data.frame(unclass(object), stringsAsFactors = FALSE)
+  m <- attr(object, "m") %||% length(unique(x$synthesis))
+  targets <- unique(x$target)
+  curves <- rbind(
+    stats::aggregate(synthetic ~ target + tau, data = x, FUN = mean) |> stats::setNames(c("target", "tau", "value")) |>
+      transform(data = "synthetic"),
+    stats::aggregate(original ~ target + tau, data = x, FUN = mean) |> stats::setNames(c("target", "tau", "value")) |>
+      transform(data = "original")
+  )
+  meas <- attr(object, "measures")
+  marks <- if (!is.null(meas)) {
+    means <- stats::aggregate(cbind(DCAPd, DiSCO) ~ target, data = meas, FUN = mean)
+    rbind(data.frame(target = means$target, tau = 0, value = means$DCAPd, mark = "DCAPd (at tau = 0)"),
+          data.frame(target = means$target, tau = 1, value = means$DiSCO, mark = "DiSCO (at tau = 1)"))
+  }
+  data_labels <- c(synthetic = if (m > 1) "synthetic (mean)" else "synthetic", original = "original")
+  curves$data <- factor(data_labels[curves$data], levels = data_labels)
+  subtitle <- keys_subtitle(attr(object, "keys"), if (m > 1) paste0("; means over ", m, " syntheses") else "")
+  draw_tau_plot(curves, marks, targets, subtitle)
+}
+
+# Targets drawn in one panel, one colour each; more targets get a panel each.
+tau_targets_in_one_panel <- 5
+
+draw_tau_plot <- function(curves, marks, targets, subtitle) {
+  one_panel <- length(targets) <= tau_targets_in_one_panel
+  curves$target <- factor(curves$target, levels = targets)
+  # One panel: a colour per target; a panel per target: vermillion synthetic, blue original
+  # (as the other plots of the package).
+  line_aes <- if (one_panel) {
+    ggplot2::aes(x = .data$tau, y = .data$value, colour = .data$target, linetype = .data$data,
+                 group = interaction(.data$target, .data$data))
+  } else {
+    ggplot2::aes(x = .data$tau, y = .data$value, colour = .data$data, linetype = .data$data, group = .data$data)
+  }
+  p <- ggplot2::ggplot(curves, line_aes) + ggplot2::geom_line(linewidth = 0.7) +
+    ggplot2::scale_linetype_manual(values = c("solid", "22"), name = NULL, guide = ggplot2::guide_legend(order = 2))
+  p <- p + if (one_panel) {
+    ggplot2::scale_colour_manual(values = stats::setNames(okabe_ito[seq_along(targets)], targets), name = NULL,
+                                 guide = ggplot2::guide_legend(order = 1))
+  } else {
+    ggplot2::scale_colour_manual(values = stats::setNames(okabe_ito[2:1], levels(curves$data)), name = NULL)
+  }
+  if (!is.null(marks) && nrow(marks) > 0) {
+    marks$target <- factor(marks$target, levels = targets)
+    marks$mark <- factor(marks$mark, levels = c("DCAPd (at tau = 0)", "DiSCO (at tau = 1)"))
+    points <- if (one_panel) {
+      ggplot2::geom_point(data = marks, ggplot2::aes(x = .data$tau, y = .data$value, shape = .data$mark,
+                                                     colour = .data$target),
+                          inherit.aes = FALSE, size = 2.4, stroke = 1)
+    } else {
+      ggplot2::geom_point(data = marks, ggplot2::aes(x = .data$tau, y = .data$value, shape = .data$mark),
+                          inherit.aes = FALSE, size = 2.4, stroke = 1, colour = okabe_ito[2])
+    }
+    p <- p + points + ggplot2::scale_shape_manual(values = c(1, 16), name = NULL, guide = ggplot2::guide_legend(order = 3))
+  }
+  if (!one_panel) p <- p + ggplot2::facet_wrap(ggplot2::vars(.data$target))
+  p +
+    (if (one_panel) {
+      ggplot2::scale_x_continuous(breaks = seq(0, 1, 0.25), labels = c("0", "0.25", "0.5", "0.75", "1"),
+                                  expand = ggplot2::expansion(add = 0.04))
+    } else {
+      ggplot2::scale_x_continuous(breaks = c(0, 0.5, 1), labels = c("0", "0.5", "1"),
+                                  expand = ggplot2::expansion(add = 0.06))
+    }) +
+    ggplot2::scale_y_continuous(limits = c(0, NA), expand = ggplot2::expansion(mult = c(0.02, 0.06))) +
+    ggplot2::labs(x = "tau (threshold on the synthetic share)", y = "Disclosure (%)",
+                  title = "Attribute disclosure by threshold tau", subtitle = subtitle) +
+    curve_legend_theme()
+}
+
+#' @rdname autoplot.tau_curve
+#' @param x A `tau_curve` or `size_curve`.
+#' @export
+plot.tau_curve <- function(x, ...) {
+  print(autoplot.tau_curve(x, ...))
+  invisible(x)
+}

@@ -1,4 +1,5 @@
-# multi.disclosure()'s own arguments (R/multi-disclosure-impl.R).
+# The multi.disclosure class (R/multi-disclosure-result.R): its own arguments, print()
+# showing what to.print names and no more, and attrib.plot drawn when first read.
 
 keys4 <- c("sex", "age", "region", "placesize")
 
@@ -14,4 +15,77 @@ test_that("a target missing from any synthesis, the first included, is an error 
   syn <- lapply(sd2011_synds5$syn, function(s) s[names(s) != "ls"])
   md <- multi.disclosure(syn, sd2011, keys = keys4, print.flag = FALSE, plot = FALSE)
   expect_false("ls" %in% names(md$output.list))
+})
+
+# print()
+is_heading <- function(lines) grepl("^(\u2500\u2500|--) ", lines)
+
+test_that("to.print = 'ident' or 'checks' alone shows no preparation, notes or check warning", {
+  md <- multi.disclosure(sd2011_synds5, sd2011, keys = keys4, ngroups_targets = c(income = 20), print.flag = FALSE,
+                         plot = FALSE)
+  default <- capture.output(print(md))
+  for (shown in c("Data preparation", "Notes", "Targets that need checks"))
+    expect_true(any(grepl(shown, default, fixed = TRUE)), label = shown)
+  for (opt in c("ident", "checks")) {
+    out <- capture.output(print(md, to.print = opt))
+    for (absent in c("Data preparation", "Notes", "Targets that need checks"))
+      expect_false(any(grepl(absent, out, fixed = TRUE)), label = paste(opt, absent))
+  }
+  expect_false(any(grepl("Attribute disclosure", capture.output(print(md, to.print = "ident")), fixed = TRUE)))
+  all <- capture.output(print(md, to.print = "all"))
+  expect_true(any(grepl("Data preparation", all, fixed = TRUE)))
+})
+
+test_that("the printout fits the console width, long target names shortened in the table", {
+  long <- paste(rep("a_target_with_a_very_long_name", 5), collapse = "_")
+  data <- sd2011
+  names(data)[names(data) == "workab"] <- long
+  syn <- lapply(sd2011_synds5$syn, function(s) {
+    names(s)[names(s) == "workab"] <- long
+    s
+  })
+  md <- multi.disclosure(syn, data, keys = keys4, ngroups_targets = c(income = 20), print.flag = FALSE,
+                         plot = FALSE)
+  expect_true(any(grepl(long, rownames(md$attrib.table), fixed = TRUE)))
+  withr::local_options(width = 70, cli.width = 70)
+  out <- capture.output(print(md, to.print = "all"))
+  # Headings (cli rules) are left as they are.
+  expect_lte(max(nchar(out[!is_heading(out)], type = "width")), 70)
+})
+
+# attrib.plot is built on first access, not by multi.disclosure() itself.
+
+test_that("attrib.plot is drawn when read, and equals the plot autoplot() draws", {
+  md <- multi.disclosure(sd2011_synds, sd2011, keys = c("sex", "age", "region"), plot = FALSE, print.flag = FALSE)
+  expect_null(.subset2(md, "attrib.plot"))
+  expect_s3_class(md$attrib.plot, "ggplot")
+  expect_s3_class(md[["attrib.plot"]], "ggplot")
+  expect_equal(md$attrib.plot$data, autoplot(md)$data)
+  expect_identical(md$keys, .subset2(md, "keys"))
+})
+
+test_that("a plot held by the object (as synthpop's objects hold theirs) is returned as it is", {
+  md <- multi.disclosure(sd2011_synds, sd2011, keys = c("sex", "age", "region"), print.flag = FALSE)
+  held <- unclass(md)
+  held$attrib.plot <- "a plot made elsewhere"
+  class(held) <- "multi.disclosure"
+  expect_identical(held$attrib.plot, "a plot made elsewhere")
+})
+
+test_that("attrib.plot is drawn once for an object read twice, and again for a changed object", {
+  md <- multi.disclosure(sd2011_synds, sd2011, keys = c("sex", "age", "region"), targets = c("depress", "ls"),
+                         plot = FALSE, print.flag = FALSE)
+  drawn <- 0L
+  trace("attrib_plot", function() drawn <<- drawn + 1L, print = FALSE, where = asNamespace("synthrisk"))
+  on.exit(untrace("attrib_plot", where = asNamespace("synthrisk")))
+  first <- md$attrib.plot
+  second <- md[["attrib.plot"]]
+  expect_identical(drawn, 1L)
+  expect_identical(first, second)
+  changed <- md
+  changed$digits <- 4
+  invisible(changed$attrib.plot)
+  expect_identical(drawn, 2L)
+  # The object holds no cache: it is unchanged by the reads.
+  expect_null(.subset2(md, "attrib.plot"))
 })

@@ -1,5 +1,5 @@
-# print() of a disclosure shows what to.print names and no more, at the console width
-# (R/print-disclosure.R).
+# The disclosure class (R/disclosure-result.R): print() shows what to.print names and no
+# more, at the console width.
 
 keys4 <- c("sex", "age", "region", "placesize")
 
