@@ -2,7 +2,7 @@
 # to the console width, long labels and words shortened.
 
 # Rows "Synthesis 1..m"; with m > 1 a row of their means.
-measure_table <- function(tab, digits) {
+measure_table <- function(tab, digits, intervals = NULL) {
   tab <- as.data.frame(tab)
   m <- nrow(tab)
   rownames(tab) <- paste("Synthesis", seq_len(m))
@@ -13,7 +13,32 @@ measure_table <- function(tab, digits) {
     rownames(means) <- paste("Mean of", m)
     tab <- rbind(tab, means)
   }
-  round_frame(tab, digits)
+  out <- round_frame(tab, digits)
+  found <- lapply(names(tab), function(me) interval_of(intervals, me))
+  if (all(vapply(found, is.null, logical(1)))) return(out)
+  # A last row with each measure's interval (for the mean over syntheses).
+  f <- function(v) formatC(round(v, digits), format = "f", digits = digits)
+  band <- vapply(found, function(iv) {
+    if (is.null(iv) || is.na(iv$conf.low)) "" else paste0(f(iv$conf.low), "\u2013", f(iv$conf.high))
+  }, character(1))
+  out[] <- lapply(out, function(col) if (is.numeric(col)) format(col, drop0trailing = TRUE, trim = TRUE) else col)
+  out <- rbind(out, stats::setNames(as.list(band), names(out)))
+  rownames(out)[nrow(out)] <- "Interval"
+  out
+}
+
+# A numeric table whose last row (the mean over syntheses, or the one synthesis) shows
+# the intervals of `measures` (one per column) as "2.40 (1.95-2.88)".
+with_intervals <- function(tab, measures, intervals, digits) {
+  found <- lapply(measures, function(me) interval_of(intervals, me))
+  if (all(vapply(found, is.null, logical(1)))) return(round(tab, digits))
+  out <- matrix(format(round(tab, digits), drop0trailing = TRUE, trim = TRUE), nrow(tab), dimnames = dimnames(tab))
+  last <- nrow(tab)
+  for (k in seq_along(measures)) {
+    iv <- found[[k]]
+    if (!is.null(iv)) out[last, k] <- format_interval(tab[last, k], iv$conf.low, iv$conf.high, digits)
+  }
+  as.data.frame(out, stringsAsFactors = FALSE, optional = TRUE)
 }
 
 round_frame <- function(tab, digits) {

@@ -21,6 +21,7 @@ as_disclosure <- function(request, counted) {
   if (!is.null(request$control)) {
     x <- add_holdout(x, build(counted$raw$control), enc$records[length(enc$records)], enc$control)
   }
+  x <- add_intervals(x, request, counted, target)
   if (output$print.flag) cat(wrap_lines(c(preparation_lines(x, enc, timing = TRUE), x$holdout_notes)), sep = "\n")
   x
 }
@@ -220,20 +221,20 @@ disclosure_cli <- function(x, to.print, digits, show_call = FALSE) {
     dimnames(short) <- list(c("Original", paste("Synthesis", seq_len(m))),
                             c("Identity (UiO/repU)", "Attrib (Dorig/DiSCO)"))
     if (m > 1) short <- rbind(short, "Mean of syntheses" = colMeans(short[-1, , drop = FALSE]))
-    cli_table(round(short, digits))
+    cli_table(with_intervals(short, c("repU", "DiSCO"), x$intervals, digits))
   }
   if ("ident" %in% to.print) {
     cli::cli_h2("Identity disclosure measures, % of records")
-    cli_table(measure_table(x$ident, digits))
+    cli_table(measure_table(x$ident, digits, x$intervals))
   }
   if ("attrib" %in% to.print) {
     cli::cli_h2("Attribute disclosure measures for {.val {x$target}}, % of records")
-    cli_table(measure_table(x$attrib, digits))
+    cli_table(measure_table(x$attrib, digits, x$intervals))
     cli::cli_text("{.field max_denom} and {.field mean_denom} are counts of records (largest and mean DiSCO cell).")
   }
   if ("allCAPs" %in% to.print) {
     cli::cli_h2("CAP measures for {.val {x$target}}, %")
-    cli_table(measure_table(x$allCAPs, digits))
+    cli_table(measure_table(x$allCAPs, digits, x$intervals))
   }
   if ("check_1way" %in% to.print) check_1way_cli(x, digits)
   if ("check_2way" %in% to.print) check_2way_cli(x, digits)
@@ -254,6 +255,11 @@ disclosure_cli <- function(x, to.print, digits, show_call = FALSE) {
   if (length(notes) > 0) {
     cli::cli_h2("Notes")
     note_bullets(notes)
+  }
+  lines <- c(interval_lines(x$uncertainty, m), missed_estimate_line(x$intervals, c("repU", "DiSCO")))
+  if (summary && length(lines) > 0) {
+    cli::cli_h2("Intervals")
+    for (line in lines) cli::cli_bullets(c("*" = escape_braces(line)))
   }
   if (summary) check_warnings_cli(x, to.print)
   if (show_call) {

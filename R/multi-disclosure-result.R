@@ -24,7 +24,7 @@ as_multi_disclosure <- function(request, counted) {
       d$to.print <- c(d$to.print, "holdout")
       d <- add_holdout(d, build(counted$raw$control, tv), n_control, enc$control)
     }
-    d
+    add_intervals(d, request, counted, tv)
   })
   names(outputs) <- targets
   x <- build_multi_disclosure(outputs, request)
@@ -34,6 +34,12 @@ as_multi_disclosure <- function(request, counted) {
   x$input <- counted$input
   x$database <- counted$fetch
   if (!is.null(request$control)) x <- add_multi_holdout(x, n_control, enc$control)
+  with_target <- function(part) {
+    bind_frames(lapply(outputs, function(d) if (!is.null(d[[part]])) cbind(target = d$target, d[[part]])))
+  }
+  x$intervals <- with_target("intervals")
+  x$holdout_intervals <- with_target("holdout_intervals")
+  x$uncertainty <- outputs[[1]]$uncertainty
   if (output$print.flag) {
     cat(wrap_lines(c(multi_preparation_lines(x, enc, timing = TRUE), x$holdout_notes)), sep = "\n")
   }

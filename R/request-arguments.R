@@ -10,14 +10,15 @@ request_formals <- function(family) {
       not.targetlev = NULL, usetargetNA = TRUE, usekeysNA = TRUE, exclude.keys = NULL,
       exclude.keylevs = NULL, exclude.targetlevs = NULL, ngroups_target = NULL, ngroups_keys = NULL,
       thresh_1way = c(50, 90), thresh_2way = c(4, 80), digits = 2, to.print = "short",
-      compare.synorig = TRUE, n_threads = NULL, control = NULL, ... =
+      compare.synorig = TRUE, n_threads = NULL, control = NULL, conf.level = NULL, boot = 0, seed = NULL, ... =
     ),
     multi = alist(
       keys = , targets = NULL, print.flag = TRUE, denom_lim = 5, exclude_ov_denom_lim = FALSE,
       not.targetslev = NULL, usetargetsNA = TRUE, usekeysNA = TRUE, exclude.keys = NULL,
       exclude.keylevs = NULL, exclude.targetlevs = NULL, ngroups_targets = NULL, ngroups_keys = NULL,
       ident.meas = "repU", attrib.meas = "DiSCO", thresh_1way = c(50, 90), thresh_2way = c(4, 80),
-      digits = 2, plot = TRUE, compare.synorig = TRUE, n_threads = NULL, control = NULL, ... =
+      digits = 2, plot = TRUE, compare.synorig = TRUE, n_threads = NULL, control = NULL, conf.level = NULL, boot = 0,
+      seed = NULL, ... =
     )
   )
 }
@@ -95,7 +96,18 @@ argument_docs <- list(
                   "section \"Holdout baseline\"). The measures of `data` do not change: `control` is coded",
                   "with the levels and grouping breaks of `data` and the syntheses, its values beyond the",
                   "outer breaks going to the end intervals. By default `print()` then shows the holdout",
-                  "table too.")
+                  "table too."),
+  conf.level = paste("With m >= 2 syntheses, e.g. 0.95: the interval across syntheses of every measure and of the",
+                     "holdout's `R` (definitions vignette, section 12): the mean over syntheses plus and minus",
+                     "t_{m-1} times its standard error, an interval for the measure's expected value over",
+                     "syntheses from the same model. Also the level of the bootstrap's intervals (default",
+                     "0.95). `NULL`: no interval across syntheses."),
+  boot = paste("Number B of bootstrap replicates (0: none): each synthesis's records resampled with",
+               "replacement (multinomial counts), every measure recomputed, and percentile intervals for",
+               "every measure and for `R`; works for m = 1. All replicates are counted in one core call.",
+               "Syntheses must be data frames of records."),
+  seed = paste("A whole number making the bootstrap's draws reproducible (R's random state is restored",
+               "afterwards), or `NULL` for the session's random state.")
 )
 
 # Roxygen tags (for @eval) documenting `...` of a front door as synthpop's arguments.

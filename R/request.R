@@ -62,8 +62,20 @@ disclosure_request <- function(.family, .syn, .cont.na, .data, ..., .env = paren
     cli::cli_abort("{.arg control} is not used by the curves; pass it to {.fn disclosure} or {.fn multi.disclosure}.",
                    call = env)
   }
+  uncertainty <- request_uncertainty(a, syn, control, env)
+  if ((.records || !is.null(.plan_of)) && uncertainty$boot > 0) {
+    cli::cli_abort("{.arg boot} is for {.fn disclosure} and {.fn multi.disclosure}; here it would be ignored.",
+                   call = env)
+  }
+  if (.records && !is.null(uncertainty$conf.level)) {
+    cli::cli_abort("{.arg conf.level} is not used by record-level output; pass it to {.fn disclosure}.", call = env)
+  }
   plans <- holdout_plans(length(syn), !is.null(control))
   if (!is.null(.plan_of)) plans$train <- .plan_of(syn)
+  if (uncertainty$boot > 0) {
+    plans <- c(plans, bootstrap_plans(vapply(syn, nrow, integer(1)), uncertainty$boot, uncertainty$seed,
+                                      !is.null(control)))
+  }
   structure(list(
     family = .family, call = call, env = env, syn = syn, cont.na = .cont.na, data = data, control = control,
     keys = keys, usekeysNA = usekeysNA[key_order], targets = targets,
@@ -71,7 +83,7 @@ disclosure_request <- function(.family, .syn, .cont.na, .data, ..., .env = paren
     ngroups = stats::setNames(as.list(c(ngroups_keys[key_order], target_grouping$ngroups)), c(keys, targets)),
     grouping_named = target_grouping$named, target_options = target_options,
     given_exclusions = !is.null(a$exclude.keys), limits = limits, output = output, strict = !a$compare.synorig,
-    n_threads = n_threads, plans = plans, records = .records
+    n_threads = n_threads, plans = plans, records = .records, uncertainty = uncertainty
   ), class = "synthrisk_request")
 }
 

@@ -45,12 +45,14 @@ struct PlanWire {
     weights: Nullable<List>,
 }
 
-/// A synthesis of a plan: `dataset` (0-based) and `rows` (NULL, or the 1-based rows of
-/// a subsample).
+/// A synthesis of a plan: `dataset` (0-based), `rows` (NULL, or the 1-based rows of a
+/// subsample or resample) and `repeats` (NULL or FALSE for a subsample, TRUE for a
+/// resample: a bootstrap replicate, rows drawn with replacement).
 #[derive(TryFromList)]
 struct ViewWire {
     dataset: i32,
     rows: Option<Vec<i32>>,
+    repeats: Option<bool>,
 }
 
 /// What `encode` returns: the encoding handle and the info of each variable.
@@ -179,7 +181,11 @@ fn plan_of(plan: &Robj, n_datasets: usize) -> GlueResult<Plan> {
                         .collect::<GlueResult<Vec<u32>>>()?,
                 ),
             };
-            Ok(SynthesisView { dataset: non_negative(view.dataset as i64, &what)?, rows })
+            Ok(SynthesisView {
+                dataset: non_negative(view.dataset as i64, &what)?,
+                rows,
+                repeats: view.repeats.unwrap_or(false),
+            })
         })
         .collect::<GlueResult<Vec<_>>>()?;
     let tau = match w.tau {

@@ -4,17 +4,29 @@
 
 use crate::error::{CoreError, CoreResult};
 
-/// A synthesis as the measures see it: a dataset, whole or a subsample of its rows.
+/// A synthesis as the measures see it: a dataset, whole, a subsample of its rows, or a
+/// resample (rows drawn with replacement, a bootstrap replicate: a row drawn k times
+/// counts as k records).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SynthesisView {
     pub dataset: usize,
-    /// Rows (0-based, no repeats) of the subsample; `None` for every row.
+    /// Rows (0-based) of the subsample or resample; `None` for every row.
     pub rows: Option<Vec<u32>>,
+    /// Whether rows may repeat (a resample); a subsample's may not.
+    pub repeats: bool,
 }
 
 impl SynthesisView {
     pub fn whole(dataset: usize) -> Self {
-        SynthesisView { dataset, rows: None }
+        SynthesisView { dataset, rows: None, repeats: false }
+    }
+
+    pub fn subsample(dataset: usize, rows: Vec<u32>) -> Self {
+        SynthesisView { dataset, rows: Some(rows), repeats: false }
+    }
+
+    pub fn resample(dataset: usize, rows: Vec<u32>) -> Self {
+        SynthesisView { dataset, rows: Some(rows), repeats: true }
     }
 
     /// Rows of the view, given the dataset's rows.
@@ -160,7 +172,7 @@ impl Plan {
                             dataset_rows[v.dataset]
                         ))
                     })?;
-                    if *slot {
+                    if *slot && !v.repeats {
                         return Err(CoreError::new(format!(
                             "internal: plan synthesis {} repeats row {}",
                             i + 1,
@@ -205,6 +217,11 @@ mod tests {
         assert!(p.validate(&[4, 5, 6]).unwrap_err().to_string().contains("row 6 of 5"));
         p.syntheses[0].rows = Some(vec![1, 1]);
         assert!(p.validate(&[4, 5, 6]).unwrap_err().to_string().contains("repeats row 2"));
+        // A resample may repeat rows, but not leave the dataset.
+        p.syntheses[0] = SynthesisView::resample(1, vec![1, 1, 4]);
+        assert!(p.validate(&[4, 5, 6]).is_ok());
+        p.syntheses[0] = SynthesisView::resample(1, vec![1, 5]);
+        assert!(p.validate(&[4, 5, 6]).unwrap_err().to_string().contains("row 6 of 5"));
         p.original = 3;
         assert!(p.validate(&[4, 5, 6]).is_err());
     }

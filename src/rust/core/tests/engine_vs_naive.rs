@@ -706,6 +706,7 @@ proptest! {
     /// a synthesis (the size curve, in memory batches of any size) and the tau curve.
     #[test]
     fn plans_match_naive_reference(case in case_strategy(), keep in proptest::collection::vec(any::<bool>(), 1..8),
+                                   draws in proptest::collection::vec(0u32..1000, 0..40),
                                    swap in any::<bool>(), tiny_batches in any::<bool>()) {
         let one = Workers::new(1).unwrap();
         let two = Workers::new(2).unwrap();
@@ -721,13 +722,21 @@ proptest! {
         // A subsample of `other`, rows in reverse order.
         let n_other = enc[0].codes[other].len();
         let rows: Vec<u32> = (0..n_other as u32).rev().filter(|&r| keep[r as usize % keep.len()]).collect();
+        // A resample of `other` (a bootstrap replicate): rows drawn with replacement, in
+        // any order; the reference counts the same rows, repeats included, as a dataset.
+        let resampled: Vec<u32> = if n_other == 0 { Vec::new() } else { draws.iter().map(|&d| d % n_other as u32).collect() };
         let plan = Plan {
             original: o,
-            syntheses: vec![SynthesisView::whole(other), SynthesisView { dataset: other, rows: Some(rows.clone()) }],
+            syntheses: vec![
+                SynthesisView::whole(other),
+                SynthesisView::subsample(other, rows.clone()),
+                SynthesisView::resample(other, resampled.clone()),
+            ],
             tau: TauGrid::new(&TAU).unwrap(),
             weights: Vec::new(),
         };
         let sub_case = Case { vars: case.vars.iter().map(|v| v.with_subset(other, &rows)).collect(), ..case.clone() };
+        let re_case = Case { vars: case.vars.iter().map(|v| v.with_subset(other, &resampled)).collect(), ..case.clone() };
         // Batches of views never change a sum; q ranges may (floating point), so runs are
         // compared to the bit only at equal ranges, and each with the reference.
         let batched = ChunkSizes { view_words: if tiny_batches { 1 } else { 1 << 25 }, ..ChunkSizes::default() };
@@ -736,7 +745,8 @@ proptest! {
         let b = run_plan_with(&two, &enc, &keys, use_na, &reqs, &plan, batched, &never_stop).unwrap();
         let c = run_plan_with(&two, &enc, &keys, use_na, &reqs, &plan, small, &never_stop).unwrap();
         for ti in 0..reqs.len() {
-            let wants = [naive(&case, ti, o, other, &specs[ti]), naive(&sub_case, ti, o, other, &specs[ti])];
+            let wants = [naive(&case, ti, o, other, &specs[ti]), naive(&sub_case, ti, o, other, &specs[ti]),
+                         naive(&re_case, ti, o, other, &specs[ti])];
             for (vi, want) in wants.iter().enumerate() {
                 let got = &a[ti].synthesis[vi];
                 check_against_naive(&case, &enc, ti, other, got, want);
