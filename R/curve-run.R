@@ -36,7 +36,8 @@ run_curve <- function(object, data, keys, targets, dots, plan_of, call) {
   list(raw = counted$raw$train, plan = request$plans$train, keys = request$keys, targets = request$targets, m = m,
        n_syn = as.integer(enc$records[1 + seq_len(m)]), n_orig = as.integer(enc$records[1]),
        grouping = enc$grouping %||% list(), denom_lim = request$limits$denom_lim,
-       exclude_ov_denom_lim = request$limits$exclude_ov_denom_lim, input = counted$input, database = counted$fetch)
+       exclude_ov_denom_lim = request$limits$exclude_ov_denom_lim, input = counted$input, database = counted$fetch,
+       uncertainty = request$uncertainty)
 }
 
 # Up to `n` values spread over the sorted distinct values of x, ends included.

@@ -401,8 +401,9 @@ flag_message <- function(message) {
 #' have are absent.
 #'
 #' @param x A `disclosure` or `multi.disclosure` object (from synthrisk or synthpop).
-#' @param type For `tidy()`: `"measures"` (default), or `"holdout"` for the holdout
-#'   baseline of an object made with `control` (see [disclosure()]).
+#' @param type For `tidy()`: `"measures"` (default), `"holdout"` for the holdout
+#'   baseline of an object made with `control` (see [disclosure()]), or `"intervals"`
+#'   for every interval of an object made with `conf.level` or `boot`.
 #' @param row.names,optional Unused, for the generic.
 #' @param ... Unused.
 #' @return Data frames.
@@ -411,7 +412,14 @@ flag_message <- function(message) {
 #'   `"CAP"`), `measure` (the column names of `ident`, `attrib` and `allCAPs`; `DCAPd`,
 #'   held in both `attrib` and `allCAPs`, once), `value`, `unit` (`"%"`, or
 #'   `"count"` for `max_denom` and `mean_denom`) and `definition` (see below). See [synthrisk-package] for the
-#'   definitions.
+#'   definitions. With intervals (`conf.level` or `boot`), broom's `conf.low` and
+#'   `conf.high`: the interval of the measure's mean over syntheses (the bootstrap's
+#'   when there are both), the same on every synthesis's row, and `conf.method`; with
+#'   `type = "holdout"` the same for `R`.
+#'
+#'   `tidy(type = "intervals")`: `target`, `measure`, `quantity` (`"measure"` or
+#'   `"R"`, the holdout's), `estimate`, `conf.low`, `conf.high`, `method` (`"across
+#'   syntheses"` or `"bootstrap"`).
 #'
 #'   `glance()`: `target`, `Norig` (original records), `m` (syntheses), `keys`
 #'   (comma-separated), the means over syntheses of `UiO`, `repU`, `Dorig`, `DiSCO`,
@@ -457,8 +465,10 @@ NULL
 #' @export
 tidy.disclosure <- function(x, type = "measures", ...) {
   rlang::check_dots_empty()
-  if (tidy_type(type) == "holdout") return(holdout_rows(x))
-  measure_rows(x)
+  type <- tidy_type(type)
+  if (type == "intervals") return(interval_rows(x, "intervals"))
+  if (type == "holdout") return(with_conf(holdout_rows(x), x$holdout_intervals))
+  with_conf(measure_rows(x), x$intervals)
 }
 
 #' @rdname tidy.disclosure

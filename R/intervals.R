@@ -27,6 +27,10 @@ request_uncertainty <- function(a, syn, control, call) {
   conf.level <- check_conf_level(a$conf.level, call)
   boot <- check_boot(a$boot, call)
   seed <- check_seed(a$seed, call)
+  if (!is.null(seed) && boot == 0) {
+    cli::cli_abort(c("{.arg seed} makes the bootstrap's draws reproducible; without {.arg boot} it would be ignored.",
+                     i = "Ask for replicates, e.g. {.code boot = 200, seed = {seed}}."), call = call)
+  }
   if (boot > 0) {
     held <- vapply(c(syn, list(control)), function(x) is.null(x) || (is.data.frame(x) && !is_cell_counts(x)),
                    logical(1))
@@ -216,4 +220,34 @@ interval_of <- function(intervals, measure) {
   hit <- intervals[intervals$measure == measure, , drop = FALSE]
   if (nrow(hit) == 0) return(NULL)
   hit[order(hit$method != "bootstrap"), , drop = FALSE][1, ]
+}
+
+# Rows of tidy() with broom's conf.low and conf.high: each measure's interval (of its
+# mean over syntheses; the bootstrap's when there are both) on every synthesis's row, and
+# conf.method naming it. Unchanged without intervals.
+with_conf <- function(rows, intervals) {
+  if (is.null(intervals) || nrow(rows) == 0) return(rows)
+  found <- lapply(unique(rows$measure), function(me) interval_of(intervals, me))
+  names(found) <- unique(rows$measure)
+  pick <- function(field, missing) {
+    vapply(rows$measure, function(me) if (is.null(found[[me]])) missing else found[[me]][[field]], missing,
+           USE.NAMES = FALSE)
+  }
+  rows$conf.low <- pick("conf.low", NA_real_)
+  rows$conf.high <- pick("conf.high", NA_real_)
+  rows$conf.method <- pick("method", NA_character_)
+  rows
+}
+
+# tidy(type = "intervals"): every interval of one target, both methods, R's too.
+interval_rows <- function(x, part) {
+  if (is.null(x$intervals) && is.null(x$holdout_intervals)) {
+    cli::cli_abort(c("{.arg x} has no intervals.",
+                     i = "Pass {.arg conf.level} (m >= 2) or {.arg boot} to {.fn disclosure} or {.fn multi.disclosure}."),
+                   call = rlang::caller_env(2))
+  }
+  parts <- list(if (!is.null(x$intervals)) cbind(quantity = "measure", x$intervals),
+                if (!is.null(x$holdout_intervals)) cbind(quantity = "R", x$holdout_intervals))
+  out <- bind_frames(parts)
+  cbind(target = rep(x$target, nrow(out)), out[c("measure", "quantity", "estimate", "conf.low", "conf.high", "method")])
 }

@@ -215,9 +215,20 @@ multi_disclosure_cli <- function(x, to.print, digits) {
   if ("attrib" %in% to.print) {
     cli::cli_h2("Attribute disclosure, % of records: {cols[1]} in the original, {cols[2]} in the synthetic data")
     cli::cli_text("Targets ordered by the synthetic measure.")
-    shown <- tab
+    shown <- round_frame(tab, digits)
+    # The synthetic measure with its interval where there is one.
+    found <- lapply(table_targets(x), function(tv) {
+      interval_of(x$intervals[x$intervals$target == tv, , drop = FALSE], cols[2])
+    })
+    if (!all(vapply(found, is.null, logical(1)))) {
+      shown$attrib.syn <- vapply(seq_along(found), function(i) {
+        iv <- found[[i]]
+        if (is.null(iv)) format_interval(tab$attrib.syn[i], NA, NA, digits) else
+          format_interval(tab$attrib.syn[i], iv$conf.low, iv$conf.high, digits)
+      }, character(1))
+    }
     names(shown)[1:2] <- c(cols[1], cols[2])
-    cli_table(round_frame(shown, digits))
+    cli_table(shown)
   }
   if ("checks" %in% to.print) {
     flagged <- Filter(function(d) has_check(d$check1) || has_check(d$check2), x$output.list %||% list())
@@ -248,6 +259,11 @@ multi_disclosure_cli <- function(x, to.print, digits) {
   if (length(notes) > 0) {
     cli::cli_h2("Notes")
     note_bullets(notes)
+  }
+  lines <- c(interval_lines(x$uncertainty, m), missed_estimate_line(x$intervals, cols[2]))
+  if (summary && length(lines) > 0) {
+    cli::cli_h2("Intervals")
+    for (line in lines) cli::cli_bullets(c("*" = escape_braces(line)))
   }
   if (summary && !"checks" %in% to.print && (any(nzchar(tab$check1)) || any(nzchar(tab$check2)))) {
     with_checks <- table_targets(x)[nzchar(tab$check1) | nzchar(tab$check2)]
@@ -292,8 +308,12 @@ bind_rows_of <- function(results, f) {
 #' @export
 tidy.multi.disclosure <- function(x, type = "measures", ...) {
   rlang::check_dots_empty()
-  if (tidy_type(type) == "holdout") return(bind_rows_of(target_results(x), holdout_rows))
-  bind_rows_of(target_results(x), measure_rows)
+  type <- tidy_type(type)
+  if (type == "intervals") return(bind_frames(lapply(target_results(x), interval_rows, part = "intervals")))
+  if (type == "holdout") {
+    return(bind_rows_of(target_results(x), function(d) with_conf(holdout_rows(d), d$holdout_intervals)))
+  }
+  bind_rows_of(target_results(x), function(d) with_conf(measure_rows(d), d$intervals))
 }
 
 #' @rdname tidy.disclosure

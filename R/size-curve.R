@@ -42,6 +42,10 @@
 size_curve <- function(object, data, keys, targets = NULL, sizes = NULL, reps = 10, seed = NULL,
                        measures = size_curve_measures, ...) {
   env <- rlang::current_env()
+  if ("conf.level" %in% names(list(...))) {
+    cli::cli_abort(c("{.arg conf.level} is not used by {.fn size_curve}: its spread is over {.arg reps} subsamples.",
+                     i = "{.code summary()} of the curve gives the spread of each size."), call = env)
+  }
   refuse_counted(object, "object", "size_curve", env)
   refuse_counted(data, "data", "size_curve", env)
   if (!is.null(sizes)) sizes <- check_sizes(sizes, env)

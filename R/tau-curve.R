@@ -77,12 +77,28 @@ build_tau_curve <- function(res, tau) {
   measures <- do.call(rbind, measures)
   rownames(measures) <- NULL
   structure(out, class = c("tau_curve", "data.frame"), measures = measures, keys = res$keys, m = m,
-            n_orig = res$n_orig, grouping = res$grouping)
+            n_orig = res$n_orig, grouping = res$grouping, intervals = tau_intervals(out, res$uncertainty$conf.level, m),
+            conf.level = res$uncertainty$conf.level)
+}
+
+# With conf.level and m >= 2: per target and tau, the interval across syntheses of the
+# synthetic curve (definitions vignette, section 12); NULL otherwise.
+tau_intervals <- function(curve, conf.level, m) {
+  if (is.null(conf.level) || m < 2) return(NULL)
+  cells <- curve[!duplicated(curve[c("target", "tau")]), c("target", "tau")]
+  v <- do.call(rbind, lapply(seq_len(nrow(cells)), function(i) {
+    across_syntheses(curve$synthetic[curve$target == cells$target[i] & curve$tau == cells$tau[i]], conf.level)
+  }))
+  data.frame(target = cells$target, tau = cells$tau, estimate = unname(v[, "estimate"]),
+             conf.low = unname(v[, "conf.low"]), conf.high = unname(v[, "conf.high"]),
+             method = "across syntheses", stringsAsFactors = FALSE, row.names = NULL)
 }
 
 #' @export
 format.tau_curve <- function(x, digits = 2, ...) {
   keys <- attr(x, "keys")
+  intervals <- attr(x, "intervals")
+  conf.level <- attr(x, "conf.level")
   m <- length(unique(x$synthesis))
   x <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
   targets <- unique(x$target)
@@ -99,7 +115,10 @@ format.tau_curve <- function(x, digits = 2, ...) {
             length(targets), if (length(targets) == 1) "" else "s", n_tau, if (n_tau == 1) "" else "s",
             format(min(x$tau)), format(max(x$tau)), if (n_tau > length(shown)) sprintf(", %d shown", length(shown)) else ""),
     matrix_lines(cells),
-    "At tau = 1: DiSCO (Dorig); at tau = 0: DCAPd (CAPd) when nothing is excluded. as.data.frame() has every value.")
+    "At tau = 1: DiSCO (Dorig); at tau = 0: DCAPd (CAPd) when nothing is excluded. as.data.frame() has every value.",
+    if (!is.null(intervals)) {
+      sprintf("%s%% intervals across syntheses of each synthetic value: attr(x, \"intervals\").", format(100 * conf.level))
+    } else if (!is.null(conf.level)) "conf.level gives no interval with one synthesis (intervals across syntheses need m >= 2).")
 }
 
 #' @export

@@ -147,3 +147,60 @@ test_that("bad conf.level, boot and seed are errors naming them; nothing asked i
   expect_null(d$intervals)
   expect_match(paste(format(d), collapse = "\n"), "need m >= 2", fixed = TRUE)
 })
+
+test_that("the tau curve has intervals across syntheses per target and tau", {
+  tc <- tau_curve(sd2011_synds5, sd2011, keys4, targets = c("depress", "ls"), tau = c(0, 0.5, 1), conf.level = 0.95)
+  iv <- attr(tc, "intervals")
+  expect_identical(nrow(iv), 6L)
+  for (i in seq_len(nrow(iv))) {
+    v <- tc$synthetic[tc$target == iv$target[i] & tc$tau == iv$tau[i]]
+    expect_equal(unname(unlist(iv[i, c("estimate", "conf.low", "conf.high")])), hand_interval(v, 0.95),
+                 tolerance = 1e-12)
+  }
+  expect_match(paste(format(tc), collapse = "\n"), "95% intervals across syntheses", fixed = TRUE)
+  one <- tau_curve(sd2011_synds, sd2011, keys4, targets = "depress", tau = c(0, 1), conf.level = 0.95)
+  expect_null(attr(one, "intervals"))
+  expect_match(paste(format(one), collapse = "\n"), "need m >= 2", fixed = TRUE)
+  expect_error(size_curve(sd2011_synds5, sd2011, keys4, targets = "depress", conf.level = 0.95), "conf.level")
+  expect_error(disclosure(sd2011_synds, sd2011, keys4, "depress", seed = 1), "seed.*boot")
+})
+
+test_that("tidy() gains conf.low and conf.high; type = 'intervals' lists them all", {
+  parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
+  md <- multi.disclosure(sd2011_synds5, parts$train, keys4, targets = c("depress", "ls"), print.flag = FALSE,
+                         plot = FALSE, control = parts$control, conf.level = 0.95, boot = 3, seed = 1)
+  t <- tidy(md)
+  # The bootstrap's interval where there are both, on every synthesis's row.
+  row <- t[t$target == "ls" & t$measure == "DiSCO", ]
+  want <- md$intervals[md$intervals$target == "ls" & md$intervals$measure == "DiSCO" &
+                         md$intervals$method == "bootstrap", ]
+  expect_identical(nrow(row), 5L)
+  expect_equal(unique(row$conf.low), want$conf.low)
+  expect_equal(unique(row$conf.high), want$conf.high)
+  expect_identical(unique(row$conf.method), "bootstrap")
+  h <- tidy(md, type = "holdout")
+  hr <- md$holdout_intervals[md$holdout_intervals$target == "depress" & md$holdout_intervals$measure == "repU" &
+                               md$holdout_intervals$method == "bootstrap", ]
+  expect_equal(unique(h$conf.low[h$target == "depress" & h$measure == "repU"]), hr$conf.low)
+  all_iv <- tidy(md, type = "intervals")
+  expect_named(all_iv, c("target", "measure", "quantity", "estimate", "conf.low", "conf.high", "method"))
+  expect_setequal(all_iv$method, c("across syntheses", "bootstrap"))
+  expect_setequal(all_iv$quantity, c("measure", "R"))
+  # Without intervals tidy() is as before, and type = "intervals" says what is missing.
+  plain <- multi.disclosure(sd2011_synds5, sd2011, keys4, targets = "ls", print.flag = FALSE, plot = FALSE)
+  expect_false("conf.low" %in% names(tidy(plain)))
+  expect_error(tidy(plain, type = "intervals"), "no intervals")
+})
+
+test_that("printouts show the estimate with its interval where there is one", {
+  md <- multi.disclosure(sd2011_synds5, sd2011, keys4, targets = c("depress", "ls"), print.flag = FALSE,
+                         plot = FALSE, conf.level = 0.95)
+  out <- paste(format(md), collapse = "\n")
+  iv <- md$intervals[md$intervals$target == "depress" & md$intervals$measure == "DiSCO", ]
+  expect_match(out, sprintf("%.2f (%.2f\u2013%.2f)", iv$estimate, iv$conf.low, iv$conf.high), fixed = TRUE)
+  expect_match(out, "Intervals across the 5 syntheses", fixed = TRUE)
+  d <- md$output.list$depress
+  d$to.print <- "short"
+  expect_match(paste(format(d), collapse = "\n"),
+               sprintf("%.2f (%.2f\u2013%.2f)", iv$estimate, iv$conf.low, iv$conf.high), fixed = TRUE)
+})
