@@ -22,6 +22,9 @@ as_disclosure <- function(request, counted) {
     x <- add_holdout(x, build(counted$raw$control), enc$records[length(enc$records)], enc$control)
   }
   x <- add_intervals(x, request, counted, target)
+  if (!is.null(counted$pooled)) {
+    x <- add_release(x, counted, target, as_disclosure(counted$pooled$request, counted$pooled$counted))
+  }
   if (output$print.flag) cat(wrap_lines(c(preparation_lines(x, enc, timing = TRUE), x$holdout_notes)), sep = "\n")
   x
 }
@@ -256,6 +259,10 @@ disclosure_cli <- function(x, to.print, digits, show_call = FALSE) {
     cli::cli_h2("Notes")
     note_bullets(notes)
   }
+  if (summary && !is.null(x$release)) {
+    cli::cli_h2("Released together")
+    cli::cli_text(escape_braces(release_lines(x$release, m, digits, mean(x$attrib$DiSCO), mean(x$ident$repU))))
+  }
   lines <- c(interval_lines(x$uncertainty, m), missed_estimate_line(x$intervals, c("repU", "DiSCO")))
   if (summary && length(lines) > 0) {
     cli::cli_h2("Intervals")
@@ -403,7 +410,10 @@ flag_message <- function(message) {
 #' @param x A `disclosure` or `multi.disclosure` object (from synthrisk or synthpop).
 #' @param type For `tidy()`: `"measures"` (default), `"holdout"` for the holdout
 #'   baseline of an object made with `control` (see [disclosure()]), or `"intervals"`
-#'   for every interval of an object made with `conf.level` or `boot`.
+#'   for every interval of an object made with `conf.level` or `boot`, or `"release"`
+#'   for an object made with `release = TRUE`: per target `measure`, `value` and `of`
+#'   (`"any synthesis"` for `DiSCO_any` and `repU_any`, `"pooled"` for every measure of
+#'   the stacked syntheses).
 #' @param row.names,optional Unused, for the generic.
 #' @param ... Unused.
 #' @return Data frames.
@@ -466,6 +476,7 @@ NULL
 tidy.disclosure <- function(x, type = "measures", ...) {
   rlang::check_dots_empty()
   type <- tidy_type(type)
+  if (type == "release") return(release_rows(x))
   if (type == "intervals") return(interval_rows(x, "intervals"))
   if (type == "holdout") return(with_conf(holdout_rows(x), x$holdout_intervals))
   with_conf(measure_rows(x), x$intervals)

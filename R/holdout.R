@@ -148,7 +148,7 @@ add_multi_holdout <- function(x, n_control, control_grouping) {
 }
 
 tidy_type <- function(type) {
-  check_choice(type, c("measures", "holdout", "intervals"), "type", rlang::caller_env())
+  check_choice(type, c("measures", "holdout", "intervals", "release"), "type", rlang::caller_env())
 }
 
 # One row per synthesis and measure of the holdout baseline, with group and unit.

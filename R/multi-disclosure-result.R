@@ -14,6 +14,7 @@ as_multi_disclosure <- function(request, counted) {
     build_disclosure(raw[[tv]], tv, keys, enc$labels, m, limits$thresh_1way, limits$thresh_2way, output$digits,
                      "short", NULL)
   }
+  pooled <- if (!is.null(counted$pooled)) as_multi_disclosure(counted$pooled$request, counted$pooled$counted)
   outputs <- lapply(targets, function(tv) {
     d <- build(counted$raw$train, tv)
     d$grouping <- (enc$grouping %||% list())[intersect(c(keys, tv), names(enc$grouping))]
@@ -24,7 +25,8 @@ as_multi_disclosure <- function(request, counted) {
       d$to.print <- c(d$to.print, "holdout")
       d <- add_holdout(d, build(counted$raw$control, tv), n_control, enc$control)
     }
-    add_intervals(d, request, counted, tv)
+    d <- add_intervals(d, request, counted, tv)
+    add_release(d, counted, tv, pooled$output.list[[tv]])
   })
   names(outputs) <- targets
   x <- build_multi_disclosure(outputs, request)
@@ -40,6 +42,10 @@ as_multi_disclosure <- function(request, counted) {
   x$intervals <- with_target("intervals")
   x$holdout_intervals <- with_target("holdout_intervals")
   x$uncertainty <- outputs[[1]]$uncertainty
+  if (!is.null(pooled)) {
+    x$release <- bind_frames(lapply(outputs, `[[`, "release"))
+    x$pooled <- pooled
+  }
   if (output$print.flag) {
     cat(wrap_lines(c(multi_preparation_lines(x, enc, timing = TRUE), x$holdout_notes)), sep = "\n")
   }
@@ -260,6 +266,10 @@ multi_disclosure_cli <- function(x, to.print, digits) {
     cli::cli_h2("Notes")
     note_bullets(notes)
   }
+  if (summary && !is.null(x$release)) {
+    cli::cli_h2("Released together")
+    cli::cli_text(escape_braces(release_lines(x$release, m, digits, NA, NA)))
+  }
   lines <- c(interval_lines(x$uncertainty, m), missed_estimate_line(x$intervals, cols[2]))
   if (summary && length(lines) > 0) {
     cli::cli_h2("Intervals")
@@ -309,6 +319,7 @@ bind_rows_of <- function(results, f) {
 tidy.multi.disclosure <- function(x, type = "measures", ...) {
   rlang::check_dots_empty()
   type <- tidy_type(type)
+  if (type == "release") return(bind_rows_of(target_results(x), release_rows))
   if (type == "intervals") return(bind_frames(lapply(target_results(x), interval_rows, part = "intervals")))
   if (type == "holdout") {
     return(bind_rows_of(target_results(x), function(d) with_conf(holdout_rows(d), d$holdout_intervals)))

@@ -10,7 +10,8 @@ request_formals <- function(family) {
       not.targetlev = NULL, usetargetNA = TRUE, usekeysNA = TRUE, exclude.keys = NULL,
       exclude.keylevs = NULL, exclude.targetlevs = NULL, ngroups_target = NULL, ngroups_keys = NULL,
       thresh_1way = c(50, 90), thresh_2way = c(4, 80), digits = 2, to.print = "short",
-      compare.synorig = TRUE, n_threads = NULL, control = NULL, conf.level = NULL, boot = 0, seed = NULL, ... =
+      compare.synorig = TRUE, n_threads = NULL, control = NULL, conf.level = NULL, boot = 0, seed = NULL,
+      release = FALSE, ... =
     ),
     multi = alist(
       keys = , targets = NULL, print.flag = TRUE, denom_lim = 5, exclude_ov_denom_lim = FALSE,
@@ -18,7 +19,7 @@ request_formals <- function(family) {
       exclude.keylevs = NULL, exclude.targetlevs = NULL, ngroups_targets = NULL, ngroups_keys = NULL,
       ident.meas = "repU", attrib.meas = "DiSCO", thresh_1way = c(50, 90), thresh_2way = c(4, 80),
       digits = 2, plot = TRUE, compare.synorig = TRUE, n_threads = NULL, control = NULL, conf.level = NULL, boot = 0,
-      seed = NULL, ... =
+      seed = NULL, release = FALSE, ... =
     )
   )
 }
@@ -107,7 +108,12 @@ argument_docs <- list(
                "every measure and for `R`; works for m = 1. All replicates are counted in one core call.",
                "Syntheses must be data frames of records."),
   seed = paste("A whole number making the bootstrap's draws reproducible (R's random state is restored",
-               "afterwards), or `NULL` for the session's random state.")
+               "afterwards), or `NULL` for the session's random state."),
+  release = paste("With m >= 2 syntheses released together, `TRUE` adds what an intruder holding all of",
+                  "them learns (definitions vignette, section 12): `release` (`DiSCO_any`, `repU_any`: the",
+                  "original records in a DiSCO cell, or replicated uniques, of at least one synthesis, % of",
+                  "the original records) and `pooled` (every measure with the syntheses stacked into one).",
+                  "Syntheses must be data frames of records.")
 )
 
 # Roxygen tags (for @eval) documenting `...` of a front door as synthpop's arguments.

@@ -63,6 +63,8 @@ disclosure_request <- function(.family, .syn, .cont.na, .data, ..., .env = paren
                    call = env)
   }
   uncertainty <- request_uncertainty(a, syn, control, env)
+  check_flag(a$release, "release", env)
+  if (isTRUE(a$release)) check_release(syn, .records || !is.null(.plan_of), env)
   if ((.records || !is.null(.plan_of)) && uncertainty$boot > 0) {
     cli::cli_abort("{.arg boot} is for {.fn disclosure} and {.fn multi.disclosure}; here it would be ignored.",
                    call = env)
@@ -83,7 +85,7 @@ disclosure_request <- function(.family, .syn, .cont.na, .data, ..., .env = paren
     ngroups = stats::setNames(as.list(c(ngroups_keys[key_order], target_grouping$ngroups)), c(keys, targets)),
     grouping_named = target_grouping$named, target_options = target_options,
     given_exclusions = !is.null(a$exclude.keys), limits = limits, output = output, strict = !a$compare.synorig,
-    n_threads = n_threads, plans = plans, records = .records, uncertainty = uncertainty
+    n_threads = n_threads, plans = plans, records = .records, uncertainty = uncertainty, release = isTRUE(a$release)
   ), class = "synthrisk_request")
 }
 

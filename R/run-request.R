@@ -5,7 +5,7 @@
 # encoding, `input` and `fetch`.
 run_request <- function(request) {
   if (request$family == "keys") return(run_keys_request(request))
-  count_targets(request, precompute = function(before, group) core_calls(before, request, group),
+  counted <- count_targets(request, precompute = function(before, group) core_calls(before, request, group),
                 run_group = function(enc, group) {
     options <- request$target_options[match(group, request$targets)]
     out <- if (!is.null(enc$raw)) {
@@ -13,14 +13,21 @@ run_request <- function(request) {
     } else {
       lapply(request$plans, function(plan) run_core(enc, request, options, plan))
     }
-    if (request$records) {
-      one <- target_request(options[[1]], enc, request, original = 0L)
-      out$records <- list(rust_result(rust_records(enc$ptr, match(request$keys, enc$vars) - 1L,
-                                                   as.logical(request$usekeysNA), one, request$n_threads),
-                                      call = request$env))
+    if (request$records || isTRUE(request$release)) {
+      out$records <- lapply(options, function(o) {
+        one <- target_request(o, enc, request, original = 0L)
+        rust_result(rust_records(enc$ptr, match(request$keys, enc$vars) - 1L, as.logical(request$usekeysNA), one,
+                                 request$n_threads), call = request$env)
+      })
+      names(out$records) <- group
     }
     out
   })
+  if (isTRUE(request$release)) {
+    pooled <- pooled_request(request)
+    counted$pooled <- list(request = pooled, counted = run_request(pooled))
+  }
+  counted
 }
 
 # A request on keys alone: the encoding and, per dataset, each record's key combination

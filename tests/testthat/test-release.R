@@ -1,0 +1,80 @@
+# Several syntheses released together (R/release.R, definitions vignette section 12):
+# `pooled` is disclosure() of the stacked syntheses; DiSCO_any and repU_any against a
+# reference built from record_risk()'s record-level flags.
+
+keys4 <- c("sex", "age", "region", "placesize")
+
+# From record_risk(): the share of original records flagged in at least one synthesis.
+any_from_record_risk <- function(syn, data, keys, target, ...) {
+  rr <- record_risk(syn, data, keys, target = target, ...)
+  o <- rr$original
+  any_of <- function(flag) sum(tapply(o[[flag]], o$row, any)) / rr$Nd * 100
+  c(DiSCO_any = any_of("disco"), repU_any = any_of("replicated_unique"))
+}
+
+test_that("pooled is disclosure() of the stacked syntheses; the release measures match record_risk()", {
+  d <- disclosure(sd2011_synds5, sd2011, keys4, "depress", print.flag = FALSE, release = TRUE)
+  stacked <- do.call(rbind, sd2011_synds5$syn)
+  want <- disclosure(stacked, sd2011, keys = keys4, target = "depress", print.flag = FALSE)
+  expect_identical(d$pooled$measures, want$measures)
+  expect_identical(d$pooled$Nexclusions, want$Nexclusions)
+  ref <- any_from_record_risk(sd2011_synds5, sd2011, keys4, "depress")
+  expect_equal(unlist(d$release[c("DiSCO_any", "repU_any")]), ref, tolerance = 1e-12)
+  # Released together, more records are exposed than by any one synthesis.
+  expect_gt(d$release$DiSCO_any, max(d$attrib$DiSCO))
+  # The measures of the call itself do not change.
+  expect_identical(d$measures, disclosure(sd2011_synds5, sd2011, keys4, "depress", print.flag = FALSE)$measures)
+})
+
+test_that("multi.disclosure() has release per target and a pooled multi.disclosure", {
+  md <- multi.disclosure(sd2011_synds5, sd2011, keys4, targets = c("depress", "marital"), print.flag = FALSE,
+                         plot = FALSE, release = TRUE, usetargetsNA = FALSE, exclude.keys = list(NULL, "sex"),
+                         exclude.keylevs = list(NULL, "MALE"), exclude.targetlevs = list(NULL, "SINGLE"))
+  stacked <- do.call(rbind, sd2011_synds5$syn)
+  want <- multi.disclosure(stacked, sd2011, keys = keys4, targets = c("depress", "marital"), print.flag = FALSE,
+                           plot = FALSE, usetargetsNA = FALSE, exclude.keys = list(NULL, "sex"),
+                           exclude.keylevs = list(NULL, "MALE"), exclude.targetlevs = list(NULL, "SINGLE"))
+  expect_identical(md$pooled$attrib.table, want$attrib.table)
+  expect_identical(md$output.list$marital$pooled$measures, want$output.list$marital$measures)
+  ref <- any_from_record_risk(sd2011_synds5, sd2011, keys4, "marital", usetargetNA = FALSE, exclude.keys = "sex",
+                              exclude.keylevs = "MALE", exclude.targetlevs = "SINGLE")
+  got <- md$release[md$release$target == "marital", c("DiSCO_any", "repU_any")]
+  expect_equal(unlist(got), ref, tolerance = 1e-12)
+  rel <- tidy(md, type = "release")
+  expect_setequal(rel$of, c("any synthesis", "pooled"))
+  expect_equal(rel$value[rel$target == "marital" & rel$measure == "DiSCO_any"], got$DiSCO_any)
+  expect_match(paste(format(md), collapse = "\n"), "Released together, the 5 syntheses disclose", fixed = TRUE)
+})
+
+test_that("the release measures equal the record_risk() reference on random cases with m >= 2", {
+  local_quiet_labels()
+  checked <- 0
+  for (seed in 1:400) {
+    case <- random_case(seed)
+    # record_risk() takes cont.na only from a synds object.
+    if (length(case$syn) < 2 || !is.null(case$args$cont.na)) next
+    args <- case$args
+    args$cont.na <- NULL
+    args$thresh_1way <- NULL
+    args$thresh_2way <- NULL
+    got <- do.call(disclosure, c(list(case$syn, case$data), args, list(print.flag = FALSE, release = TRUE)))
+    ref <- do.call(any_from_record_risk, c(list(case$syn, case$data, args$keys, "t"),
+                                           args[setdiff(names(args), c("keys", "target"))]))
+    expect_equal(unlist(got$release[c("DiSCO_any", "repU_any")]), ref, tolerance = 1e-12,
+                 label = paste("case", seed))
+    stacked <- do.call(rbind, case$syn)
+    want <- do.call(disclosure, c(list(stacked, case$data), args, list(print.flag = FALSE)))
+    expect_identical(got$pooled$measures, want$measures, label = paste("pooled, case", seed))
+    checked <- checked + 1
+  }
+  expect_gte(checked, 200)
+})
+
+test_that("release is refused where it would be ignored or cannot be made", {
+  expect_error(disclosure(sd2011_synds, sd2011, keys4, "depress", release = TRUE), "release.*one")
+  expect_error(disclosure(sd2011_synds5, sd2011, keys4, "depress", release = "yes"), "release")
+  expect_error(tau_curve(sd2011_synds5, sd2011, keys4, "depress", release = TRUE), "release")
+  expect_error(record_risk(sd2011_synds5, sd2011, keys4, "depress", release = TRUE), "release")
+  d <- disclosure(sd2011_synds5, sd2011, keys4, "depress", print.flag = FALSE)
+  expect_error(tidy(d, type = "release"), "no release measures")
+})
