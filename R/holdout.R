@@ -284,20 +284,43 @@ require_holdout <- function(x, call) {
 # One row per label: train and control (means over syntheses) and R of those means.
 # `first_on_top`: the first label on the top row (else at the bottom, as the rows of
 # attrib_plot()).
-holdout_points <- function(labels, train, control, R, group = NULL, first_on_top = TRUE) {
-  lab <- paste0(labels, "  (", format_ratio(R), ")")
+holdout_points <- function(labels, train, control, R, group = NULL, first_on_top = TRUE, intervals = NULL) {
+  # With intervals: R's in the label, the train measure's as a bar.
+  r_iv <- lapply(labels, function(me) interval_of(intervals$R, me))
+  r_text <- vapply(seq_along(labels), function(i) {
+    iv <- r_iv[[i]]
+    if (is.null(iv) || is.na(iv$conf.low)) format_ratio(R[i]) else
+      paste0(format_ratio(R[i]), " [", formatC(round(iv$conf.low, 2) + 0, format = "f", digits = 2), ", ",
+             formatC(round(iv$conf.high, 2) + 0, format = "f", digits = 2), "]")
+  }, character(1))
+  lab <- paste0(labels, "  (", r_text, ")")
   lab <- factor(lab, levels = if (first_on_top) rev(lab) else lab)
   kinds <- factor(rep(holdout_styles$data, each = length(lab)), levels = holdout_styles$data)
   points <- data.frame(label = c(lab, lab), value = c(control, train), kind = kinds)
   if (!is.null(group)) points$group <- factor(c(group, group), levels = unique(group))
   arrows <- arrow_segments(lab, control, train)
   if (!is.null(group)) arrows$group <- factor(group[match(arrows$target, lab)], levels = unique(group))
-  list(points = points[is.finite(points$value), , drop = FALSE], arrows = arrows)
+  t_iv <- lapply(labels, function(me) interval_of(intervals$train, me))
+  has <- !vapply(t_iv, is.null, logical(1))
+  bars <- if (any(has)) {
+    b <- data.frame(target = lab[has], low = vapply(t_iv[has], `[[`, 0, "conf.low"),
+                    high = vapply(t_iv[has], `[[`, 0, "conf.high"))
+    if (!is.null(group)) b$group <- factor(group[has], levels = unique(group))
+    b
+  }
+  list(points = points[is.finite(points$value), , drop = FALSE], arrows = arrows, bars = bars)
 }
 
 # The measures of the synthetic data that autoplot() shows for one target.
 holdout_plot_measures <- function() {
   unique(disclosure_plot_pairs()$synthetic)
+}
+
+# "; bars and [ ]: 95% bootstrap intervals" when intervals are drawn.
+holdout_interval_note <- function(x, drawn) {
+  if (is.null(drawn$bars)) return("")
+  method <- if (any(x$intervals$method == "bootstrap")) "bootstrap" else "across syntheses"
+  paste0("; bars and [ ]: ", interval_label(x$uncertainty, method))
 }
 
 holdout_plot_disclosure <- function(x) {
@@ -307,10 +330,12 @@ holdout_plot_disclosure <- function(x) {
   ord <- order(match(group, unique(measure_registry$group)))
   measures <- measures[ord]
   group <- group[ord]
-  drawn <- holdout_points(measures, s[measures, "train"], s[measures, "control"], s[measures, "R"], group)
+  drawn <- holdout_points(measures, s[measures, "train"], s[measures, "control"], s[measures, "R"], group,
+                          intervals = list(train = x$intervals, R = x$holdout_intervals))
   m <- length(unique(x$holdout$synthesis))
   subtitle <- keys_subtitle(x$keys, paste0("; ", x$Ncontrol, " control records",
-                                           if (m > 1) paste0("; means over ", m, " syntheses, R of the means") else ""))
+                                           if (m > 1) paste0("; means over ", m, " syntheses, R of the means") else "",
+                                           holdout_interval_note(x, drawn)))
   draw_holdout_plot(drawn, paste0("Holdout baseline for ", x$target), subtitle, "Measure (%)", facet = TRUE)
 }
 
@@ -319,10 +344,18 @@ holdout_plot_multi <- function(x) {
   targets <- table_targets(x)
   rows <- lapply(targets, function(tv) holdout_summary(x$holdout[x$holdout$target == tv, , drop = FALSE])[measure, ])
   s <- do.call(rbind, rows)
-  drawn <- holdout_points(targets, s$train, s$control, s$R, first_on_top = FALSE)
+  per_target <- function(tab) {
+    if (is.null(tab)) return(NULL)
+    tab <- tab[tab$measure == measure, , drop = FALSE]
+    tab$measure <- tab$target
+    tab
+  }
+  drawn <- holdout_points(targets, s$train, s$control, s$R, first_on_top = FALSE,
+                          intervals = list(train = per_target(x$intervals), R = per_target(x$holdout_intervals)))
   m <- x$m %||% 1
   subtitle <- keys_subtitle(x$keys, paste0("; ", x$Ncontrol, " control records",
-                                           if (m > 1) paste0("; means over ", m, " syntheses, R of the means") else ""))
+                                           if (m > 1) paste0("; means over ", m, " syntheses, R of the means") else "",
+                                           holdout_interval_note(x, drawn)))
   draw_holdout_plot(drawn, paste0("Holdout baseline: ", measure, " by target"), subtitle,
                     paste0(measure, " (%)"), facet = FALSE)
 }
@@ -335,6 +368,7 @@ draw_holdout_plot <- function(drawn, title, subtitle, x_title, facet) {
                                                             yend = .data$target),
                           colour = "grey50", linewidth = 0.5, inherit.aes = FALSE,
                           arrow = grid::arrow(length = grid::unit(0.14, "cm"), type = "closed")) +
+    interval_bars(drawn$bars) +
     ggplot2::geom_point(stroke = 1) +
     point_scales(holdout_styles$data, holdout_styles) +
     percent_axis(x_title) +

@@ -251,3 +251,9 @@ interval_rows <- function(x, part) {
   out <- bind_frames(parts)
   cbind(target = rep(x$target, nrow(out)), out[c("measure", "quantity", "estimate", "conf.low", "conf.high", "method")])
 }
+
+# "95% intervals across syntheses" / "95% bootstrap intervals", for plot subtitles.
+interval_label <- function(u, method) {
+  level <- if (method == "bootstrap") u$boot_level else u$conf.level
+  paste0(format(100 * level), "% ", if (method == "bootstrap") "bootstrap intervals" else "intervals across syntheses")
+}

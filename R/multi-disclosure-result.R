@@ -378,18 +378,54 @@ attrib_plot <- function(x) {
   legend_labels <- c(paste0("original (", cols[1], ")"),
                      paste0("synthetic (", cols[2], if (m > 1) ", mean" else "", ")"))
   target <- factor(labels, levels = labels)
-  points <- data.frame(target = c(target, target), value = c(tab$attrib.orig, tab$attrib.syn),
+  values <- c(tab$attrib.orig, tab$attrib.syn)
+  styles <- point_styles[1:2, ]
+  # Released together (release = TRUE): DiSCO_any, or the stacked syntheses' measure.
+  released <- attrib_released(x, cols[2])
+  if (!is.null(released)) {
+    legend_labels <- c(legend_labels, released$label)
+    values <- c(values, released$values)
+    styles <- point_styles[c(1, 2, 4), ]
+  }
+  points <- data.frame(target = rep(target, length(legend_labels)), value = values,
                        data = factor(rep(legend_labels, each = nrow(tab)), levels = legend_labels))
   # synthpop's objects hold NA for measures it could not compute (e.g. DiSDiO).
   points <- points[is.finite(points$value), , drop = FALSE]
   arrows <- arrow_segments(target, tab$attrib.orig, tab$attrib.syn)
-  subtitle <- keys_subtitle(x$keys, if (m > 1) paste0("; means over ", m, " syntheses") else "")
+  bars <- attrib_bars(x, cols[2], target)
+  note <- if (m > 1) paste0("; means over ", m, " syntheses") else ""
+  if (!is.null(bars)) note <- paste0(note, "; bars: ", interval_label(x$uncertainty, bars$method[1]))
+  subtitle <- keys_subtitle(x$keys, note)
   if (!any(is.finite(tab$attrib.orig))) subtitle <- paste0(subtitle, "\nNo original ", cols[1], " in this object")
-  draw_attrib_plot(points, arrows, legend_labels, subtitle)
+  draw_attrib_plot(points, arrows, legend_labels, subtitle, styles, bars)
+}
+
+# Per target in table order, the interval of the synthetic measure `measure`, or NULL.
+attrib_bars <- function(x, measure, target) {
+  if (is.null(x$intervals)) return(NULL)
+  found <- lapply(table_targets(x), function(tv) interval_of(x$intervals[x$intervals$target == tv, ], measure))
+  keep <- !vapply(found, is.null, logical(1))
+  if (!any(keep)) return(NULL)
+  data.frame(target = target[keep], low = vapply(found[keep], `[[`, 0, "conf.low"),
+             high = vapply(found[keep], `[[`, 0, "conf.high"),
+             method = vapply(found[keep], `[[`, "", "method"), stringsAsFactors = FALSE)
+}
+
+# The released-together marker: DiSCO_any for DiSCO, else the pooled synthesis's measure.
+attrib_released <- function(x, measure) {
+  if (is.null(x$release)) return(NULL)
+  targets <- table_targets(x)
+  if (measure == "DiSCO") {
+    return(list(label = "released together (DiSCO_any)",
+                values = x$release$DiSCO_any[match(targets, x$release$target)]))
+  }
+  pooled <- x$pooled$attrib.table
+  list(label = paste0("syntheses stacked (", measure, ")"),
+       values = pooled$attrib.syn[match(targets, table_targets(x$pooled))])
 }
 
 # Kept apart from attrib_plot() so that the plot's environment holds only its data.
-draw_attrib_plot <- function(points, arrows, legend_labels, subtitle) {
+draw_attrib_plot <- function(points, arrows, legend_labels, subtitle, styles = point_styles[1:2, ], bars = NULL) {
   # geom_blank() first: the rows take the order of the targets, not of the first layer.
   ggplot2::ggplot(points, ggplot2::aes(x = .data$value, y = .data$target)) +
     ggplot2::geom_blank() +
@@ -397,11 +433,13 @@ draw_attrib_plot <- function(points, arrows, legend_labels, subtitle) {
                                                       yend = .data$target),
                           colour = "grey50", linewidth = 0.5,
                           arrow = grid::arrow(length = grid::unit(0.14, "cm"), type = "closed")) +
+    interval_bars(bars) +
     ggplot2::geom_point(ggplot2::aes(colour = .data$data, shape = .data$data, size = .data$data), stroke = 1) +
-    point_scales(legend_labels, point_styles[1:2, ]) +
+    point_scales(legend_labels, styles) +
     percent_axis("Attribute disclosure (%)") +
     ggplot2::labs(y = NULL, title = "Attribute disclosure by target", subtitle = subtitle) +
-    plot_theme("bottom")
+    plot_theme("bottom") +
+    if (length(legend_labels) > 2) legend_rows(2)
 }
 
 #' @export

@@ -6,12 +6,26 @@
 # colour-blind readers) and by shape: the original is a large ring, the synthetic a
 # smaller dot drawn on top, so both stay visible when the two measures are equal.
 point_styles <- data.frame(
-  data = c("original", "synthetic", "each synthesis"),
-  colour = c("#0072B2", "#D55E00", "#D55E00"),
-  shape = c(1, 16, 124),
-  size = c(3.6, 2.2, 3.4),
+  data = c("original", "synthetic", "each synthesis", "released together"),
+  colour = c("#0072B2", "#D55E00", "#D55E00", "#009E73"),
+  shape = c(1, 16, 124, 17),
+  size = c(3.6, 2.2, 3.4, 2.4),
   stringsAsFactors = FALSE
 )
+
+# A legend of several entries in `n` rows (so that it fits a 5-inch figure).
+legend_rows <- function(n) {
+  ggplot2::guides(colour = ggplot2::guide_legend(nrow = n, byrow = TRUE),
+                  shape = ggplot2::guide_legend(nrow = n, byrow = TRUE),
+                  size = ggplot2::guide_legend(nrow = n, byrow = TRUE))
+}
+
+# Intervals of the synthetic measure as horizontal error bars (vermillion, thin).
+interval_bars <- function(bars) {
+  if (is.null(bars) || nrow(bars) == 0) return(NULL)
+  ggplot2::geom_errorbar(data = bars, ggplot2::aes(xmin = .data$low, xmax = .data$high, y = .data$target),
+                         inherit.aes = FALSE, orientation = "y", width = 0.35, colour = "#D55E00", linewidth = 0.45)
+}
 
 # The x axis runs from 0 to 100 % with room beyond both ends for a whole point.
 percent_axis <- function(title) {

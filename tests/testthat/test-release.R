@@ -78,3 +78,40 @@ test_that("release is refused where it would be ignored or cannot be made", {
   d <- disclosure(sd2011_synds5, sd2011, keys4, "depress", print.flag = FALSE)
   expect_error(tidy(d, type = "release"), "no release measures")
 })
+
+test_that("the attribute plot draws intervals as bars and the released-together measure as a third marker", {
+  md <- multi.disclosure(sd2011_synds5, sd2011, keys4, print.flag = FALSE, plot = FALSE, release = TRUE,
+                         conf.level = 0.95)
+  p <- autoplot(md)
+  built <- ggplot2::ggplot_build(p)
+  geoms <- vapply(p$layers, function(l) class(l$geom)[1], "")
+  bars <- built$data[[which(geoms == "GeomErrorbar")]]
+  targets <- synthrisk:::table_targets(md)
+  iv <- md$intervals[md$intervals$measure == "DiSCO", ]
+  expect_equal(bars$xmin[order(bars$y)], iv$conf.low[match(targets, iv$target)])
+  expect_equal(bars$xmax[order(bars$y)], iv$conf.high[match(targets, iv$target)])
+  pts <- built$data[[which(geoms == "GeomPoint")]]
+  released <- pts[pts$shape == 17, ]
+  expect_equal(released$x[order(released$y)], md$release$DiSCO_any[match(targets, md$release$target)])
+  expect_match(p$labels$subtitle, "bars: 95% intervals across syntheses", fixed = TRUE)
+  skip_if_not(capabilities("cairo"))
+  for (size in list(c(5, 3), c(7, 4))) {
+    expect_identical(layout_problems(p, size[1], size[2], point_size = 2.4), character(0))
+  }
+  # Without intervals or release the plot has neither.
+  plain <- autoplot(multi.disclosure(sd2011_synds5, sd2011, keys4, print.flag = FALSE, plot = FALSE))
+  expect_false(any(vapply(plain$layers, function(l) inherits(l$geom, "GeomErrorbar"), NA)))
+})
+
+test_that("the holdout plot draws the train measure's interval and R's interval in the label", {
+  parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
+  d <- disclosure(sd2011_synds5, parts$train, keys4, "depress", print.flag = FALSE, control = parts$control,
+                  conf.level = 0.95)
+  p <- autoplot(d, type = "holdout")
+  geoms <- vapply(p$layers, function(l) class(l$geom)[1], "")
+  expect_true("GeomErrorbar" %in% geoms)
+  r <- d$holdout_intervals[d$holdout_intervals$measure == "repU", ]
+  label <- grep("^repU ", levels(p$data$label), value = TRUE)
+  expect_identical(label, sprintf("repU  (R = %.2f [%.2f, %.2f])", synthrisk:::holdout_summary(d$holdout)["repU", "R"],
+                                  r$conf.low, r$conf.high))
+})
