@@ -45,6 +45,9 @@ run_keys_request <- function(request) {
 # level of a variable not yet labelled.
 core_calls <- function(before, request, group) {
   options <- request$target_options[match(group, request$targets)]
+  # A run long enough for a progress bar is counted in batches after the encoding.
+  work <- sum(vapply(request$plans, plan_work, 0, n_rows = dataset_rows(request), n_targets = length(options)))
+  if (wants_progress(work)) return(NULL)
   calls <- lapply(request$plans, function(plan) {
     targets <- lapply(options, target_request, enc = before, request = request, original = plan$original %||% 0L)
     if (any(vapply(targets, is.null, logical(1)))) return(NULL)
@@ -59,11 +62,17 @@ core_calls <- function(before, request, group) {
 run_core <- function(enc, request, options, plan) {
   requests <- lapply(options, target_request, enc = enc, request = request, original = plan$original %||% 0L)
   plan <- plan_with_weights(plan, enc$weights)
-  raw <- rust_result(rust_compute(enc$ptr, match(request$keys, enc$vars) - 1L, as.logical(request$usekeysNA),
-                                  requests, request$n_threads, plan),
-                     call = request$env)
-  names(raw) <- vapply(options, function(o) o$target, character(1))
-  raw
+  targets <- vapply(options, function(o) o$target, character(1))
+  count <- function(plan) {
+    raw <- rust_result(rust_compute(enc$ptr, match(request$keys, enc$vars) - 1L, as.logical(request$usekeysNA),
+                                    requests, request$n_threads, plan),
+                       call = request$env)
+    stats::setNames(raw, targets)
+  }
+  if (wants_progress(plan_work(plan, enc$records, length(options)))) {
+    return(run_core_in_batches(count, plan, length(options), "Counting resamples"))
+  }
+  count(plan)
 }
 
 # disclosure() and multi.disclosure(): a request of synthpop's arguments `...`, run,
