@@ -83,6 +83,8 @@ bench: install
 	  git worktree add --detach $$wt $$base >/dev/null && R CMD INSTALL --no-multiarch --library=$$lib $$wt >/dev/null 2>&1 && \
 	  $(RSCRIPT) bench/ab.R $$lib $(R_LIB) 7 >> bench/RESULTS.md; git worktree remove --force $$wt; rm -rf $$lib
 	SYNTHPOP_LIB=$${SYNTHPOP_LIB:-} $(RSCRIPT) bench/synthpop.R 3 >> bench/RESULTS.md
+	$(RSCRIPT) bench/intervals.R >> bench/RESULTS.md
+	$(RSCRIPT) bench/coverage.R 200 >> bench/RESULTS.md
 	mkdir -p vignettes/performance
 	cp bench/RESULTS.md bench/time_vs_rows.png vignettes/performance/
 
