@@ -90,6 +90,12 @@
 #'   the measure with `data` as the original, `control` = with `control` as the
 #'   original, `R`; see the section "Holdout baseline"), `Ncontrol` and
 #'   `holdout_notes` (control values put in end intervals of grouped variables).
+#'   With `conf.level` or `boot`: `intervals` (`measure`, `estimate`, `conf.low`,
+#'   `conf.high`, `method`: `"across syntheses"` or `"bootstrap"`), with `control`
+#'   also `holdout_intervals` (the same for R), with `boot` the replicate values
+#'   (`replicates`, `holdout_replicates`: `replicate`, `measure`, `value`), and
+#'   `uncertainty` (what was asked). With `release = TRUE`: `release` (`DiSCO_any`,
+#'   `repU_any`) and `pooled` (the `disclosure` of the syntheses stacked).
 #'
 #' @section Holdout baseline:
 #' Records used for the synthesis may be at risk because the synthesis learnt
