@@ -224,7 +224,7 @@ disclosure_cli <- function(x, to.print, digits, show_call = FALSE) {
     dimnames(short) <- list(c("Original", paste("Synthesis", seq_len(m))),
                             c("Identity (UiO/repU)", "Attrib (Dorig/DiSCO)"))
     if (m > 1) short <- rbind(short, "Mean of syntheses" = colMeans(short[-1, , drop = FALSE]))
-    cli_table(with_intervals(short, c("repU", "DiSCO"), x$intervals, digits))
+    cli_table(with_intervals(short, headline_measures, x$intervals, digits))
   }
   if ("ident" %in% to.print) {
     cli::cli_h2("Identity disclosure measures, % of records")
@@ -253,7 +253,8 @@ disclosure_cli <- function(x, to.print, digits, show_call = FALSE) {
     for (line in prep) cli::cli_bullets(c("*" = escape_braces(line)))
   }
   notes <- x$notes %||% character(0)
-  notes <- notes[if (summary) names(notes) != "TCAP" | "allCAPs" %in% to.print else names(notes) == "TCAP" &
+  tcap <- two_definition_measure
+  notes <- notes[if (summary) names(notes) != tcap | "allCAPs" %in% to.print else names(notes) == tcap &
                    "allCAPs" %in% to.print]
   if (length(notes) > 0) {
     cli::cli_h2("Notes")
@@ -263,7 +264,7 @@ disclosure_cli <- function(x, to.print, digits, show_call = FALSE) {
     cli::cli_h2("Released together")
     cli::cli_text(escape_braces(release_lines(x$release, m, digits, mean(x$attrib$DiSCO), mean(x$ident$repU))))
   }
-  lines <- c(interval_lines(x$uncertainty, m), missed_estimate_line(x$intervals, c("repU", "DiSCO")))
+  lines <- c(interval_lines(x$uncertainty, m), missed_estimate_line(x$intervals, headline_measures))
   if (summary && length(lines) > 0) {
     cli::cli_h2("Intervals")
     for (line in lines) cli::cli_bullets(c("*" = escape_braces(line)))
@@ -364,7 +365,7 @@ measure_rows <- function(x) {
   data.frame(target = rep(x$target, length(measure)), synthesis = rep(seq_len(m), times = ncol(wide)),
              group = unname(measure_group[measure]), measure = measure, value = unlist(wide, use.names = FALSE),
              unit = unname(measure_unit[measure]),
-             definition = ifelse(measure == "TCAP", tcap_definition(x), NA_character_), stringsAsFactors = FALSE)
+             definition = ifelse(measure == two_definition_measure, tcap_definition(x), NA_character_), stringsAsFactors = FALSE)
 }
 
 # TCAP means the vignette's DiSCO / DiS in synthrisk's results and DiSCO / iS in

@@ -135,3 +135,9 @@ default_attrib_meas <- names(attrib_meas_columns)[1]
 # The rows and columns of each synthesis's Nexclusions matrix.
 exclusion_rows <- table_names
 exclusion_cols <- c(names(exclusion_steps), "remaining")
+
+# The headline pair of the summary printout (identity, attribute), whose "any synthesis"
+# versions the released-together block reports; and the measure with two definitions
+# (synthrisk's and synthpop 1.9-3's), named in tidy() and the notes.
+headline_measures <- c(identity = "repU", attribute = "DiSCO")
+two_definition_measure <- "TCAP"

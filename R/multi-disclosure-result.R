@@ -415,7 +415,7 @@ attrib_bars <- function(x, measure, target) {
 attrib_released <- function(x, measure) {
   if (is.null(x$release)) return(NULL)
   targets <- table_targets(x)
-  if (measure == "DiSCO") {
+  if (measure == headline_measures[["attribute"]]) {
     return(list(label = "released together (DiSCO_any)",
                 values = x$release$DiSCO_any[match(targets, x$release$target)]))
   }

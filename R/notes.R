@@ -74,7 +74,7 @@ disclosure_notes <- function(x, enc, m) {
   }
   tcap <- x$measures$TCAP_synthpop
   if (!is.null(tcap)) {
-    notes[["TCAP"]] <- sprintf(paste(
+    notes[[two_definition_measure]] <- sprintf(paste(
       "TCAP is the 2026 vignette's (DiSCO / DiS); synthpop 1.9-3's TCAP (DiSCO over the records whose key",
       "occurs in the synthetic data) would be %s (measures$TCAP_synthpop)."),
       paste(format(round(tcap, x$digits), nsmall = 0), collapse = ", "))
@@ -124,7 +124,7 @@ multi_notes <- function(x, enc, given_exclusions, grouping_named = FALSE) {
       " Group ", if (length(unique_targets) > 1) "them" else "it", " with ngroups_targets (e.g. ",
       "ngroups_targets = c(", paste0(unique_targets, " = 10", collapse = ", "), ")).")
   }
-  if (x$m > 1 && x$ident.meas == "repU") {
+  if (x$m > 1 && x$ident.meas == default_ident_meas) {
     notes[["ident_mean"]] <- paste("repU is the mean over the", x$m, "syntheses; synthpop 1.9-3 reports the first",
                                    "synthesis only.")
   }
@@ -138,8 +138,8 @@ multi_notes <- function(x, enc, given_exclusions, grouping_named = FALSE) {
   if (x$attrib.meas == "DiSDiO") {
     notes[["DiSDiO"]] <- "attrib.meas = \"DiSDiO\" compares Dorig with DiSDiO; synthpop 1.9-3 gives NA for the original measure."
   }
-  if (x$attrib.meas == "TCAP") {
-    notes[["TCAP"]] <- "TCAP is the 2026 vignette's (DiSCO / DiS); synthpop 1.9-3's differs (measures$TCAP_synthpop)."
+  if (x$attrib.meas == two_definition_measure) {
+    notes[[two_definition_measure]] <- "TCAP is the 2026 vignette's (DiSCO / DiS); synthpop 1.9-3's differs (measures$TCAP_synthpop)."
   }
   if (given_exclusions) {
     notes[["exclude.keylevs"]] <- paste("exclude.keylevs is used as given; synthpop 1.9-3 passes exclude.targetlevs in",
