@@ -148,7 +148,7 @@ dcr <- function(object, data, control = NULL, vars = NULL, weights = NULL, cont.
   }
   requests <- lapply(plan, function(x) x[c("index", "queries", "second")])
   metric <- list(numeric = numeric, weights = as.double(weights), ranges = as.double(ranges))
-  raw <- rust_result(call_core(wrap__rust_dcr, metric, tables, requests, n_threads), call = env)
+  raw <- rust_result(crossed(.Call(wrap__rust_dcr, metric, tables, requests, n_threads)), call = env)
   tags <- vapply(plan, function(x) x$tag, character(1))
   found <- list(train = raw[tags == "train"], r = raw[tags == "r"])
   if (!is.null(control)) {

@@ -210,8 +210,8 @@ test_that("a progress bar counts in batches and changes no number", {
   withr::local_options(synthrisk.progress = TRUE, cli.progress_show_after = 0)
   n <- 0L
   count <- function() n <<- n + 1L
-  trace("call_core", as.call(list(count)), print = FALSE, where = asNamespace("synthrisk"))
-  on.exit(untrace("call_core", where = asNamespace("synthrisk")), add = TRUE)
+  trace("crossed", as.call(list(count)), print = FALSE, where = asNamespace("synthrisk"))
+  on.exit(untrace("crossed", where = asNamespace("synthrisk")), add = TRUE)
   batched <- disclosure(sd2011_synds5, sd2011, keys4, "depress", print.flag = FALSE, boot = 7, seed = 2)
   expect_gt(n, 2L)
   expect_identical(batched$replicates, one_call$replicates)

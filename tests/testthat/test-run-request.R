@@ -4,8 +4,8 @@
 core_crossings <- function(expr) {
   n <- 0L
   count <- function() n <<- n + 1L
-  trace("call_core", as.call(list(count)), print = FALSE, where = asNamespace("synthrisk"))
-  on.exit(untrace("call_core", where = asNamespace("synthrisk")))
+  trace("crossed", as.call(list(count)), print = FALSE, where = asNamespace("synthrisk"))
+  on.exit(untrace("crossed", where = asNamespace("synthrisk")))
   force(expr)
   n
 }
