@@ -204,20 +204,3 @@ test_that("printouts show the estimate with its interval where there is one", {
   expect_match(paste(format(d), collapse = "\n"),
                sprintf("%.2f (%.2f\u2013%.2f)", iv$estimate, iv$conf.low, iv$conf.high), fixed = TRUE)
 })
-
-test_that("a progress bar counts in batches and changes no number", {
-  one_call <- disclosure(sd2011_synds5, sd2011, keys4, "depress", print.flag = FALSE, boot = 7, seed = 2)
-  withr::local_options(synthrisk.progress = TRUE, cli.progress_show_after = 0)
-  n <- 0L
-  count <- function() n <<- n + 1L
-  trace("crossed", as.call(list(count)), print = FALSE, where = asNamespace("synthrisk"))
-  on.exit(untrace("crossed", where = asNamespace("synthrisk")), add = TRUE)
-  batched <- disclosure(sd2011_synds5, sd2011, keys4, "depress", print.flag = FALSE, boot = 7, seed = 2)
-  expect_gt(n, 2L)
-  expect_identical(batched$replicates, one_call$replicates)
-  expect_identical(batched$measures, one_call$measures)
-  sc <- size_curve(sd2011_synds5, sd2011, keys4, targets = "depress", reps = 2, seed = 1, sizes = c(100, 1000))
-  withr::local_options(synthrisk.progress = FALSE)
-  expect_identical(size_curve(sd2011_synds5, sd2011, keys4, targets = "depress", reps = 2, seed = 1,
-                              sizes = c(100, 1000)), sc)
-})

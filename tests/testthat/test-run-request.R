@@ -49,18 +49,6 @@ test_that("counted in one crossing or in two, the numbers are the same", {
   expect_false(identical(none$Nexclusions, two$Nexclusions))
 })
 
-test_that("a request binds synthpop's arguments by name, partial name and position", {
-  b <- synthrisk:::bind_arguments("disclosure", c("sex", "age"), "depress", FALSE, denom = 3)
-  expect_identical(b$values$keys, c("sex", "age"))
-  expect_identical(b$values$target, "depress")
-  expect_false(b$values$print.flag)
-  expect_identical(b$values$denom_lim, 3)
-  expect_identical(b$values$thresh_1way, c(50, 90))
-  expect_setequal(b$supplied, c("keys", "target", "print.flag", "denom_lim"))
-  expect_length(b$extra, 0)
-  expect_named(synthrisk:::bind_arguments("multi", keys = "sex", plott = FALSE)$extra, "plott")
-})
-
 test_that("look-alike doubles of several variables are merged in one batched crossing", {
   # 0.1 + 0.2 and 0.3 print alike: one level, as factor() makes it, in both variables.
   d <- data.frame(k1 = c(0.3, 0.1 + 0.2, 1, 1), k2 = c(0.3, 0.3, 0.1 + 0.2, 2), t = c("a", "b", "a", "b"))
