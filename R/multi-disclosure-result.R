@@ -309,9 +309,7 @@ target_results <- function(x) {
 }
 
 bind_rows_of <- function(results, f) {
-  out <- do.call(rbind, lapply(results, f))
-  rownames(out) <- NULL
-  out
+  bind_frames(lapply(results, f))
 }
 
 #' @rdname tidy.disclosure

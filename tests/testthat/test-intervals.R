@@ -204,3 +204,12 @@ test_that("printouts show the estimate with its interval where there is one", {
   expect_match(paste(format(d), collapse = "\n"),
                sprintf("%.2f (%.2f\u2013%.2f)", iv$estimate, iv$conf.low, iv$conf.high), fixed = TRUE)
 })
+
+test_that("the full tables end with an Interval row holding each measure's interval", {
+  d <- disclosure(sd2011_synds5, sd2011, keys4, "depress", print.flag = FALSE, conf.level = 0.95)
+  out <- format(d, to.print = "attrib")
+  row <- grep("^Interval ", out, value = TRUE)[1]
+  iv <- d$intervals[d$intervals$measure %in% c("Dorig", "Dsyn", "iS", "DiS", "DiSCO"), ]
+  want <- sprintf("%.2f\u2013%.2f", iv$conf.low, iv$conf.high)
+  expect_identical(strsplit(trimws(sub("^Interval", "", row)), " +")[[1]], want)
+})

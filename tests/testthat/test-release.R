@@ -115,3 +115,20 @@ test_that("the holdout plot draws the train measure's interval and R's interval 
   expect_identical(label, sprintf("repU  (R = %.2f [%.2f, %.2f])", synthrisk:::holdout_summary(d$holdout)["repU", "R"],
                                   r$conf.low, r$conf.high))
 })
+
+test_that("the released-together block prints the release measures and the means of one synthesis", {
+  d <- disclosure(sd2011_synds5, sd2011, keys4, "depress", print.flag = FALSE, release = TRUE)
+  out <- paste(format(d), collapse = " ")
+  out <- gsub("\\s+", " ", out)
+  expect_match(out, sprintf("%.2f%% of the original records are in a DiSCO cell of at least one (DiSCO_any; %.2f%% for one",
+                            d$release$DiSCO_any, mean(d$attrib$DiSCO)), fixed = TRUE)
+  expect_match(out, sprintf("%.2f%% are replicated uniques in at least one (repU_any; %.2f%%)",
+                            d$release$repU_any, mean(d$ident$repU)), fixed = TRUE)
+  md <- multi.disclosure(sd2011_synds5, sd2011, keys4, targets = c("depress", "ls"), print.flag = FALSE,
+                         plot = FALSE, release = TRUE)
+  out <- gsub("\\s+", " ", paste(format(md), collapse = " "))
+  r <- md$release
+  expect_match(out, sprintf("from %.2f%% to %.2f%% of the original records (%.2f for %s); repU_any %.2f%%",
+                            min(r$DiSCO_any), max(r$DiSCO_any), max(r$DiSCO_any), r$target[which.max(r$DiSCO_any)],
+                            r$repU_any[1]), fixed = TRUE)
+})
