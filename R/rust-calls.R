@@ -1,17 +1,20 @@
-# Calls into the Rust core. The core returns a classed list instead of throwing, so a
-# failure becomes an ordinary R error here, and a Ctrl-C that the core noticed between
-# two chunks of work becomes an ordinary R interrupt (catchable with
-# `tryCatch(interrupt = )`), with the session left usable.
+# Calls into the Rust core. The core does not throw: with extendr's `result_condition`
+# feature, a failure comes back as an `extendr_error` condition whose `value` is the
+# core's message (classed `synthrisk_rust_error`). It becomes an ordinary R error here,
+# and a Ctrl-C that the core noticed between two chunks of work becomes an ordinary R
+# interrupt (catchable with `tryCatch(interrupt = )`), with the session left usable.
 
 rust_result <- function(result, call = rlang::caller_env()) {
-  if (inherits(result, "synthrisk_rust_interrupt")) {
+  if (!is_rust_failure(result)) return(result)
+  failure <- result$value
+  if (inherits(failure, "synthrisk_rust_interrupt")) {
     rlang::interrupt()
   }
-  if (inherits(result, "synthrisk_rust_error")) {
-    cli::cli_abort(c("The synthrisk core could not compute the measures.", x = "{result$message}"), call = call)
-  }
-  result
+  message <- if (is.list(failure)) failure$message else as.character(failure)
+  cli::cli_abort(c("The synthrisk core could not compute the measures.", x = "{message}"), call = call)
 }
+
+is_rust_failure <- function(result) inherits(result, "extendr_error")
 
 # Encodes the variables; then, as R's `factor()` does, doubles that `as.character()`
 # labels alike (15 significant digits, e.g. 0.1 + 0.2 and 0.3) become one level, the
@@ -29,16 +32,16 @@ rust_encode_variables <- function(vars, n_threads) {
 # computes on the merged encoding).
 rust_encode_compute <- function(vars, n_threads, calls) {
   res <- crossed(.Call(wrap__rust_encode_compute, vars, n_threads, calls))
-  if (inherits(res, "synthrisk_rust_error")) return(res)
+  if (is_rust_failure(res)) return(res)
   encoding <- merge_look_alike_levels(res$encoding, n_threads)
-  if (inherits(encoding, "synthrisk_rust_error")) return(encoding)
+  if (is_rust_failure(encoding)) return(encoding)
   encoding$raw <- res$raw
   encoding
 }
 
 # Every variable with look-alike levels merged in one call.
 merge_look_alike_levels <- function(res, n_threads) {
-  if (inherits(res, "synthrisk_rust_error")) return(res)
+  if (is_rust_failure(res)) return(res)
   merges <- list()
   for (i in seq_along(res$info)) {
     close <- res$info[[i]]$close_pairs
@@ -55,7 +58,7 @@ merge_look_alike_levels <- function(res, n_threads) {
   }
   if (length(merges) == 0) return(res)
   infos <- crossed(.Call(wrap__rust_merge_numeric_levels, res$ptr, merges, n_threads))
-  if (inherits(infos, "synthrisk_rust_error")) return(infos)
+  if (is_rust_failure(infos)) return(infos)
   for (k in seq_along(merges)) {
     info <- infos[[k]]
     info$close_pairs <- NULL

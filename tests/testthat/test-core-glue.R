@@ -23,6 +23,20 @@ test_that("a % in a core error reaches R verbatim, not as a format string", {
   expect_match(conditionMessage(err), "internal: `vars[[1]]$kind` is `50% {x} %s`", fixed = TRUE)
 })
 
+test_that("a core error comes back as extendr's result condition, raised by rust_result()", {
+  enc <- small_encoding()
+  raw <- synthrisk:::rust_compute(enc$ptr, 0L, TRUE, list(small_request(enc)), 0L)
+  expect_s3_class(raw, c("extendr_error", "error", "condition"), exact = TRUE)
+  expect_s3_class(raw$value, "synthrisk_rust_error", exact = TRUE)
+  expect_false(raw$value$interrupted)
+  expect_match(raw$value$message, "internal: n_threads is 0", fixed = TRUE)
+  err <- expect_error(synthrisk:::rust_result(raw), class = "rlang_error")
+  expect_match(conditionMessage(err), "could not compute the measures", fixed = TRUE)
+  ok <- synthrisk:::rust_compute(enc$ptr, 0L, TRUE, list(small_request(enc)), 1L)
+  expect_false(inherits(ok, "condition"))
+  expect_identical(synthrisk:::rust_result(ok), ok)
+})
+
 test_that("values R should never send are internal errors, not clamped", {
   enc <- small_encoding()
   req <- small_request(enc)

@@ -1,8 +1,9 @@
 //! R glue for synthrisk-core, one module per topic: `protocol` reads R's values into
 //! typed requests and writes named results; `encoding`, `compute`, `identification`
 //! and `records` borrow slices on the R thread, run the core on plain data and build R
-//! objects after the join. Nothing here panics on bad input or throws: errors return
-//! as data that the R side raises (rust_result()).
+//! objects after the join. Nothing here panics on bad input or throws: an error returns
+//! through extendr's `result_condition` feature as an `extendr_error` condition, whose
+//! `value` the R side raises (rust_result()).
 
 mod compute;
 mod dcr;
@@ -12,12 +13,12 @@ mod protocol;
 mod records;
 
 use extendr_api::prelude::*;
-use protocol::respond;
+use protocol::{respond, Response};
 
 /// Encodes the variables (keys and targets) of the original and every synthesis.
 /// @noRd
 #[extendr]
-fn rust_encode_variables(vars: Robj, n_threads: i32) -> Robj {
+fn rust_encode_variables(vars: Robj, n_threads: i32) -> Response {
     respond(encoding::encode(vars, n_threads))
 }
 
@@ -26,21 +27,21 @@ fn rust_encode_variables(vars: Robj, n_threads: i32) -> Robj {
 /// `integer_kind`). Returns the variables' new info.
 /// @noRd
 #[extendr]
-fn rust_merge_numeric_levels(encoded: Robj, merges: Robj, n_threads: i32) -> Robj {
+fn rust_merge_numeric_levels(encoded: Robj, merges: Robj, n_threads: i32) -> Response {
     respond(encoding::merge(encoded, merges, n_threads))
 }
 
 /// Records at each level of variable `var` (0-based), per dataset.
 /// @noRd
 #[extendr]
-fn rust_level_counts(encoded: Robj, var: i32, weights: Robj) -> Robj {
+fn rust_level_counts(encoded: Robj, var: i32, weights: Robj) -> Response {
     respond(encoding::level_counts(encoded, var, weights))
 }
 
 /// Computes every measure for all targets and the syntheses of a plan on an encoding.
 /// @noRd
 #[extendr]
-fn rust_compute(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: Robj, n_threads: i32, plan: Robj) -> Robj {
+fn rust_compute(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: Robj, n_threads: i32, plan: Robj) -> Response {
     respond(compute::compute(encoded, keys, use_keys_na, targets, n_threads, plan))
 }
 
@@ -48,7 +49,7 @@ fn rust_compute(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: Robj, n_t
 /// (see compute::encode_compute).
 /// @noRd
 #[extendr]
-fn rust_encode_compute(vars: Robj, n_threads: i32, calls: Robj) -> Robj {
+fn rust_encode_compute(vars: Robj, n_threads: i32, calls: Robj) -> Response {
     respond(compute::encode_compute(vars, n_threads, calls))
 }
 
@@ -62,28 +63,28 @@ fn rust_identification(
     radius: Robj,
     relative: Robj,
     n_threads: i32,
-) -> Robj {
+) -> Response {
     respond(identification::identify(encoded, exact, radius_values, radius, relative, n_threads))
 }
 
 /// Each record's q (1-based) per dataset, and per dataset the rows of each q.
 /// @noRd
 #[extendr]
-fn rust_record_keys(encoded: Robj, keys: Robj, n_threads: i32) -> Robj {
+fn rust_record_keys(encoded: Robj, keys: Robj, n_threads: i32) -> Response {
     respond(records::keys_of_records(encoded, keys, n_threads))
 }
 
 /// Record-level counts and flags of one target, per synthesis.
 /// @noRd
 #[extendr]
-fn rust_records(encoded: Robj, keys: Robj, use_keys_na: Robj, target: Robj, n_threads: i32) -> Robj {
+fn rust_records(encoded: Robj, keys: Robj, use_keys_na: Robj, target: Robj, n_threads: i32) -> Response {
     respond(records::record_level(encoded, keys, use_keys_na, target, n_threads))
 }
 
 /// Nearest records under the Gower distance (definitions vignette 11), per request.
 /// @noRd
 #[extendr]
-fn rust_dcr(metric: Robj, tables: Robj, requests: Robj, n_threads: i32) -> Robj {
+fn rust_dcr(metric: Robj, tables: Robj, requests: Robj, n_threads: i32) -> Response {
     respond(dcr::dcr(metric, tables, requests, n_threads))
 }
 

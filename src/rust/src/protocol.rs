@@ -27,25 +27,35 @@ pub fn internal(msg: impl std::fmt::Display) -> CoreError {
     CoreError::new(format!("internal: {msg}"))
 }
 
-/// An error (or interrupt) for R, as data: the message is passed verbatim.
-pub fn error_robj(e: CoreError) -> Robj {
-    let interrupted = e.is_interrupt();
-    let list =
-        List::from_names_and_values(["message", "interrupted"], [Robj::from(e.to_string()), Robj::from(interrupted)]);
-    let mut out: Robj = match list {
-        Ok(l) => l.into(),
-        Err(_) => Robj::from(e.to_string()),
-    };
-    let classes: &[&str] =
-        if interrupted { &["synthrisk_rust_interrupt", "synthrisk_rust_error"] } else { &["synthrisk_rust_error"] };
-    // A failed set_class leaves a plain list, which the R side also reports as an error.
-    let _ = out.set_class(classes);
-    out
+/// An error (or interrupt) of an entry point. extendr's `result_condition` feature
+/// returns it to R as the `value` of an `extendr_error` condition (a value, not a
+/// throw): a list of the message, verbatim, and whether the user interrupted,
+/// classed `synthrisk_rust_error` (and `synthrisk_rust_interrupt`).
+pub struct Failure(CoreError);
+
+impl From<Failure> for Robj {
+    fn from(failure: Failure) -> Robj {
+        let e = failure.0;
+        let interrupted = e.is_interrupt();
+        let values = [Robj::from(e.to_string()), Robj::from(interrupted)];
+        let mut out: Robj = match List::from_names_and_values(["message", "interrupted"], values) {
+            Ok(l) => l.into(),
+            Err(_) => Robj::from(e.to_string()),
+        };
+        let classes: &[&str] =
+            if interrupted { &["synthrisk_rust_interrupt", "synthrisk_rust_error"] } else { &["synthrisk_rust_error"] };
+        // A failed set_class leaves a plain value, which the R side also reports.
+        let _ = out.set_class(classes);
+        out
+    }
 }
 
-/// The result of an entry point for R: the value, or the error as data.
-pub fn respond(result: GlueResult<Robj>) -> Robj {
-    result.unwrap_or_else(error_robj)
+/// What an entry point returns to R.
+pub type Response = std::result::Result<Robj, Failure>;
+
+/// The result of an entry point for R: the value, or the error for the condition.
+pub fn respond(result: GlueResult<Robj>) -> Response {
+    result.map_err(Failure)
 }
 
 /// A value read from one R object; `what` names it in the error.
