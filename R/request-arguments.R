@@ -35,15 +35,33 @@ known_argument_names <- function() {
 # when not given, NULL for a missing argument without one), `supplied` (names the user
 # gave) and `extra` (arguments no signature has).
 bind_arguments <- function(family, ...) {
-  signature <- rlang::new_function(request_formals(family), quote(environment()))
-  bound <- signature(...)
-  names <- setdiff(names(request_formals(family)), "...")
-  given <- vapply(names, function(n) !eval(call("missing", as.name(n)), bound), logical(1))
-  no_default <- vapply(request_formals(family)[names], rlang::is_missing, logical(1))
-  values <- lapply(names, function(n) if (!given[[n]] && no_default[[n]]) NULL else get(n, envir = bound))
+  signature <- request_signature(family)
+  bound <- signature$bind(...)
+  # Only the arguments the call matched can have been given; missing() then says
+  # whether each carries a value (a symbol bound to a missing argument does not).
+  matched <- setdiff(names(bound$call)[-1], "...")
+  given <- matched[vapply(matched, function(n) !eval(call("missing", as.name(n)), bound$env), logical(1))]
+  names <- signature$names
+  has_value <- names %in% given | !signature$no_default
+  values <- vector("list", length(names))
   names(values) <- names
-  list(values = values, supplied = names[given], extra = eval(quote(list(...)), bound))
+  values[has_value] <- mget(names[has_value], envir = bound$env)
+  list(values = values, supplied = names[names %in% given], extra = eval(quote(list(...)), bound$env))
 }
+
+# A function with synthpop's signature of `family` that returns its own environment
+# and the call as R matched it; made once per session.
+request_signature <- function(family) {
+  signature_cache[[family]] %||% {
+    formals <- request_formals(family)
+    f <- rlang::new_function(formals, quote(list(env = environment(), call = match.call(expand.dots = FALSE))))
+    names <- setdiff(names(formals), "...")
+    signature_cache[[family]] <- list(bind = f, names = names,
+                                      no_default = vapply(formals[names], rlang::is_missing, logical(1)))
+    signature_cache[[family]]
+  }
+}
+signature_cache <- new.env(parent = emptyenv())
 
 # The documentation of each argument; both families share most.
 argument_docs <- list(
