@@ -102,7 +102,7 @@ measure_unit <- local({
 })
 
 # The eight tables of the exclusion counts (definitions vignette, section 3), in the
-# core's order (the core names them the same; test-core-glue.R checks).
+# core's order (the core names them the same; test-measures.R checks).
 table_names <- c("original", "synthetic", "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DiSDiO")
 
 # The exclusion steps in the order they apply (section 5): the label of each (a column

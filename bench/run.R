@@ -35,10 +35,6 @@ median_time <- function(f, runs, gc_first = FALSE) {
 
 cat("SD2011 workload\n")
 sd_keys <- c("sex", "age", "region", "placesize")
-# synthpop 1.9-3's disclosure timings on this machine, measured earlier (issue 11):
-# SD2011 m = 5 multi.disclosure ~17-20 s, Adult ~10-12 s; ratios use the lower ends.
-synthpop_sd2011_s <- 17
-synthpop_adult_s <- 10
 sd_s <- median_time(function() {
   multi.disclosure(sd2011_synds5, sd2011, keys = sd_keys, plot = FALSE, print.flag = FALSE)
 }, 20)
@@ -180,8 +176,8 @@ lines <- c(
           adult_targets, 1000 * adult_s),
   sprintf("- With a full garbage collection before each call (system.time()'s default): SD2011 %.1f ms, Adult %.1f ms.",
           1000 * sd_gc_s, 1000 * adult_gc_s),
-  sprintf("- Against synthpop 1.9-3 (timed earlier on this machine: SD2011 ~17-20 s, Adult ~10-12 s): SD2011 %.0fx, Adult %.0fx faster (lower ends).",
-          synthpop_sd2011_s / sd_s, synthpop_adult_s / adult_s), "",
+  paste("- Against synthpop 1.9-3: see \"Beside synthpop 1.9-3\" below, both packages timed in one process",
+        "with system.time() (bench/synthpop.R); a ratio to synthpop times taken on another day would mislead."), "",
   "## Independent synthetic data (5 keys, 10 targets, m = 1)", "",
   "The synthetic data are generated independently of the original (`make_original()` with another seed): few",
   "shared cells, every cell small, a numeric target with ~1e5 values and a 1,000-level target.", "",

@@ -57,3 +57,6 @@ for (i in seq_len(nrow(tab))) {
   cat(sprintf("| %s | %.4f | %.2f | %.0fx | %s |\n", tab$workload[i], tab$synthrisk_s[i], tab$synthpop_s[i],
               tab$ratio[i], tab$same_attrib_syn[i]))
 }
+cat("\nsynthpop is not a dependency and cannot come from Debian: it was installed for this from its GitHub sources",
+    "(version 1.9-3) into a scratch library, with two imports that Debian lacks (mipfp, broman: used by its `ipf`",
+    "method and a utility plot, not by `disclosure()` or `multi.disclosure()`) left out of its NAMESPACE.\n")
