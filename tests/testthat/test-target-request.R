@@ -1,0 +1,66 @@
+# target_request() (R/target-request.R): a target's options resolved from labels to the
+# 0-based codes the core reads, before or after the encoding.
+
+encoded <- function() {
+  o <- data.frame(k = c("a", "a", "b", "c"), t = c("x", NA, "y", "z"))
+  s <- data.frame(k = c("a", "b", "b", "c"), t = c("x", "x", "y", "z"))
+  synthrisk:::encode_variables(c("k", "t"), o, list(s), NULL, list(k = 0, t = 0), strict = FALSE,
+                               n_threads = 1L, call = globalenv())
+}
+
+options_of <- function(...) {
+  utils::modifyList(list(target = "t", not.targetlev = NULL, usetargetNA = TRUE, exclude.keys = NULL,
+                         exclude.keylevs = NULL, exclude.targetlevs = NULL), list(...))
+}
+
+test_that("excluded target levels and key/target exclusions become the codes of their labels", {
+  enc <- encoded()
+  request <- core_request("k", 3L, TRUE, c(4, 80))
+  got <- synthrisk:::target_request(options_of(not.targetlev = c("y", "z"), exclude.keys = c("k", "k"),
+                                               exclude.keylevs = c("c", "a"), exclude.targetlevs = c("x", "z")),
+                                    enc, request)
+  t_labels <- enc$labels$t
+  expect_identical(got$var, match("t", enc$vars) - 1L)
+  expect_identical(got$excluded_target, t_labels %in% c("y", "z"))
+  expect_identical(got$kt_key, c(0L, 0L))
+  expect_identical(got$kt_key_level, match(c("c", "a"), enc$labels$k) - 1L)
+  expect_identical(got$kt_target_level, match(c("x", "z"), t_labels) - 1L)
+  expect_identical(got$denom_lim, 3L)
+  expect_identical(got$twoway_min_cell, 4)
+})
+
+test_that("the missing target is excluded only with usetargetNA = FALSE and missing values in the original", {
+  enc <- encoded()
+  request <- core_request("k", 5L, FALSE, c(4, 80))
+  kept <- synthrisk:::target_request(options_of(), enc, request)
+  dropped <- synthrisk:::target_request(options_of(usetargetNA = FALSE), enc, request)
+  expect_false(kept$exclude_missing_target)
+  expect_true(dropped$exclude_missing_target)
+  expect_identical(dropped$target_missing_code, enc$info$t$missing_code)
+  expect_identical(kept$denom_lim, NA_integer_)
+  # With the synthesis as the original (holdout plans), it has no missing target.
+  expect_false(synthrisk:::target_request(options_of(usetargetNA = FALSE), enc, request, original = 1L)$exclude_missing_target)
+})
+
+test_that("before the encoding, the core is told to read the missing target itself", {
+  enc <- encoded()
+  before <- list(vars = enc$vars, labels = enc$labels)
+  got <- synthrisk:::target_request(options_of(usetargetNA = FALSE), before, core_request("k", 5L, FALSE, c(4, 80)))
+  expect_identical(got$use_target_na, FALSE)
+  expect_null(got$exclude_missing_target)
+  # A level of a variable not labelled yet (a numeric one) waits for the encoding.
+  before$labels["t"] <- list(NULL)
+  expect_null(synthrisk:::target_request(options_of(not.targetlev = "x"), before, core_request("k", 5L, FALSE, c(4, 80))))
+})
+
+test_that("unknown keys and levels are errors naming them", {
+  enc <- encoded()
+  request <- core_request("k", 5L, FALSE, c(4, 80))
+  expect_error(synthrisk:::target_request(options_of(not.targetlev = "w"), enc, request), "names \"w\", not among the levels")
+  expect_error(synthrisk:::target_request(options_of(exclude.keys = "q", exclude.keylevs = "a", exclude.targetlevs = "x"),
+                                          enc, request), "names \"q\", not among the `keys`")
+  expect_error(synthrisk:::target_request(options_of(exclude.keys = "k", exclude.keylevs = "d", exclude.targetlevs = "x"),
+                                          enc, request), "has \"d\", not a level of key \"k\"")
+  expect_error(synthrisk:::target_request(options_of(exclude.keys = "k", exclude.keylevs = c("a", "b"), exclude.targetlevs = "x"),
+                                          enc, request), "must have the same length")
+})
