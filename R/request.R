@@ -20,6 +20,7 @@ disclosure_request <- function(.family, .syn, .cont.na, .data, ..., .env = paren
   data <- .data
   check_dataset(data, "data", env)
   check_syntheses(syn, env)
+  check_keys_not_in_cont_na(a$keys, .cont.na, .family, env)
   if (.family == "disclosure") {
     targets <- request_targets(.family, a, data, syn, NULL, env)
     user_keys <- check_keys(a$keys, data, env)
@@ -87,6 +88,17 @@ disclosure_request <- function(.family, .syn, .cont.na, .data, ..., .env = paren
     given_exclusions = !is.null(a$exclude.keys), limits = limits, output = output, strict = !a$compare.synorig,
     n_threads = n_threads, plans = plans, records = .records, uncertainty = uncertainty, release = isTRUE(a$release)
   ), class = "synthrisk_request")
+}
+
+# For a data frame or list of syntheses, synthpop's third argument is `cont.na`: keys
+# passed there by position would otherwise be reported as no keys at all.
+check_keys_not_in_cont_na <- function(keys, cont.na, family, call) {
+  if (length(keys) > 0 || !is.atomic(cont.na) || length(cont.na) == 0) return(invisible())
+  fn <- if (family == "multi") "multi.disclosure" else "disclosure"
+  cli::cli_abort(c("{.arg keys} is missing; {.arg cont.na} got {.code {describe_value(cont.na)}}.",
+                   i = paste0("For a data frame or a list of syntheses the third argument of {.fn ", fn, "} is ",
+                              "{.arg cont.na}, as in synthpop; name the keys: {.code keys = ...}.")),
+                 call = call)
 }
 
 # The request of the record-level analyses on keys alone (replicated.uniques(),

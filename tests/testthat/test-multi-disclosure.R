@@ -27,5 +27,12 @@ test_that("disclosure.summary() is multi.disclosure(), as synthpop names it", {
 
 test_that("for data frames and lists the third argument is cont.na, as in synthpop's signature", {
   err <- expect_error(multi.disclosure(sd2011_synds5$syn, sd2011, keys4, print.flag = FALSE, plot = FALSE))
-  expect_match(conditionMessage(err), "`keys`", fixed = TRUE)
+  expect_match(conditionMessage(err), "`keys` is missing; `cont.na` got `c(\"sex\", \"age\", \"region\", \"placesize\")`",
+               fixed = TRUE)
+  expect_match(conditionMessage(err), "third argument of `multi.disclosure()` is `cont.na`", fixed = TRUE)
+  err <- expect_error(disclosure(sd2011_synds$syn, sd2011, keys4, target = "depress", print.flag = FALSE))
+  expect_match(conditionMessage(err), "third argument of `disclosure()` is `cont.na`", fixed = TRUE)
+  # A missing key list with no cont.na is still said as before.
+  expect_error(multi.disclosure(sd2011_synds5$syn, sd2011, print.flag = FALSE, plot = FALSE),
+               "`keys` must name at least one variable")
 })
