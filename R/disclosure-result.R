@@ -141,7 +141,7 @@ build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, thresh_2
   x <- list(
     ident = measure_frame(stats, ident_names),
     attrib = measure_frame(stats, attrib_names),
-    allCAPs = measure_frame(stats, core_names(cap_names), cap_names),
+    allCAPs = measure_frame(stats, cap_core_names, cap_names),
     check_1way = check_component(lapply(one, function(x) x$table), m),
     check1 = if (length(one_msgs) == 0) "" else paste(one_msgs, collapse = "; "),
     check_2way = check_component(two, m),

@@ -30,21 +30,21 @@ label_gaps <- function(ptr, vars, labels, info, weights, m, call) {
 label_gap <- function(counts, labels, missing) {
   orig <- counts[[1]]
   orig[missing] <- 0
-  found <- lapply(seq_along(counts)[-1], function(j) {
-    syn <- counts[[j]]
+  in_orig <- orig > 0
+  n_orig <- sum(counts[[1]])
+  found <- lapply(counts[-1], function(syn) {
+    n_syn <- sum(syn)
     syn[missing] <- 0
-    orig_only <- sum(orig[syn == 0])
-    syn_only <- sum(syn[orig == 0])
-    none <- sum(orig) > 0 && sum(syn) > 0 && !any(orig > 0 & syn > 0)
-    list(none = none, orig_only = orig_only, syn_only = syn_only, n_orig = sum(counts[[1]]), n_syn = sum(counts[[j]]),
-         orig_labels = labels[orig > 0 & syn == 0], syn_labels = labels[syn > 0 & orig == 0])
+    in_syn <- syn > 0
+    list(none = !any(in_orig & in_syn) && any(in_orig) && any(in_syn), orig_only = sum(orig[!in_syn]),
+         syn_only = sum(syn[!in_orig]), n_orig = n_orig, n_syn = n_syn)
   })
   flagged <- vapply(found, function(f) {
     f$none || f$orig_only > label_gap_share * f$n_orig || f$syn_only > label_gap_share * f$n_syn
   }, logical(1))
   if (!any(flagged)) return(NULL)
   first <- found[[which(flagged)[1]]]
-  list(syntheses = which(flagged), none = first$none, original_labels = labels[orig > 0],
+  list(syntheses = which(flagged), none = first$none, original_labels = labels[in_orig],
        synthetic_labels = labels[Reduce(`+`, counts[-1])[seq_along(labels)] > 0 & seq_along(labels) != missing],
        original_records = first$orig_only, n_original = first$n_orig,
        synthetic_records = first$syn_only, n_synthetic = first$n_syn)

@@ -5,6 +5,8 @@
 # an example with the bad bytes as <xx>.
 clean_labels <- function(x, var, call) {
   x <- as.character(x)
+  # ASCII (as most labels are) is valid in every encoding and already in NFC.
+  if (!any(grepl("[^\001-\177]", x, useBytes = TRUE))) return(x)
   # Checked before enc2utf8(), which writes bytes it cannot read as "<ff>".
   bad <- !is.na(x) & !is_readable_text(x)
   if (any(bad)) {

@@ -74,7 +74,9 @@ measure_aliases <- c(DCAP = "DCAPd")
 
 # The core's name of each measure (aliases resolved).
 core_names <- function(measures) {
-  unname(ifelse(measures %in% names(measure_aliases), measure_aliases[measures], measures))
+  alias <- match(measures, names(measure_aliases))
+  measures[!is.na(alias)] <- measure_aliases[alias[!is.na(alias)]]
+  unname(measures)
 }
 
 # The other name of a measure (DCAPd for DCAP and DCAP for DCAPd), or NA.
@@ -90,6 +92,7 @@ measure_names <- function(component) {
 ident_names <- measure_names("ident")
 attrib_names <- measure_names("attrib")
 cap_names <- measure_names("allCAPs")
+cap_core_names <- core_names(cap_names)
 
 # Group and unit of each distinct measure (DCAPd is listed under attrib and allCAPs).
 measure_group <- local({

@@ -4,6 +4,7 @@
 
 use crate::encoding::{encoded_vars, var_indices};
 use crate::protocol::*;
+use crate::wire::{ComputeCall, EncodingWire, FieldByName, PlanWire, TargetWire, ViewWire};
 use extendr_api::prelude::*;
 use synthrisk_core::checks::PairCount;
 use synthrisk_core::encode::EncodedVar;
@@ -11,65 +12,6 @@ use synthrisk_core::engine::{run_plan, SynthesisResult, TargetRequest, TargetRes
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, TABLE_NAMES};
 use synthrisk_core::measures::MEASURE_NAMES;
 use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
-
-/// One target of the request as R sends it (R/target-request.R): `var` (0-based),
-/// `excluded_target` (a flag per level), `exclude_missing_target` and
-/// `target_missing_code`, the key/target exclusions `kt_key`, `kt_key_level`,
-/// `kt_target_level` (0-based, same lengths), `denom_lim` (NA for no limit) and
-/// `twoway_min_cell`. A request made before the encoding (in the same call as it)
-/// gives `use_target_na` instead of `exclude_missing_target` and
-/// `target_missing_code`, and may give no `excluded_target` (none excluded): they are
-/// read off the encoded target by `complete_request()`.
-#[derive(TryFromList)]
-struct TargetWire {
-    var: i32,
-    excluded_target: Vec<Rbool>,
-    exclude_missing_target: Option<bool>,
-    target_missing_code: Option<i32>,
-    use_target_na: Option<bool>,
-    kt_key: Vec<i32>,
-    kt_key_level: Vec<i32>,
-    kt_target_level: Vec<i32>,
-    denom_lim: Option<f64>,
-    twoway_min_cell: Option<f64>,
-}
-
-/// A plan as R sends it: `original` (0-based dataset), `syntheses` (a list of
-/// `ViewWire`), `tau` (NULL or doubles) and, for counted cells, `weights` (per dataset
-/// NULL or the records each row stands for).
-#[derive(TryFromList)]
-struct PlanWire {
-    original: i32,
-    syntheses: List,
-    tau: Option<Vec<f64>>,
-    weights: Nullable<List>,
-}
-
-/// A synthesis of a plan: `dataset` (0-based), `rows` (NULL, or the 1-based rows of a
-/// subsample or resample) and `repeats` (NULL or FALSE for a subsample, TRUE for a
-/// resample: a bootstrap replicate, rows drawn with replacement).
-#[derive(TryFromList)]
-struct ViewWire {
-    dataset: i32,
-    rows: Option<Vec<i32>>,
-    repeats: Option<bool>,
-}
-
-/// What `encode` returns: the encoding handle and the info of each variable.
-#[derive(TryFromList)]
-struct EncodingWire {
-    ptr: Robj,
-    info: List,
-}
-
-/// One call of `encode_compute`: the arguments of `compute` after the encoding.
-#[derive(TryFromList)]
-struct ComputeCall {
-    keys: Robj,
-    use_keys_na: Robj,
-    targets: Robj,
-    plan: Robj,
-}
 
 fn wire_error(what: &str) -> impl Fn(extendr_api::Error) -> synthrisk_core::error::CoreError + '_ {
     move |e| internal(format!("`{what}` is not as the protocol says: {e}"))
@@ -321,7 +263,7 @@ pub fn encode_compute(vars: Robj, n_threads: i32, calls: Robj) -> GlueResult<Rob
     let parts = EncodingWire::try_from(&encoding).map_err(wire_error("encoding"))?;
     let mut alike = false;
     for v in parts.info.values() {
-        alike |= v.dollar("close_pairs").map_err(wire_error("info[[i]]"))?.len() > 0;
+        alike |= FieldByName::dollar(&v, "close_pairs").map_err(wire_error("info[[i]]"))?.len() > 0;
     }
     if calls.is_null() || alike {
         return named_list(["encoding", "raw"], [encoding, Robj::from(())]);

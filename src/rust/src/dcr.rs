@@ -4,34 +4,10 @@
 //! go back after the join.
 
 use crate::protocol::*;
+use crate::wire::{MetricWire, RequestWire, TableWire};
 use extendr_api::prelude::*;
 use synthrisk_core::distance::{Metric, Table};
 use synthrisk_core::nearest::{nearest, Index};
-
-/// The metric as R sends it: per variable in column order.
-#[derive(TryFromList)]
-struct MetricWire {
-    numeric: Vec<Rbool>,
-    weights: Vec<f64>,
-    ranges: Vec<f64>,
-}
-
-/// One table: code columns (integers) and value columns (doubles, empty for
-/// categorical variables).
-#[derive(TryFromList)]
-struct TableWire {
-    codes: List,
-    values: List,
-}
-
-/// One search: the 0-based table indexed, the 0-based table whose records are the
-/// queries, and whether the second nearest is wanted.
-#[derive(TryFromList)]
-struct RequestWire {
-    index: i32,
-    queries: i32,
-    second: bool,
-}
 
 fn not_wire(what: &str) -> impl Fn(extendr_api::Error) -> synthrisk_core::error::CoreError + '_ {
     move |e| internal(format!("`{what}` is not as the protocol says: {e}"))

@@ -4,6 +4,7 @@
 //! request (and so every column), so they live as long as the encoding does.
 
 use crate::protocol::*;
+use crate::wire::{MergeWire, VariableWire};
 use extendr_api::prelude::*;
 use synthrisk_core::encode::{close_numeric_pairs, encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput};
 
@@ -43,16 +44,6 @@ struct VariableSpec {
     remaps: Vec<Robj>,
     n_levels: u32,
     missing_code: u32,
-}
-
-/// A variable as R sends it (R/encode.R); `remaps` NULL for numeric variables.
-#[derive(TryFromList)]
-struct VariableWire {
-    kind: String,
-    columns: List,
-    remaps: Nullable<List>,
-    n_levels: i32,
-    missing_code: i32,
 }
 
 impl VariableSpec {
@@ -200,14 +191,6 @@ pub fn encode(request: Robj, n_threads: i32) -> GlueResult<Robj> {
 pub fn encoded_vars(encoded: &Robj) -> GlueResult<&[EncodedVar<'static>]> {
     let ptr = <&ExternalPtr<Encoded>>::try_from(encoded).map_err(|_| internal("not an encoding of synthrisk"))?;
     Ok(&ptr.try_addr().map_err(|_| internal("the encoding was released"))?.0)
-}
-
-/// One variable's merge as R sends it (merge_look_alike_levels()).
-#[derive(TryFromList)]
-struct MergeWire {
-    var: i32,
-    first_of: Vec<i32>,
-    integer_kind: bool,
 }
 
 pub fn merge(mut encoded: Robj, merges: Robj, n_threads: i32) -> GlueResult<Robj> {
