@@ -154,7 +154,7 @@ interval_frame <- function(measures, values, method) {
 }
 
 bind_frames <- function(frames) {
-  frames <- Filter(Negate(is.null), frames)
+  frames <- frames[!vapply(frames, is.null, logical(1))]
   if (length(frames) == 0) return(NULL)
   out <- do.call(rbind, unname(frames))
   rownames(out) <- NULL

@@ -345,6 +345,7 @@ fn records_and_squares(codes: &[u32], counts: &mut [[u32; 2]], touched: &mut Vec
 /// exclude, as the full pass would add it: that side's own tables (original and Dorig,
 /// or synthetic and Dsyn), its uniques (UiO or UiS) and its CAP sum (CAPd or CAPs; the
 /// DCAP term is zero). Every other table needs records on both sides of q.
+#[inline(always)]
 fn add_one_sided(tally: &mut Tally, original: bool, codes: &[u32], counts: &mut [[u32; 2]], touched: &mut Vec<u32>) {
     let (n, squares, one_level) = records_and_squares(codes, counts, touched);
     let (table, certain_table) = if original { (ORIG, DORIG) } else { (SYN, DSYN) };
@@ -354,10 +355,13 @@ fn add_one_sided(tally: &mut Tally, original: bool, codes: &[u32], counts: &mut 
     }
     let (uniques, cap_sum) =
         if original { (&mut tally.n_uio, &mut tally.capd_num) } else { (&mut tally.n_uis, &mut tally.caps_num) };
+    // A unique adds 1 to the CAP sum: spared a division (x / 1 is x exactly).
     if n == 1 {
         *uniques += 1;
+        *cap_sum += 1.0;
+    } else {
+        *cap_sum += squares as f64 / n as f64;
     }
-    *cap_sum += squares as f64 / n as f64;
 }
 
 /// The codes of the rows of `q_lo..q_hi`, in q order, into `out`.
@@ -448,11 +452,64 @@ fn sweep_codes<S: CodeSource + ?Sized>(
                 (d_q, count_rows(syn_codes, syn_weights, counts, 1, &mut touched))
             }
         };
-        // q has a target level u with ps[u,q] == 1 exactly when one level occurs in it.
-        let syn_levels = touched.iter().filter(|&&t| counts[t as usize][1] > 0).count();
         let missing_key = input.missing_key[q];
         spec.key_target_levels_for(input.index, q, &mut key_target_levels);
         let q_may_exclude = any_target_excluded || missing_key || !key_target_levels.is_empty();
+        if !q_may_exclude && spec.denom_lim.is_none() && !with_tau {
+            // Nothing removes a cell of q (most q): each table's total is a sum over q,
+            // and only the CAP sums and the one DiSCO cell need the cells.
+            let (mut sd, mut dd, mut ss) = (0u64, 0u64, 0u64);
+            let (mut orig_levels, mut syn_levels, mut syn_level, mut d_of_syn_level) = (0u32, 0u32, 0u32, 0u64);
+            for &t in &touched {
+                let [dv, sv] = counts[t as usize].map(|n| n as u64);
+                counts[t as usize] = [0, 0];
+                sd += sv * dv;
+                dd += dv * dv;
+                ss += sv * sv;
+                orig_levels += (dv > 0) as u32;
+                if sv > 0 {
+                    syn_levels += 1;
+                    syn_level = t;
+                    d_of_syn_level = dv;
+                }
+            }
+            let syn_certain = syn_levels == 1;
+            tally.total[ORIG] += d_q;
+            tally.total[SYN] += s_q;
+            if orig_levels == 1 {
+                tally.total[DORIG] += d_q;
+            }
+            if s_q > 0 {
+                tally.total[IS] += d_q;
+            }
+            if syn_certain {
+                tally.total[DSYN] += s_q;
+                tally.total[DIS] += d_q;
+                tally.total[DISCO] += d_of_syn_level;
+                if d_q > 0 && d_of_syn_level == d_q {
+                    tally.total[DISDIO] += d_q;
+                }
+                if d_of_syn_level > 0 {
+                    add_disco_cell(&mut tally, q, syn_level, d_of_syn_level, input.twoway_min_cell);
+                }
+            }
+            finish_q(
+                &mut tally,
+                QSums {
+                    d_kept: d_q,
+                    s_kept: s_q,
+                    s_q,
+                    sd,
+                    dd,
+                    ss,
+                    syn_kept_levels: syn_levels,
+                    d_kept_of_syn_level: d_of_syn_level,
+                },
+            );
+            continue;
+        }
+        // q has a target level u with ps[u,q] == 1 exactly when one level occurs in it.
+        let syn_levels = touched.iter().filter(|&&t| counts[t as usize][1] > 0).count();
 
         let (mut d_kept_q, mut s_kept_q) = (0u64, 0u64);
         let (mut sd, mut dd, mut ss) = (0u64, 0u64, 0u64);
@@ -524,41 +581,72 @@ fn sweep_codes<S: CodeSource + ?Sized>(
             ss += sk * sk;
             let disco = kept[DISCO];
             if disco > 0 {
-                tally.disco_cells += 1;
-                tally.disco_max = tally.disco_max.max(disco);
-                tally.disco.add(t, disco);
-                if disco as f64 > input.twoway_min_cell {
-                    tally.twoway_cells.push((q as u32, t, disco));
-                }
+                add_disco_cell(&mut tally, q, t, disco, input.twoway_min_cell);
             }
         }
-        if d_kept_q == 1 {
-            tally.n_uio += 1;
-            if s_q > 0 {
-                tally.n_uioi_s += 1;
-            }
-            if s_kept_q == 1 {
-                tally.n_repu += 1;
-            }
-        }
-        if s_kept_q == 1 {
-            tally.n_uis += 1;
-        }
-        if s_kept_q > 0 {
-            tally.dcap_num += sd as f64 / s_kept_q as f64;
-            tally.caps_num += ss as f64 / s_kept_q as f64;
-            tally.n_orig_in_syn += d_kept_q;
-        }
-        if d_kept_q > 0 {
-            tally.capd_num += dd as f64 / d_kept_q as f64;
-            tally.n_b += s_kept_q;
-            if syn_kept_levels == 1 {
-                tally.taub_num += s_kept_q as f64 * (d_kept_of_syn_level as f64 / d_kept_q as f64);
-                tally.taub_den += s_kept_q;
-            }
-        }
+        finish_q(
+            &mut tally,
+            QSums { d_kept: d_kept_q, s_kept: s_kept_q, s_q, sd, dd, ss, syn_kept_levels, d_kept_of_syn_level },
+        );
     }
     tally
+}
+
+/// A kept DiSCO cell (q, t) of `disco` records.
+#[inline(always)]
+fn add_disco_cell(tally: &mut Tally, q: usize, t: u32, disco: u64, twoway_min_cell: f64) {
+    tally.disco_cells += 1;
+    tally.disco_max = tally.disco_max.max(disco);
+    tally.disco.add(t, disco);
+    if disco as f64 > twoway_min_cell {
+        tally.twoway_cells.push((q as u32, t, disco));
+    }
+}
+
+/// What one q adds beyond the tables, from its kept records: original (`d_kept`) and
+/// synthetic (`s_kept`), the synthetic records before exclusions (`s_q`), the sums over
+/// its kept cells of s'd', d'^2 and s'^2, its kept synthetic levels and the kept
+/// original records of the last of them.
+struct QSums {
+    d_kept: u64,
+    s_kept: u64,
+    s_q: u64,
+    sd: u64,
+    dd: u64,
+    ss: u64,
+    syn_kept_levels: u32,
+    d_kept_of_syn_level: u64,
+}
+
+#[inline(always)]
+fn finish_q(tally: &mut Tally, q: QSums) {
+    if q.d_kept == 1 {
+        tally.n_uio += 1;
+        if q.s_q > 0 {
+            tally.n_uioi_s += 1;
+        }
+        if q.s_kept == 1 {
+            tally.n_repu += 1;
+        }
+    }
+    if q.s_kept == 1 {
+        tally.n_uis += 1;
+    }
+    // Divisions by 1 (unique q, most of them) are skipped: x / 1 is x exactly.
+    let per = |sum: u64, n: u64| if n == 1 { sum as f64 } else { sum as f64 / n as f64 };
+    if q.s_kept > 0 {
+        tally.dcap_num += per(q.sd, q.s_kept);
+        tally.caps_num += per(q.ss, q.s_kept);
+        tally.n_orig_in_syn += q.d_kept;
+    }
+    if q.d_kept > 0 {
+        tally.capd_num += per(q.dd, q.d_kept);
+        tally.n_b += q.s_kept;
+        if q.syn_kept_levels == 1 {
+            tally.taub_num += q.s_kept as f64 * (q.d_kept_of_syn_level as f64 / q.d_kept as f64);
+            tally.taub_den += q.s_kept;
+        }
+    }
 }
 
 #[cfg(test)]
