@@ -98,7 +98,7 @@ build_multi_disclosure <- function(outputs, request) {
   ident.meas <- output$ident.meas
   attrib.meas <- output$attrib.meas
   cols <- attrib_meas_columns[[attrib.meas]]
-  target_mean <- function(col) vapply(outputs, function(d) mean(.subset2(d$measures, col)), numeric(1))
+  target_mean <- function(col) vapply(outputs, function(d) mean.default(.subset2(d$measures, col)), numeric(1))
   orig <- target_mean(cols[1])
   syn <- target_mean(cols[2])
   check1 <- vapply(outputs, function(d) d$check1, character(1))

@@ -1,10 +1,14 @@
 # A/B timing of two installs of synthrisk in one run: `base` (an earlier commit) and
-# `head` (this checkout), each call timed in a fresh R process per round, the rounds
-# alternating A, B, A, B so that both see the same machine state. Workloads: SD2011
+# `head` (this checkout), each call timed in a fresh R process per round, each round a
+# pair of processes (base then head, head then base in the next round) so that both see
+# the same machine state. The machine's speed drifts from minute to minute (a virtual
+# machine's neighbours), so the ratio is taken within each round and the median of
+# those ratios reported, with their quartiles. Workloads: SD2011
 # multi.disclosure (m = 5, 4 keys, 5 targets), Adult multi.disclosure (m = 1, 4 keys,
 # 9 targets) and the independent 1e7-row data (5 keys, 10 targets, m = 1).
 #
-# Usage: Rscript bench/ab.R <base library> <head library> [rounds]
+# Usage: Rscript bench/ab.R <base library> <head library> [rounds]: `rounds` rounds of
+# the 1e7 workload and three times as many of the small ones.
 # Writes a markdown section to standard output.
 
 args <- commandArgs(trailingOnly = TRUE)
@@ -46,29 +50,38 @@ run <- function(lib, workload, reps) {
                  c(worker_file, lib, workload, reps, file.path(scratch, "indep.rds")), stdout = TRUE)
   as.numeric(strsplit(trimws(out[length(out)]), " ")[[1]])
 }
-workloads <- c(sd2011 = 100L, adult = 100L, indep_1e7 = 3L)
+workloads <- c(sd2011 = 60L, adult = 60L, indep_1e7 = 3L)
+workload_rounds <- c(sd2011 = 3L * rounds, adult = 3L * rounds, indep_1e7 = rounds)
 rows <- list()
 for (w in names(workloads)) {
   times <- list(base = NULL, head = NULL)
-  for (r in seq_len(rounds)) {
-    for (v in names(libs)) times[[v]] <- rbind(times[[v]], run(libs[[v]], w, workloads[[w]]))
+  for (r in seq_len(workload_rounds[[w]])) {
+    order <- if (r %% 2 == 1) names(libs) else rev(names(libs))
+    for (v in order) times[[v]] <- rbind(times[[v]], run(libs[[v]], w, workloads[[w]]))
   }
   med <- vapply(times, function(t) apply(t, 2, stats::median), numeric(2))
-  rows[[w]] <- data.frame(workload = w, base_s = med[1, "base"], head_s = med[1, "head"],
-                          ratio = med[1, "head"] / med[1, "base"], base_gc_s = med[2, "base"],
-                          head_gc_s = med[2, "head"])
+  paired <- times$head[, 1] / times$base[, 1]
+  paired_gc <- times$head[, 2] / times$base[, 2]
+  q <- stats::quantile(paired, c(0.25, 0.75), names = FALSE)
+  rows[[w]] <- data.frame(workload = w, rounds = workload_rounds[[w]], base_s = med[1, "base"], head_s = med[1, "head"],
+                          ratio = stats::median(paired), ratio_q1 = q[1], ratio_q3 = q[2],
+                          ratio_gc = stats::median(paired_gc), base_gc_s = med[2, "base"], head_gc_s = med[2, "head"])
 }
 tab <- do.call(rbind, rows)
 load_avg <- tryCatch(readLines("/proc/loadavg"), error = function(e) "unknown")
 cat("\n## A/B: this checkout against an earlier commit, same run\n\n")
-cat(sprintf("Measured %s; load average before the last workload: %s. Each number is the median over %d rounds",
-            format(Sys.time(), "%Y-%m-%d %H:%M UTC", tz = "UTC"), load_avg, rounds),
-    "(alternating base and head, a fresh R process each) of the median of the calls in that process",
-    "(wall time; `_gc_s`: system.time() with its full garbage collection first). ratio = head / base.\n\n")
+cat(sprintf("Measured %s; load average before the last workload: %s.", format(Sys.time(), "%Y-%m-%d %H:%M UTC", tz = "UTC"),
+            load_avg),
+    "Each round is a pair of fresh R processes, base and head (in turn first), each timing the median of its calls",
+    "(wall time; `_gc`: system.time() with its full garbage collection first). `base_s`, `head_s`: the median over",
+    "the rounds; `ratio`: the median over the rounds of head / base within the round, with its quartiles (`q1`, `q3`);",
+    "below 1, head is faster.\n\n")
 fmt <- function(x) formatC(x, digits = 3, format = "g")
-cat("| workload | base_s | head_s | ratio | base_gc_s | head_gc_s |\n| --- | --- | --- | --- | --- | --- |\n")
+cat("| workload | rounds | base_s | head_s | ratio | q1 | q3 | ratio_gc | base_gc_s | head_gc_s |\n",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n", sep = "")
 for (i in seq_len(nrow(tab))) {
-  cat(sprintf("| %s | %s | %s | %s | %s | %s |\n", tab$workload[i], fmt(tab$base_s[i]), fmt(tab$head_s[i]),
-              fmt(tab$ratio[i]), fmt(tab$base_gc_s[i]), fmt(tab$head_gc_s[i])))
+  cat(sprintf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", tab$workload[i], tab$rounds[i], fmt(tab$base_s[i]),
+              fmt(tab$head_s[i]), fmt(tab$ratio[i]), fmt(tab$ratio_q1[i]), fmt(tab$ratio_q3[i]), fmt(tab$ratio_gc[i]),
+              fmt(tab$base_gc_s[i]), fmt(tab$head_gc_s[i])))
 }
 unlink(scratch, recursive = TRUE)
