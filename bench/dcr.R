@@ -34,7 +34,7 @@ measured <- function(f) {
 }
 load_avg <- function() paste(readLines("/proc/loadavg"), collapse = " ")
 
-cat(sprintf("\n## dcr(): distance to closest record\n\n%d threads; load average before the run: %s (other agents were working on this 2-core machine during the run, so the times are upper bounds).\n\n",
+cat(sprintf("\n## dcr(): distance to closest record\n\n%d threads; load average before the run: %s (above the number of cores, other work shared the machine and the times are upper bounds).\n\n",
             threads, load_avg()))
 
 # Adult, whole ---------------------------------------------------------------------------
