@@ -599,9 +599,10 @@ mod tests {
     }
 
     #[test]
-    fn one_sided_q_take_the_short_path_to_the_same_numbers() {
-        // A q with records on one side only takes the short path when nothing can be
-        // excluded; a denominator limit no cell reaches forces the full pass without
+    fn short_paths_give_the_numbers_of_the_full_pass() {
+        // When nothing can be excluded, a q with records on one side only takes the
+        // short path, and any other q adds its table totals once per q (sweep.rs); a
+        // denominator limit no cell reaches forces the full pass, cell by cell, without
         // changing a number. Every result must be identical, the sums bit for bit.
         let mut rng = XorShift::new(0x2545_F491_4F6C_DD1Du64);
         let mut next = move |k: u64| rng.below(k);
@@ -635,6 +636,7 @@ mod tests {
                     assert!(x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()), "case {case} {name}: {x} vs {y}");
                 }
                 assert_eq!(a.total, b.total, "case {case}");
+                assert_eq!(a.removed, b.removed, "case {case}");
                 assert_eq!(a.one_way, b.one_way, "case {case}");
                 assert_eq!(a.two_way, b.two_way, "case {case}");
             }
