@@ -88,17 +88,16 @@ print.cell_counts <- function(x, rows = NULL, ...) {
   n <- attr(x, "counts")
   counts <- .subset2(x, n)
   cells <- nrow(x)
-  big <- function(v) format(v, big.mark = ",", scientific = FALSE, trim = TRUE)
   cat(sprintf("# A cell_counts table: %s cell%s, %s record%s, %s column%s (counts in '%s')\n",
-              big(cells), if (cells == 1) "" else "s", big(sum(as.double(counts))),
-              if (sum(as.double(counts)) == 1) "" else "s", big(ncol(x)), if (ncol(x) == 1) "" else "s", n))
+              format_count(cells), if (cells == 1) "" else "s", format_count(sum(as.double(counts))),
+              if (sum(as.double(counts)) == 1) "" else "s", format_count(ncol(x)), if (ncol(x) == 1) "" else "s", n))
   # A tibble's rule: a short table whole, a long one by its head.
   shown <- if (!is.null(rows)) min(rows, cells) else if (cells <= 20) cells else 10
   if (shown > 0) {
     print(structure(x, class = "data.frame", counts = NULL)[seq_len(shown), , drop = FALSE], ...)
   }
   if (shown < cells) {
-    cat(sprintf("# ... %s more cell%s\n", big(cells - shown), if (cells - shown == 1) "" else "s"))
+    cat(sprintf("# ... %s more cell%s\n", format_count(cells - shown), if (cells - shown == 1) "" else "s"))
     cat("# Use print(x, rows = Inf) to see every cell.\n")
   }
   invisible(x)
@@ -126,8 +125,8 @@ check_counts <- function(counts, n, where, allow_zero, call) {
   }
   total <- sum(as.double(counts))
   if (total > max_rows) {
-    cli::cli_abort(c("{where} counts {format(total, big.mark = ',', scientific = FALSE)} records, more than synthrisk can count.",
-                     i = "At most {format(max_rows, big.mark = ',')} records (2^31 - 1) per dataset."), call = call)
+    cli::cli_abort(c("{where} counts {format_count(total)} records, more than synthrisk can count.",
+                     i = "At most {format_count(max_rows)} records (2^31 - 1) per dataset."), call = call)
   }
   invisible(counts)
 }

@@ -59,8 +59,8 @@ merge_encodings <- function(encodings, m, call) {
     differ <- which(e$records != records)
     if (length(differ) > 0) {
       j <- differ[1]
-      cli::cli_abort(c(paste0("The database counted ", format(records[j], big.mark = ","), " and then ",
-                              format(e$records[j], big.mark = ","), " records in ",
+      cli::cli_abort(c(paste0("The database counted ", format_count(records[j]), " and then ",
+                              format_count(e$records[j]), " records in ",
                               cli::format_inline(dataset_where(j - 1L, m)), " for different targets."),
                        i = "The table changed while it was counted, or its query does not return the same rows each time."),
                      call = call)
@@ -97,19 +97,18 @@ input_table <- function(datasets, records, fetch, m) {
 # counted by the database (queries, cells returned, seconds).
 input_lines <- function(input, fetch, timing = FALSE) {
   if (is.null(input) || all(input$source == "records")) return(character(0))
-  big <- function(x) format(x, big.mark = ",", scientific = FALSE, trim = TRUE)
   lines <- character(0)
   cells <- input[input$source == "counted cells", , drop = FALSE]
   if (nrow(cells) > 0) {
-    lines <- c(lines, paste0("Counted cells: ", paste0(cells$dataset, ": ", big(cells$records), " records in ",
-                                                      big(cells$rows), " cells", collapse = "; "), "."))
+    lines <- c(lines, paste0("Counted cells: ", paste0(cells$dataset, ": ", format_count(cells$records), " records in ",
+                                                      format_count(cells$rows), " cells", collapse = "; "), "."))
   }
   db <- input[input$source == "database", , drop = FALSE]
   if (nrow(db) > 0) {
     lines <- c(lines, sprintf(paste0("Counted in the database: %s; %s GROUP BY quer%s returned %s rows of counts ",
                                      "(%s per record held)%s."),
-                              paste0(db$dataset, " (", big(db$records), " records)", collapse = ", "),
-                              big(nrow(fetch)), if (nrow(fetch) == 1) "y" else "ies", big(sum(fetch$rows)),
+                              paste0(db$dataset, " (", format_count(db$records), " records)", collapse = ", "),
+                              format_count(nrow(fetch)), if (nrow(fetch) == 1) "y" else "ies", format_count(sum(fetch$rows)),
                               format(signif(sum(fetch$rows) / sum(db$records), 3), scientific = FALSE),
                               if (timing) sprintf(" in %.2f s", sum(fetch$seconds)) else ""))
   }

@@ -3,28 +3,18 @@
 # every other argument passed on, print.flag off unless the user asks for it), and the
 # compact tables of their printouts.
 
-curve_syntheses <- function(object, call) {
-  if (inherits(object, "synds")) {
-    syn <- synthesis_list(object, call = call)
-    return(list(syn = syn$syn, cont.na = syn$cont.na, synds = TRUE))
-  }
-  if (is.data.frame(object) || is_db_table(object)) return(list(syn = list(object), cont.na = NULL, synds = FALSE))
-  list(syn = synthesis_list(object, call = call)$syn, cont.na = NULL, synds = FALSE)
-}
-
 # The counts of multi.disclosure()'s request with the plan `plan_of(syntheses)`, and
 # what the curves read of it; errors name `call`.
 run_curve <- function(object, data, keys, targets, dots, plan_of, call) {
-  input <- curve_syntheses(object, call)
   if (!"print.flag" %in% names(dots)) dots$print.flag <- FALSE
-  # cont.na is an argument for data frames and lists; for a synds object it is an error
-  # (the request says so), as in multi.disclosure().
-  cont.na <- input$cont.na
-  if (!input$synds && "cont.na" %in% names(dots)) {
+  # cont.na is an argument for data frames and lists; beside a synds object it stays
+  # among the arguments, where the request says it is taken from the object.
+  cont.na <- NULL
+  if (!inherits(object, "synds") && "cont.na" %in% names(dots)) {
     cont.na <- dots$cont.na
     dots$cont.na <- NULL
   }
-  request <- do.call(disclosure_request, c(list("multi", input$syn, cont.na, data, keys = keys, targets = targets),
+  request <- do.call(disclosure_request, c(list("multi", object, cont.na, data, keys = keys, targets = targets),
                                            dots, list(.env = call, .plan_of = plan_of)))
   counted <- run_request(request)
   enc <- counted$enc

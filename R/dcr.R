@@ -35,9 +35,11 @@
 #'   closer to the synthetic data; 0.5 means no signal, above 0.5 training records sit
 #'   closer to the synthetic data than new records do.
 #'
-#' Variables are made comparable as [disclosure()] does (definitions vignette,
-#' section 1): a variable that is a factor (or character, logical, date) on some side
-#' is compared by its labels on every side.
+#' Variables are prepared and encoded as [disclosure()] prepares and encodes them
+#' (definitions vignette, sections 1 and 2): a variable that is a factor (or
+#' character, logical, date) on some side is compared by its labels on every side, and
+#' labels are compared in Unicode normal form C, so that "ó" typed as one character
+#' and as "o" with a combining accent is one label.
 #'
 #' @param object A `synds` object, a data frame or a list of data frames (one per
 #'   synthesis).
@@ -68,8 +70,10 @@
 #'     synthetic record), `copied` (whether `r` is 0);
 #'   * `vars`, `numeric` (which variables are compared as numbers), `weights`,
 #'     `ranges` (\eqn{R_v} of numeric variables), `adjusted` (variables compared by
-#'     label because they are not numeric on every side), `n` (`data`, `control`,
-#'     synthetic records per synthesis).
+#'     label because they are not numeric on every side), `label_gaps` (categorical
+#'     variables whose labels barely meet between `data` and a synthesis, as
+#'     [disclosure()] reports them; printed), `n` (`data`, `control`, synthetic
+#'     records per synthesis).
 #' @seealso [disclosure()] for the synthpop measures, [holdout_split()] for control
 #'   records.
 #' @export
@@ -84,25 +88,9 @@ dcr <- function(object, data, control = NULL, vars = NULL, weights = NULL, cont.
                 n_threads = NULL) {
   env <- rlang::current_env()
   rlang::check_dots_empty(call = env)
-  refuse_counted(object, "object", "dcr", env)
-  refuse_counted(data, "data", "dcr", env)
-  if (!is.null(control)) refuse_counted(control, "control", "dcr", env)
-  info <- synthesis_list(object, call = env)
-  syn <- info$syn
-  if (inherits(object, "synds")) {
-    if (!is.null(cont.na)) {
-      cli::cli_abort(c("{.arg cont.na} is taken from the {.cls synds} object ({.field object$cont.na}).",
-                       i = "To use other codes, pass the syntheses as data frames: {.code dcr(object$syn, data, cont.na = ...)}."),
-                     call = env)
-    }
-    cont.na <- info$cont.na
-  }
-  check_data_frame(data, "data", env)
-  check_syntheses(syn, env)
-  if (!is.null(control)) check_data_frame(control, "control", env)
-  n_threads <- if (is.null(n_threads)) synthrisk_threads() else check_n_threads(n_threads, call = env)
-  cont.na <- normalise_cont_na(cont.na, env)
-
+  inputs <- prepare_inputs(object, data, control = control, cont.na = cont.na, n_threads = n_threads, fn = "dcr",
+                           call = env)
+  syn <- inputs$syn
   given <- !is.null(vars)
   vars <- dcr_vars(vars, data, syn, env)
   weights <- dcr_weights(weights, vars, given, env)
@@ -117,19 +105,13 @@ dcr <- function(object, data, control = NULL, vars = NULL, weights = NULL, cont.
                      call = env)
     }
   }
-  check_variable_columns(vars, data, syn, env, control)
-
-  encoded <- lapply(vars, function(v) dcr_encode_variable(v, data, syn, control, cont.na, env))
-  numeric <- vapply(encoded, function(e) e$numeric, logical(1))
-  ranges <- vapply(encoded, function(e) e$range, numeric(1))
-  n_tables <- length(syn) + 1L + !is.null(control)
-  tables <- lapply(seq_len(n_tables), function(k) {
-    list(codes = lapply(encoded, function(e) e$codes[[k]]),
-         values = lapply(encoded, function(e) e$values[[k]]))
-  })
+  # The one encoding: labels cleaned and coded on their union as for the key counting,
+  # numeric values kept beside the codes; the core builds its search tables from it.
+  enc <- encode_variables(vars, data, syn, inputs$cont.na, stats::setNames(as.list(rep(0, length(vars))), vars),
+                          strict = FALSE, n_threads = inputs$n_threads, call = env, control = control)
   m <- length(syn)
   control_table <- if (is.null(control)) NA_integer_ else m + 1L
-  # The searches, grouped by the table searched (its index is dropped after its last
+  # The searches, grouped by the dataset searched (its index is dropped after its last
   # search): data for the syntheses (with d2) and control, control for the syntheses,
   # each synthesis for data and control.
   plan <- list()
@@ -146,19 +128,22 @@ dcr <- function(object, data, control = NULL, vars = NULL, weights = NULL, cont.
     add("r", j, 0L, FALSE)
     if (!is.null(control)) add("r_ctrl", j, control_table, FALSE)
   }
-  requests <- lapply(plan, function(x) x[c("index", "queries", "second")])
-  metric <- list(numeric = numeric, weights = as.double(weights), ranges = as.double(ranges))
-  raw <- rust_result(crossed(.Call(wrap__rust_dcr, metric, tables, requests, n_threads)), call = env)
+  searches <- lapply(plan, function(x) x[c("index", "queries", "second")])
+  label_codes <- lapply(vars, function(v) as.double(cont_na_codes(inputs$cont.na, v)))
+  raw <- rust_result(rust_dcr(enc$ptr, seq_along(vars) - 1L, label_codes, vars, as.double(weights), searches,
+                              inputs$n_threads), call = env)
+  found_all <- raw$searches
   tags <- vapply(plan, function(x) x$tag, character(1))
-  found <- list(train = raw[tags == "train"], r = raw[tags == "r"])
+  found <- list(train = found_all[tags == "train"], r = found_all[tags == "r"])
   if (!is.null(control)) {
-    found$base <- raw[tags == "base"][[1]]
-    found$ctrl <- raw[tags == "ctrl"]
-    found$r_ctrl <- raw[tags == "r_ctrl"]
+    found$base <- found_all[tags == "base"][[1]]
+    found$ctrl <- found_all[tags == "ctrl"]
+    found$r_ctrl <- found_all[tags == "r_ctrl"]
   }
-  adjusted <- vars[vapply(encoded, function(e) e$adjusted, logical(1))]
-  new_dcr(found, vars, numeric, weights, ranges, adjusted, nrow(data),
-          if (is.null(control)) 0L else nrow(control), vapply(syn, nrow, integer(1)))
+  numeric <- raw$numeric
+  label_gaps <- enc$label_gaps[intersect(vars[!numeric], names(enc$label_gaps))]
+  new_dcr(found, vars, numeric, weights, raw$ranges, enc$adjusted, nrow(data),
+          if (is.null(control)) 0L else nrow(control), vapply(syn, nrow, integer(1)), label_gaps)
 }
 
 # The variables compared: `vars` resolved against `data`, or every variable of `data`
@@ -212,56 +197,6 @@ dcr_weights <- function(weights, vars, given, call) {
   out
 }
 
-# Numeric special values are labels: 0 is a finite value that is no `cont.na` code,
-# then NA, NaN, Inf, -Inf and the finite codes of `cont.na`.
-dcr_numeric_codes <- function(x, codes) {
-  out <- integer(length(x))
-  out[is.na(x) & !is.nan(x)] <- 1L
-  out[is.nan(x)] <- 2L
-  out[x == Inf & !is.na(x)] <- 3L
-  out[x == -Inf & !is.na(x)] <- 4L
-  finite_codes <- codes[is.finite(codes)]
-  if (length(finite_codes) > 0) {
-    k <- match(x, finite_codes)
-    hit <- !is.na(k) & is.finite(x)
-    out[hit] <- 4L + k[hit]
-  }
-  out
-}
-
-# One variable's codes (and values, for numeric variables) per table: data, the
-# syntheses, control.
-dcr_encode_variable <- function(v, data, syn, control, cont.na, call) {
-  comparable <- comparable_columns(v, data, syn, FALSE, call, control)
-  cols <- comparable$cols
-  if (!is.factor(cols[[1]])) {
-    values <- lapply(cols, as.double)
-    codes <- lapply(values, dcr_numeric_codes, codes = cont_na_codes(cont.na, v))
-    finite <- values[[1]][codes[[1]] == 0L]
-    range <- if (length(finite) == 0) 0 else max(finite) - min(finite)
-    if (!is.finite(range)) {
-      cli::cli_abort(c("Variable {.val {v}} of {.arg data} spans more than the largest double ({.val {min(finite)}} to {.val {max(finite)}}).",
-                       i = "Rescale it before computing distances."), call = call)
-    }
-    return(list(numeric = TRUE, range = range, codes = codes, values = values, adjusted = FALSE))
-  }
-  # Labels: NA, an NA level and "Missing" are one label.
-  side_labels <- lapply(cols, function(f) {
-    lev <- enc2utf8(as.character(levels(f)))
-    lev[is.na(lev)] <- "Missing"
-    list(lev = lev, codes = as.integer(f))
-  })
-  union <- unique(c(unlist(lapply(side_labels, `[[`, "lev"), use.names = FALSE), "Missing"))
-  codes <- lapply(side_labels, function(s) {
-    code_of_level <- match(s$lev, union)
-    out <- code_of_level[s$codes]
-    out[is.na(s$codes)] <- match("Missing", union)
-    out
-  })
-  list(numeric = FALSE, range = 0, codes = codes, values = lapply(cols, function(x) numeric(0)),
-       adjusted = comparable$adjusted)
-}
-
 # Type-7 quantile, NA for no values.
 dcr_quantile <- function(x, prob) {
   x <- x[!is.na(x)]
@@ -278,7 +213,7 @@ dcr_auc <- function(a, b) {
   (sum(as.double(greater)) + sum(as.double(equal)) / 2) / (as.double(length(a)) * length(b))
 }
 
-new_dcr <- function(found, vars, numeric, weights, ranges, adjusted, n_data, n_control, n_syn) {
+new_dcr <- function(found, vars, numeric, weights, ranges, adjusted, n_data, n_control, n_syn, label_gaps = list()) {
   m <- length(n_syn)
   with_control <- n_control > 0
   synthetic <- vector("list", m)
@@ -319,7 +254,7 @@ new_dcr <- function(found, vars, numeric, weights, ranges, adjusted, n_data, n_c
                  base = if (with_control) found$base$distance else NULL,
                  vars = vars, numeric = stats::setNames(numeric, vars), weights = stats::setNames(weights, vars),
                  ranges = stats::setNames(ifelse(numeric, ranges, NA_real_), vars), adjusted = adjusted,
-                 n = list(data = n_data, control = n_control, synthetic = n_syn)),
+                 label_gaps = label_gaps, n = list(data = n_data, control = n_control, synthetic = n_syn)),
             class = c("synthrisk_dcr", "dcr"))
 }
 
@@ -373,6 +308,7 @@ format.dcr <- function(x, digits = 4, ...) {
       cli::cli_text("Look for IMS above IMS_ctrl, dcr quantiles below base, share above share_noleak, AUC above 0.5: signs that the synthesis holds its training records more closely than new ones.")
     }
     if (n$data == 1) cli::cli_text("{.arg data} has one record: nndr is NA.")
+    for (line in label_gap_lines(x$label_gaps %||% list(), m)) cli::cli_text(escape_braces(line))
   })
 }
 

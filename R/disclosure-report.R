@@ -99,6 +99,45 @@ disclosure_report <- function(object, data, keys, targets = NULL, control = NULL
   invisible(file)
 }
 
+#' What a disclosure report shows, for a report of your own
+#'
+#' The aggregates [disclosure_report()] knits into its HTML file (measures, checks,
+#' tau curve, holdout, record counts, distances, settings), as one object, with the
+#' formatters the report's template uses (`format`: `table()`, `count()`,
+#' `percent()`, `html_text()`, `html_list()`). No record and no cell smaller than
+#' `min_cell` is in it. The report's template calls this function when knitted on its
+#' own.
+#'
+#' @inheritParams disclosure_report
+#' @return An object of class `synthrisk_report_contents`, a list.
+#' @export
+#' @examples
+#' \donttest{
+#' parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
+#' r <- disclosure_report_contents(sd2011_synds5, parts$train, keys = c("sex", "age", "region", "placesize"),
+#'                                 control = parts$control, ngroups_targets = c(income = 20))
+#' r$identity
+#' }
+disclosure_report_contents <- function(object, data, keys, targets = NULL, control = NULL, thresholds = NULL,
+                                       distances = FALSE, min_cell = 10, ...) {
+  env <- rlang::current_env()
+  check_flag(distances, "distances", env)
+  min_cell <- check_min_cell(min_cell, env)
+  thresholds <- check_report_thresholds(thresholds, distances, env)
+  if (missing(keys)) keys <- NULL
+  report_contents(object, data, keys = keys, targets = targets, control = control, thresholds = thresholds,
+                  distances = distances, min_cell = min_cell, args = list(...), dcr_fun = if (distances) dcr,
+                  call = report_call(match.call()), env = env)
+}
+
+#' @export
+print.synthrisk_report_contents <- function(x, ...) {
+  cat(sprintf("<synthrisk report contents: %d target%s, %d key%s, %d synthes%s; knit with disclosure_report()>\n",
+              length(x$targets), if (length(x$targets) == 1) "" else "s", length(x$keys),
+              if (length(x$keys) == 1) "" else "s", x$m, if (x$m == 1) "is" else "es"))
+  invisible(x)
+}
+
 # Measures of the distance summary a threshold may name: higher means more risk.
 report_distance_measures <- c("IMS", "IMS_ctrl", "share", "copied", "AUC")
 
@@ -283,7 +322,8 @@ report_contents <- function(object, data, keys, targets = NULL, control = NULL, 
     notes = report_notes(md),
     settings = report_settings(md, args, control, distances, min_cell),
     call = call %||% "",
-    versions = report_versions()
+    versions = report_versions(),
+    format = report_formatters(digits)
   )
   structure(contents, class = "synthrisk_report_contents")
 }
@@ -595,32 +635,6 @@ report_synds <- function(object, cont.na) {
   structure(list(syn = if (length(syn) == 1) syn[[1]] else syn, m = length(syn), cont.na = cont.na), class = "synds")
 }
 
-# multi.disclosure()'s per-target arguments as disclosure()'s, one list per target.
-per_target_disclosure_args <- function(targets, args, call) {
-  n <- length(targets)
-  not_levels <- per_target_levels(args$not.targetslev, targets, call)
-  use_na <- per_target_flags(args$usetargetsNA %||% TRUE, targets, call)
-  ngroups <- args$ngroups_targets
-  if (check_target_names(ngroups, targets, "ngroups_targets", call)) {
-    named <- ngroups
-    ngroups <- stats::setNames(rep(0, n), targets)
-    ngroups[names(named)] <- named
-  }
-  ngroups <- check_ngroups(unname(ngroups), n, "ngroups_targets", call, what = "target")
-  ex_keys <- per_target_list(args$exclude.keys, targets, "exclude.keys", call)
-  ex_keylevs <- per_target_list(args$exclude.keylevs, targets, "exclude.keylevs", call)
-  ex_targetlevs <- per_target_list(args$exclude.targetlevs, targets, "exclude.targetlevs", call)
-  shared <- args[intersect(names(args), c("denom_lim", "exclude_ov_denom_lim", "usekeysNA", "ngroups_keys",
-                                          "compare.synorig", "n_threads"))]
-  out <- lapply(seq_len(n), function(i) {
-    c(shared, list(not.targetlev = not_levels[[i]], usetargetNA = use_na[i], ngroups_target = ngroups[i],
-                   exclude.keys = ex_keys[[i]], exclude.keylevs = ex_keylevs[[i]],
-                   exclude.targetlevs = ex_targetlevs[[i]]))
-  })
-  names(out) <- targets
-  out
-}
-
 report_distances <- function(dcr_fun, object, data, control) {
   res <- call_with_symbols(dcr_fun, list(object, data, control = control))
   summary <- res$summary
@@ -677,7 +691,7 @@ report_settings <- function(md, args, control, distances, min_cell) {
     c("digits", md$digits),
     c("compare.synorig", show(args$compare.synorig %||% TRUE)),
     c("cont.na", if (is.null(args$cont.na)) "from the synds object, or none" else show(args$cont.na)),
-    c("n_threads", args$n_threads %||% synthrisk_threads()),
+    c("n_threads", resolve_threads(args$n_threads, call = NULL)),
     c("distances", distances),
     c("min_cell (report)", min_cell)
   )
@@ -721,6 +735,15 @@ render_report <- function(contents, file) {
   file
 }
 
+# The formatters the template uses, bound to the report's digits.
+report_formatters <- function(digits) {
+  list(table = function(df, id, counts = character(0), caption = NULL) {
+         report_table(df, id, digits = digits, counts = counts, caption = caption)
+       },
+       count = format_count, percent = function(x) format_percent(x, digits), html_text = html_text,
+       html_list = html_list)
+}
+
 # A data frame as an HTML table for the template: percentages with `digits` decimals,
 # counts (`counts`) as whole numbers with thousands separators, text escaped. `id`
 # names the table so that tests can find it. Print it, or cat() it in a results = "asis"
@@ -750,15 +773,6 @@ format_percent <- function(x, digits) {
   out[is.na(x)] <- "NA"
   out[is.nan(x)] <- "NaN"
   out[is.infinite(x)] <- ifelse(x[is.infinite(x)] > 0, "Inf", "-Inf")
-  out
-}
-
-format_count <- function(x) {
-  whole <- !is.na(x) & x == round(x)
-  out <- character(length(x))
-  out[whole] <- format(x[whole], big.mark = ",", scientific = FALSE, trim = TRUE)
-  out[!whole] <- formatC(x[!whole], format = "f", digits = 1, big.mark = ",")
-  out[is.na(x)] <- "NA"
   out
 }
 

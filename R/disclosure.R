@@ -150,28 +150,19 @@ disclosure <- function(object, data, ...) {
 
 #' @rdname disclosure
 #' @export
-disclosure.synds <- function(object, data, ...) {
-  syn <- synthesis_list(object, call = rlang::current_env())
-  run_front_door("disclosure", syn$syn, syn$cont.na, data, ...)
-}
+disclosure.synds <- front_door("disclosure", cont_na = FALSE)
 
 #' @rdname disclosure
 #' @export
-disclosure.data.frame <- function(object, data, cont.na = NULL, ...) {
-  run_front_door("disclosure", list(object), cont.na, data, ...)
-}
+disclosure.data.frame <- front_door("disclosure", cont_na = TRUE)
 
 #' @rdname disclosure
 #' @export
-disclosure.tbl_lazy <- function(object, data, cont.na = NULL, ...) {
-  run_front_door("disclosure", list(object), cont.na, data, ...)
-}
+disclosure.tbl_lazy <- front_door("disclosure", cont_na = TRUE)
 
 #' @rdname disclosure
 #' @export
-disclosure.list <- function(object, data, cont.na = NULL, ...) {
-  run_front_door("disclosure", synthesis_list(object, call = rlang::current_env())$syn, cont.na, data, ...)
-}
+disclosure.list <- front_door("disclosure", cont_na = TRUE)
 
 #' @rdname disclosure
 #' @export

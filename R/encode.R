@@ -115,7 +115,8 @@ encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_thread
 
 # An integer copy of `x` when its values are whole numbers within integer range.
 whole_as_integer <- function(x) {
-  if (!is.double(x)) return(x)
+  # NaN is a value of its own, which an integer cannot hold (it would become NA).
+  if (!is.double(x) || any(is.nan(x))) return(x)
   finite <- x[!is.na(x)]
   if (all(is.finite(finite)) && all(finite == round(finite)) && all(abs(finite) <= .Machine$integer.max)) {
     return(as.integer(x))

@@ -18,10 +18,9 @@ holdout_plans <- function(m, with_control) {
        control = list(original = as.integer(m + 1L), syntheses = syntheses, tau = numeric(0)))
 }
 
-# `control` is checked as `data` is: a data frame with rows that has every key and target.
+# `control` (checked as `data` is by prepare_inputs()) must have every key and target.
 check_control <- function(control, vars, call) {
   if (is.null(control)) return(invisible())
-  check_dataset(control, "control", call)
   bad <- setdiff(vars, dataset_names(control))
   if (length(bad) > 0) {
     cli::cli_abort(c("{.arg control} must have every key and target; {.val {bad}} {?is/are} missing.",
@@ -196,8 +195,7 @@ negative_ratio_line <- function(measures) {
 # Why prop = 0.2 may not be the best split, when the control set is the smaller one.
 control_size_line <- function(n_control, n_train) {
   if (is.null(n_control) || is.null(n_train) || n_control >= n_train) return(character(0))
-  big <- function(v) format(v, big.mark = ",", scientific = FALSE, trim = TRUE)
-  paste0("The control set has ", big(n_control), " records, the training set ", big(n_train), ". ",
+  paste0("The control set has ", format_count(n_control), " records, the training set ", format_count(n_train), ". ",
          "holdout_split()'s default prop = 0.2 follows the PSD paper (Raab, 2024), but a control set as large as the ",
          "training set (prop = 0.5) gives steadier R.")
 }

@@ -73,11 +73,8 @@
 #'                     syn.vars = c("hours.per.week", "capital.gain"), radius = 0.1)
 identification_risk <- function(object, data, known, syn.vars, radius = NULL, relative = TRUE, n_threads = NULL) {
   env <- rlang::current_env()
-  refuse_counted(object, "object", "identification_risk", env)
-  refuse_counted(data, "data", "identification_risk", env)
-  syn <- synthesis_list(object, call = env)$syn
-  check_data_frame(data, "data", env)
-  check_syntheses(syn, env)
+  inputs <- prepare_inputs(object, data, n_threads = n_threads, fn = "identification_risk", call = env)
+  syn <- inputs$syn
   known <- if (missing(known) || is.null(known) || length(known) == 0) character(0) else
     resolve_columns(known, data, "known", env)
   if (missing(syn.vars) || is.null(syn.vars) || length(syn.vars) == 0) {
@@ -106,7 +103,7 @@ identification_risk <- function(object, data, known, syn.vars, radius = NULL, re
   check_variable_columns(vars, data, syn, env)
   check_known_unchanged(known, data, syn, env)
   check_flag(relative, "relative", env)
-  n_threads <- if (is.null(n_threads)) synthrisk_threads() else check_n_threads(n_threads, call = env)
+  n_threads <- inputs$n_threads
   radius <- radius_per_variable(radius, known, syn.vars, data, syn, env)
 
   exact <- setdiff(vars, names(radius))
@@ -127,15 +124,21 @@ identification_risk <- function(object, data, known, syn.vars, radius = NULL, re
 # only to NaN.
 same_values <- function(a, b) {
   # Factors of the same levels compare by their codes, without making labels.
-  if (is.factor(a) && is.factor(b) && identical(levels(a), levels(b))) {
+  if (is.factor(a) && is.factor(b) && identical(levels(a), levels(b)) && !"Missing" %in% levels(a)) {
     a <- unclass(a)
     b <- unclass(b)
     attributes(a) <- NULL
     attributes(b) <- NULL
   }
+  # Labels as the encoding sees them (definitions vignette 2): UTF-8 in normal form C,
+  # and "Missing" the missing label.
   as_label <- function(x) {
     if (inherits(x, "POSIXlt")) x <- as.POSIXct(x)
-    if (is.factor(x)) as.character(x) else x
+    if (is.factor(x)) x <- as.character(x)
+    if (!is.character(x)) return(x)
+    x <- clean_labels(x, "", NULL)
+    x[x %in% "Missing"] <- NA
+    x
   }
   a <- as_label(a)
   b <- as_label(b)
@@ -153,7 +156,6 @@ same_values <- function(a, b) {
 # else, such as fully synthetic data, would give matches that mean nothing.
 check_known_unchanged <- function(known, data, syn, call) {
   if (length(known) == 0) return(invisible())
-  big <- function(v) format(v, big.mark = ",", scientific = FALSE, trim = TRUE)
   n <- nrow(data)
   problems <- character(0)
   for (j in seq_along(syn)) {
@@ -163,7 +165,7 @@ check_known_unchanged <- function(known, data, syn, call) {
       where <- if (length(syn) > 1) paste0("Synthesis ", j, ": known") else "Known"
       first <- if (length(differs) == 1) paste0("row ", differs) else paste0("first at row ", differs[1])
       problems <- c(problems, sprintf("%s variable \"%s\" differs in %s of %s rows (%s).",
-                                      where, v, big(length(differs)), big(n), first))
+                                      where, v, format_count(length(differs)), format_count(n), first))
     }
   }
   if (length(problems) == 0) return(invisible())

@@ -75,5 +75,3 @@ shown_labels <- function(labels, n = 6, max_chars = 24) {
   if (length(labels) > n) shown <- paste0(shown, " and ", length(labels) - n, " more")
   shown
 }
-
-format_count <- function(x) format(x, big.mark = ",", scientific = FALSE, trim = TRUE)

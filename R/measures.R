@@ -3,55 +3,69 @@
 # or the synthetic data, alone or against the original) and a one-line definition. Results, print,
 # tidy(), the help page and the plots all read this table.
 
-measure_registry <- data.frame(
-  measure = c("UiO", "UiS", "UiOiS", "repU",
-              "Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DCAPd", "DiSDiO", "max_denom", "mean_denom",
-              "baseCAPd", "CAPd", "CAPs", "DCAP", "DCAPd", "DCAPs", "DCAPb", "TCAP", "TCAPs", "TCAPb",
-              "TCAP_taub", "DCAPi"),
-  component = c(rep("ident", 4), rep("attrib", 9), rep("allCAPs", 12)),
-  group = c(rep("identity", 4), rep("attribute", 9), rep("CAP", 12)),
-  unit = c(rep("%", 11), "count", "count", rep("%", 12)),
-  data = c("original", rep("synthetic", 3),
-           "original", rep("synthetic", 8),
-           "original", "original", rep("synthetic", 10)),
-  definition = c(
-    "unique in the original: records whose key combination (q) occurs once in the original",
-    "unique in the synthetic data: records whose q occurs once in the synthesis (over Ns)",
-    "unique in the original and q present in the synthetic data",
-    "replicated uniques: unique in the original and unique in the synthetic data",
-    "disclosive in the original: records whose q has one target level in the original",
-    "disclosive in the synthetic data: records whose q has one target level there (over Ns)",
-    "original records whose q occurs in the synthetic data",
-    "original records whose q has one target level in the synthetic data",
-    "disclosive in the synthetic data and correct in the original",
-    "expected correct attributions: the sum over original records of ps, the synthetic share of their target level in their q",
-    "disclosive in the synthetic data and in the original, and correct",
-    "largest cell of the DiSCO table (records)",
-    "mean of the non-zero cells of the DiSCO table (records)",
-    "baseline: the chance of guessing the target from its original distribution",
-    "CAP of the original data predicting itself",
-    "CAP of the synthetic data predicting itself (over Ns)",
-    "equals DCAPd; kept for scripts written for synthpop 1.9-3",
-    "expected correct attributions over the original records (C / Nd)",
-    "expected correct attributions over the synthetic records (C / Ns)",
-    "expected correct attributions over synthetic records whose q occurs in the original (C / Nb)",
-    "of the original records whose q is predicted with certainty, the share predicted correctly (DiSCO / DiS)",
-    "records predicted with certainty and correct over Ns (K / Ns)",
-    "records predicted with certainty and correct over Nb (K / Nb)",
-    "TCAP as Taub et al. (2018) define it: of the synthetic records whose q predicts one target level and occurs in the original, the mean share of original records in q with that level",
-    "expected correct attributions over the original records whose q occurs in the synthetic data (C / iS); SDMetrics' CategoricalCAP reports 1 - score"
-  ),
-  # Each percentage as 100 * numerator / denominator (definitions vignette, section 6), in the symbols of
-  # curve_symbols; NA for the counts and the baseline. The size curve's plot draws the
-  # numerator as the line type and the denominator as the colour.
-  numerator = c("UiO", "UiS", "UiOiS", "repU",
-                "did", "dis", "iS", "DiS", "K", "C", "DiSDiO", NA, NA,
-                NA, "CAPd", "CAPs", "C", "C", "C", "C", "K", "K", "K", "Tt", "C"),
-  denominator = c("Nd", "Ns", "Nd", "Nd",
-                  "Nd", "Ns", "Nd", "Nd", "Nd", "Nd", "Nd", NA, NA,
-                  NA, "Nd", "Ns", "Nd", "Nd", "Ns", "Nb", "DiS", "Ns", "Nb", "Sc", "iS"),
-  stringsAsFactors = FALSE
-)
+# One row per measure: name, component, group, unit, data; the numerator and
+# denominator of each percentage as 100 * numerator / denominator (definitions
+# vignette, section 6), in the symbols of curve_symbols (NA for the counts and the
+# baseline; the size curve's plot draws the numerator as the line type and the
+# denominator as the colour); the definition.
+measure_row <- function(measure, component, group, unit, data, numerator, denominator, definition) {
+  list(measure = measure, component = component, group = group, unit = unit, data = data, definition = definition,
+       numerator = as.character(numerator), denominator = as.character(denominator))
+}
+
+measure_registry <- do.call(rbind.data.frame, c(list(
+  measure_row("UiO", "ident", "identity", "%", "original", "UiO", "Nd",
+               "unique in the original: records whose key combination (q) occurs once in the original"),
+  measure_row("UiS", "ident", "identity", "%", "synthetic", "UiS", "Ns",
+               "unique in the synthetic data: records whose q occurs once in the synthesis (over Ns)"),
+  measure_row("UiOiS", "ident", "identity", "%", "synthetic", "UiOiS", "Nd",
+               "unique in the original and q present in the synthetic data"),
+  measure_row("repU", "ident", "identity", "%", "synthetic", "repU", "Nd",
+               "replicated uniques: unique in the original and unique in the synthetic data"),
+  measure_row("Dorig", "attrib", "attribute", "%", "original", "did", "Nd",
+               "disclosive in the original: records whose q has one target level in the original"),
+  measure_row("Dsyn", "attrib", "attribute", "%", "synthetic", "dis", "Ns",
+               "disclosive in the synthetic data: records whose q has one target level there (over Ns)"),
+  measure_row("iS", "attrib", "attribute", "%", "synthetic", "iS", "Nd",
+               "original records whose q occurs in the synthetic data"),
+  measure_row("DiS", "attrib", "attribute", "%", "synthetic", "DiS", "Nd",
+               "original records whose q has one target level in the synthetic data"),
+  measure_row("DiSCO", "attrib", "attribute", "%", "synthetic", "K", "Nd",
+               "disclosive in the synthetic data and correct in the original"),
+  measure_row("DCAPd", "attrib", "attribute", "%", "synthetic", "C", "Nd",
+               "expected correct attributions: the sum over original records of ps, the synthetic share of their target level in their q"),
+  measure_row("DiSDiO", "attrib", "attribute", "%", "synthetic", "DiSDiO", "Nd",
+               "disclosive in the synthetic data and in the original, and correct"),
+  measure_row("max_denom", "attrib", "attribute", "count", "synthetic", NA, NA,
+               "largest cell of the DiSCO table (records)"),
+  measure_row("mean_denom", "attrib", "attribute", "count", "synthetic", NA, NA,
+               "mean of the non-zero cells of the DiSCO table (records)"),
+  measure_row("baseCAPd", "allCAPs", "CAP", "%", "original", NA, NA,
+               "baseline: the chance of guessing the target from its original distribution"),
+  measure_row("CAPd", "allCAPs", "CAP", "%", "original", "CAPd", "Nd",
+               "CAP of the original data predicting itself"),
+  measure_row("CAPs", "allCAPs", "CAP", "%", "synthetic", "CAPs", "Ns",
+               "CAP of the synthetic data predicting itself (over Ns)"),
+  measure_row("DCAP", "allCAPs", "CAP", "%", "synthetic", "C", "Nd",
+               "equals DCAPd; kept for scripts written for synthpop 1.9-3"),
+  measure_row("DCAPd", "allCAPs", "CAP", "%", "synthetic", "C", "Nd",
+               "expected correct attributions over the original records (C / Nd)"),
+  measure_row("DCAPs", "allCAPs", "CAP", "%", "synthetic", "C", "Ns",
+               "expected correct attributions over the synthetic records (C / Ns)"),
+  measure_row("DCAPb", "allCAPs", "CAP", "%", "synthetic", "C", "Nb",
+               "expected correct attributions over synthetic records whose q occurs in the original (C / Nb)"),
+  measure_row("TCAP", "allCAPs", "CAP", "%", "synthetic", "K", "DiS",
+               "of the original records whose q is predicted with certainty, the share predicted correctly (DiSCO / DiS)"),
+  measure_row("TCAPs", "allCAPs", "CAP", "%", "synthetic", "K", "Ns",
+               "records predicted with certainty and correct over Ns (K / Ns)"),
+  measure_row("TCAPb", "allCAPs", "CAP", "%", "synthetic", "K", "Nb",
+               "records predicted with certainty and correct over Nb (K / Nb)"),
+  measure_row("TCAP_taub", "allCAPs", "CAP", "%", "synthetic", "Tt", "Sc",
+               "TCAP as Taub et al. (2018) define it: of the synthetic records whose q predicts one target level and occurs in the original, the mean share of original records in q with that level"),
+  measure_row("DCAPi", "allCAPs", "CAP", "%", "synthetic", "C", "iS",
+               "expected correct attributions over the original records whose q occurs in the synthetic data (C / iS); SDMetrics' CategoricalCAP reports 1 - score")
+
+), stringsAsFactors = FALSE))
 
 # What the symbols of the numerator and denominator columns count.
 curve_symbols <- c(

@@ -52,47 +52,6 @@ as_multi_disclosure <- function(request, counted) {
   x
 }
 
-per_target_flags <- function(x, targets, call) {
-  if (check_target_names(x, targets, "usetargetsNA", call)) {
-    named <- x
-    x <- stats::setNames(rep(TRUE, length(targets)), targets)
-    x[names(named)] <- named
-  }
-  check_flags_along(unname(x), targets, "usetargetsNA", call, what = "target")
-}
-
-# A per-target option given as a list (one element per target, or named by target)
-# or a plain vector: one element per target, as synthpop indexes it with [[i]].
-per_target_list <- function(x, targets, arg, call) {
-  n <- length(targets)
-  if (is.null(x)) return(rep(list(NULL), n))
-  if (check_target_names(x, targets, arg, call)) {
-    out <- rep(list(NULL), n)
-    out[match(names(x), targets)] <- if (is.list(x)) x else as.list(x)
-    return(out)
-  }
-  if (!is.list(x)) {
-    if (n == 1) return(list(x))
-    if (length(x) == n) return(as.list(x))
-    cli::cli_abort(c("{.arg {arg}} must be a list with one element per target ({n}), or named by target.",
-                     x = "It is {.code {describe_value(x)}} (length {length(x)})."), call = call)
-  }
-  if (length(x) != n) {
-    cli::cli_abort("{.arg {arg}} must have one element per target ({n}), not {length(x)}.", call = call)
-  }
-  x
-}
-
-per_target_levels <- function(x, targets, call) {
-  if (is.null(x)) return(rep(list(NULL), length(targets)))
-  if (is.list(x) || !is.null(names(x))) return(per_target_list(x, targets, "not.targetslev", call))
-  if (length(x) != length(targets)) {
-    cli::cli_abort(c("{.arg not.targetslev} must have one element per target ({length(targets)}), or be a list named by target.",
-                     x = "It is {.code {describe_value(x)}} (length {length(x)})."), call = call)
-  }
-  as.list(as.character(x))
-}
-
 build_multi_disclosure <- function(outputs, request) {
   output <- request$output
   ident.meas <- output$ident.meas

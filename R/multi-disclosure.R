@@ -55,28 +55,19 @@ multi.disclosure <- function(object, data, ...) {
 
 #' @rdname multi.disclosure
 #' @export
-multi.disclosure.synds <- function(object, data, ...) {
-  syn <- synthesis_list(object, call = rlang::current_env())
-  run_front_door("multi", syn$syn, syn$cont.na, data, ...)
-}
+multi.disclosure.synds <- front_door("multi", cont_na = FALSE)
 
 #' @rdname multi.disclosure
 #' @export
-multi.disclosure.data.frame <- function(object, data, cont.na = NULL, ...) {
-  run_front_door("multi", list(object), cont.na, data, ...)
-}
+multi.disclosure.data.frame <- front_door("multi", cont_na = TRUE)
 
 #' @rdname multi.disclosure
 #' @export
-multi.disclosure.tbl_lazy <- function(object, data, cont.na = NULL, ...) {
-  run_front_door("multi", list(object), cont.na, data, ...)
-}
+multi.disclosure.tbl_lazy <- front_door("multi", cont_na = TRUE)
 
 #' @rdname multi.disclosure
 #' @export
-multi.disclosure.list <- function(object, data, cont.na = NULL, ...) {
-  run_front_door("multi", synthesis_list(object, call = rlang::current_env())$syn, cont.na, data, ...)
-}
+multi.disclosure.list <- front_door("multi", cont_na = TRUE)
 
 #' @rdname multi.disclosure
 #' @export

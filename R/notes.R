@@ -27,11 +27,11 @@ exclusion_line <- function(nexcl, n_orig) {
   row <- nexcl[[1]][1, ]
   removed <- row[1:5]
   if (sum(removed) == 0) return(character(0))
-  parts <- paste0(format(removed[removed > 0], big.mark = ","), " for ",
+  parts <- paste0(format_count(removed[removed > 0]), " for ",
                   exclusion_steps[names(removed)[removed > 0]])
   sprintf("Excluded %s of %s original records: %s; %s remain (see to.print = \"exclusions\").",
-          format(sum(removed), big.mark = ","), format(n_orig, big.mark = ","), paste(parts, collapse = ", "),
-          format(row[6], big.mark = ","))
+          format_count(sum(removed)), format_count(n_orig), paste(parts, collapse = ", "),
+          format_count(row[6]))
 }
 
 adjusted_line <- function(adjusted, m) {

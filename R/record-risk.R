@@ -56,12 +56,9 @@
 #' sum(ra$synthetic$replicated_unique)
 record_risk <- function(object, data, keys, target = NULL, ...) {
   env <- rlang::current_env()
-  refuse_counted(object, "object", "record_risk", env)
-  refuse_counted(data, "data", "record_risk", env)
-  syn_info <- synthesis_list(object, call = env)
   if (!is.null(target)) {
-    request <- disclosure_request("disclosure", syn_info$syn, syn_info$cont.na, data, keys, target,
-                                  print.flag = FALSE, ..., .records = TRUE)
+    request <- disclosure_request("disclosure", object, NULL, data, keys, target, print.flag = FALSE, ..., .env = env,
+                                  .records = TRUE)
     counted <- run_request(request)
     x <- as_disclosure(request, counted)
     return(new_record_risk_target(x, counted$raw$records[[1]]))
@@ -72,8 +69,9 @@ record_risk <- function(object, data, keys, target = NULL, ...) {
     cli::cli_abort(c("Without a {.arg target}, {.fn record_risk} takes only {.arg n_threads} beside {.arg keys}.",
                      x = "It was given {.arg {ifelse(nzchar(extra), extra, '(unnamed)')}}."), call = env)
   }
-  syn <- syn_info$syn
-  request <- keys_request(syn, syn_info$cont.na, data, if (missing(keys)) NULL else keys, dots$n_threads, env)
+  inputs <- prepare_inputs(object, data, n_threads = dots$n_threads, fn = "record_risk", call = env)
+  syn <- inputs$syn
+  request <- keys_request(inputs, if (missing(keys)) NULL else keys, env)
   keys <- request$keys
   rk <- run_request(request)$record_keys
   d_count <- rk$counts[[1]]

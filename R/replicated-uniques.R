@@ -39,20 +39,17 @@
 #' replicated.uniques(adult_synds, adult, keys = c("age", "sex", "occupation", "race"))
 replicated.uniques <- function(object, data, keys = names(data), n_threads = NULL) {
   env <- rlang::current_env()
-  refuse_counted(object, "object", "replicated.uniques", env)
-  refuse_counted(data, "data", "replicated.uniques", env)
-  syn <- synthesis_list(object, call = env)$syn
-  replicated_uniques_impl(syn, data, keys, n_threads, env)
+  inputs <- prepare_inputs(object, data, n_threads = n_threads, fn = "replicated.uniques", call = env)
+  replicated_uniques_impl(inputs, keys, env)
 }
 
 #' @rdname replicated.uniques
 #' @export
 remove_replicated_uniques <- function(object, data, keys = names(data), n_threads = NULL) {
   env <- rlang::current_env()
-  refuse_counted(object, "object", "remove_replicated_uniques", env)
-  refuse_counted(data, "data", "remove_replicated_uniques", env)
-  syn <- synthesis_list(object, call = env)$syn
-  ru <- replicated_uniques_impl(syn, data, keys, n_threads, env)
+  inputs <- prepare_inputs(object, data, n_threads = n_threads, fn = "remove_replicated_uniques", call = env)
+  syn <- inputs$syn
+  ru <- replicated_uniques_impl(inputs, keys, env)
   flags <- if (is.matrix(ru$repU.rm)) lapply(seq_len(ncol(ru$repU.rm)), function(j) ru$repU.rm[, j]) else
     if (is.list(ru$repU.rm)) ru$repU.rm else list(ru$repU.rm)
   kept <- Map(function(s, drop) s[!drop, , drop = FALSE], syn, flags)
@@ -63,8 +60,10 @@ remove_replicated_uniques <- function(object, data, keys = names(data), n_thread
   if (is.data.frame(object)) kept[[1]] else kept
 }
 
-replicated_uniques_impl <- function(syn, data, keys, n_threads, call) {
-  request <- keys_request(syn, NULL, data, keys, n_threads, call)
+replicated_uniques_impl <- function(inputs, keys, call) {
+  syn <- inputs$syn
+  data <- inputs$data
+  request <- keys_request(inputs, keys, call)
   keys <- request$keys
   rk <- run_request(request)$record_keys
   n <- nrow(data)

@@ -4,23 +4,26 @@
 # call, record-level counts). run_request() (R/run-request.R) counts it; the front door
 # turns the counts into its result. disclosure() is the one-target case of the request.
 
-# `.family`: "disclosure" or "multi" (whose arguments `...` are); `.syn`: the syntheses,
-# a list; `.env`: the frame whose call errors name; `.records`: also count record by
-# record (record_risk()); `.call`: the call the result records (default the caller's);
-# `.plan_of`: a function of the syntheses returning the core's
-# plan of (sub)samples and tau values (the curves).
-disclosure_request <- function(.family, .syn, .cont.na, .data, ..., .env = parent.frame(), .call = NULL,
-                               .records = FALSE, .plan_of = NULL) {
+# `.family`: "disclosure" or "multi" (whose arguments `...` are, or `.bound`, as
+# frame_arguments() binds them); `.object`: the synthetic data as the user gave them
+# (prepared by prepare_inputs()); `.cont.na`: the argument, NULL for a synds; `.env`:
+# the frame whose call errors name; `.records`: also count record by record
+# (record_risk()); `.call`: the call the result records (default the caller's);
+# `.plan_of`: a function of the syntheses returning the core's plan of (sub)samples and
+# tau values (the curves).
+disclosure_request <- function(.family, .object, .cont.na, .data, ..., .env = parent.frame(), .call = NULL,
+                               .records = FALSE, .plan_of = NULL, .bound = NULL) {
   env <- .env
-  call <- user_call(if (is.null(.call)) sys.call(-1) else .call, if (.family == "multi") "multi.disclosure" else "disclosure")
-  args <- bind_arguments(.family, ...)
+  generic <- if (.family == "multi") "multi.disclosure" else "disclosure"
+  call <- user_call(if (is.null(.call)) sys.call(-1) else .call, generic)
+  args <- .bound %||% bind_arguments(.family, ...)
   check_extra_args(args$extra, env)
   a <- args$values
-  syn <- .syn
-  data <- .data
-  check_dataset(data, "data", env)
-  check_syntheses(syn, env)
   check_keys_not_in_cont_na(a$keys, .cont.na, .family, env)
+  inputs <- prepare_inputs(.object, .data, control = a$control, cont.na = .cont.na, n_threads = a$n_threads,
+                           fn = if (.records) "record_risk" else generic, call = env, records = .records)
+  syn <- inputs$syn
+  data <- .data
   if (.family == "disclosure") {
     targets <- request_targets(.family, a, data, syn, NULL, env)
     user_keys <- check_keys(a$keys, data, env)
@@ -47,7 +50,7 @@ disclosure_request <- function(.family, .syn, .cont.na, .data, ..., .env = paren
                  thresh_2way = check_thresholds(a$thresh_2way, "thresh_2way", env))
   check_digits(a$digits, env)
   output <- request_output(.family, a, args$supplied, !is.null(control), env)
-  n_threads <- if (is.null(a$n_threads)) synthrisk_threads() else check_n_threads(a$n_threads, call = env)
+  n_threads <- inputs$n_threads
   target_options <- if (.family == "multi") {
     multi_target_options(a, targets, usetargetsNA, env)
   } else {
@@ -80,7 +83,7 @@ disclosure_request <- function(.family, .syn, .cont.na, .data, ..., .env = paren
                                       !is.null(control)))
   }
   structure(list(
-    family = .family, call = call, env = env, syn = syn, cont.na = .cont.na, data = data, control = control,
+    family = .family, call = call, env = env, syn = syn, cont.na = inputs$cont.na, data = data, control = control,
     keys = keys, usekeysNA = usekeysNA[key_order], targets = targets,
     usetargetsNA = if (.family == "multi") usetargetsNA else a$usetargetNA,
     ngroups = stats::setNames(as.list(c(ngroups_keys[key_order], target_grouping$ngroups)), c(keys, targets)),
@@ -102,18 +105,15 @@ check_keys_not_in_cont_na <- function(keys, cont.na, family, call) {
 }
 
 # The request of the record-level analyses on keys alone (replicated.uniques(),
-# record_risk() without a target): records in R, keys counted as they are (no
-# grouping, types made comparable), each record's key combination counted.
-keys_request <- function(syn, cont.na, data, keys, n_threads, env) {
-  check_data_frame(data, "data", env)
-  check_syntheses(syn, env)
-  keys <- check_keys(keys, data, env)
-  check_in_syntheses(keys, syn, env)
+# record_risk() without a target): `inputs` from prepare_inputs(); keys counted as they
+# are (no grouping, types made comparable), each record's key combination counted.
+keys_request <- function(inputs, keys, env) {
+  keys <- check_keys(keys, inputs$data, env)
+  check_in_syntheses(keys, inputs$syn, env)
   structure(list(
-    family = "keys", call = NULL, env = env, syn = syn, cont.na = cont.na, data = data, control = NULL, keys = keys,
-    targets = character(0), ngroups = stats::setNames(as.list(rep(0, length(keys))), keys), strict = FALSE,
-    n_threads = if (is.null(n_threads)) synthrisk_threads() else check_n_threads(n_threads, call = env),
-    plans = list(), records = FALSE
+    family = "keys", call = NULL, env = env, syn = inputs$syn, cont.na = inputs$cont.na, data = inputs$data,
+    control = NULL, keys = keys, targets = character(0), ngroups = stats::setNames(as.list(rep(0, length(keys))), keys),
+    strict = FALSE, n_threads = inputs$n_threads, plans = list(), records = FALSE
   ), class = "synthrisk_request")
 }
 
@@ -141,36 +141,6 @@ request_targets <- function(family, a, data, syn, user_keys, env) {
   dup <- unique(targets[duplicated(targets)])
   if (length(dup) > 0) cli::cli_abort("{.arg targets} repeats {.val {dup}}.", call = env)
   targets
-}
-
-# Numbers of groups per target, and whether they were named by target.
-request_target_grouping <- function(family, a, targets, env) {
-  if (family == "disclosure") {
-    return(list(ngroups = check_ngroups(a$ngroups_target, 1L, "ngroups_target", env), named = FALSE))
-  }
-  nt <- length(targets)
-  x <- a$ngroups_targets
-  named <- check_target_names(x, targets, "ngroups_targets", env)
-  if (named) {
-    # Named by target: the others are not grouped.
-    given <- x
-    x <- stats::setNames(rep(0, nt), targets)
-    x[names(given)] <- given
-  }
-  list(ngroups = check_ngroups(unname(x), nt, "ngroups_targets", env, what = "target"), named = named)
-}
-
-# Per target of multi.disclosure(): the options of target_request() (R/target-request.R).
-multi_target_options <- function(a, targets, usetargetsNA, env) {
-  not_levels <- per_target_levels(a$not.targetslev, targets, env)
-  ex_keys <- per_target_list(a$exclude.keys, targets, "exclude.keys", env)
-  ex_keylevs <- per_target_list(a$exclude.keylevs, targets, "exclude.keylevs", env)
-  ex_targetlevs <- per_target_list(a$exclude.targetlevs, targets, "exclude.targetlevs", env)
-  lapply(seq_along(targets), function(i) {
-    list(target = targets[i], not.targetlev = not_levels[[i]], not_arg = "not.targetslev",
-         usetargetNA = usetargetsNA[i], exclude.keys = ex_keys[[i]], exclude.keylevs = ex_keylevs[[i]],
-         exclude.targetlevs = ex_targetlevs[[i]])
-  })
 }
 
 # What the result shows: digits, print.flag, and to.print (disclosure) or the summary's
@@ -206,11 +176,7 @@ user_call <- function(call, generic) {
 check_extra_args <- function(dots, call) {
   if (length(dots) == 0) return(invisible())
   nm <- names(dots) %||% rep("", length(dots))
-  if ("cont.na" %in% nm) {
-    cli::cli_abort(c("{.arg cont.na} is taken from the {.cls synds} object ({.field object$cont.na}).",
-                     i = "To use other codes, pass the syntheses as data frames: {.code disclosure(object$syn, data, cont.na = ...)}."),
-                   call = call)
-  }
+  if ("cont.na" %in% nm) abort_cont_na_of_synds("disclosure", call)
   shown <- ifelse(nzchar(nm), nm, paste0("..", seq_along(dots)))
   cli::cli_abort(c("Unknown argument{?s}: {.arg {shown}}.",
                    did_you_mean(nm[nzchar(nm)], known_argument_names())), call = call)

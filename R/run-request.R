@@ -75,10 +75,12 @@ run_core <- function(enc, request, options, plan) {
   count(plan)
 }
 
-# disclosure() and multi.disclosure(): a request of synthpop's arguments `...`, run,
-# and its result. Errors name the method's call (the caller's frame).
-run_front_door <- function(.family, .syn, .cont.na, .data, ...) {
-  request <- disclosure_request(.family, .syn, .cont.na, .data, ..., .env = parent.frame(), .call = sys.call(-1))
+# disclosure() and multi.disclosure(): a request of the arguments bound in the front
+# door's frame (`frame`, see front_door()), run, and its result. Errors name the
+# method's call.
+run_front_door <- function(family, object, cont.na, data, frame) {
+  request <- disclosure_request(family, object, cont.na, data, .bound = frame_arguments(family, frame), .env = frame,
+                                .call = sys.call(-1))
   counted <- run_request(request)
-  if (.family == "multi") as_multi_disclosure(request, counted) else as_disclosure(request, counted)
+  if (family == "multi") as_multi_disclosure(request, counted) else as_disclosure(request, counted)
 }

@@ -86,6 +86,15 @@ rust_identification <- function(encoded, exact, radius_values, radius, relative,
   crossed(.Call(wrap__rust_identification, encoded, exact, radius_values, radius, relative, n_threads))
 }
 
+# Nearest records under the Gower distance (definitions vignette 11) on an encoding:
+# its variables `vars` (0-based, column order of `data`) with their cont.na codes
+# (`label_codes`), `names` and `weights`; `searches` list(index, queries, second) of
+# 0-based datasets. Returns list(searches = per search list(distance, row, second),
+# numeric, ranges).
+rust_dcr <- function(encoded, vars, label_codes, names, weights, searches, n_threads) {
+  crossed(.Call(wrap__rust_dcr, encoded, vars, label_codes, names, weights, searches, n_threads))
+}
+
 # list(q = per dataset, each record's q (1-based); counts = per dataset, rows of each q).
 rust_record_keys <- function(encoded, keys, n_threads) {
   crossed(.Call(wrap__rust_record_keys, encoded, keys, n_threads))

@@ -191,16 +191,16 @@ format.size_curve <- function(x, digits = 2, ...) {
   sizes <- sort(unique(x$size))
   cap_lines <- if (!is.null(capped) && nrow(capped) > 0) {
     sprintf("Synthesis %d has %s rows; the larger sizes asked for (%s) use all of them.", capped$synthesis,
-            format(capped$rows, big.mark = ","),
-            vapply(capped$requested, function(s) paste(format(s, big.mark = ",", trim = TRUE), collapse = ", "), ""))
+            format_count(capped$rows),
+            vapply(capped$requested, function(s) paste(format_count(s), collapse = ", "), ""))
   }
   c(sprintf("Size curve: measures (%%) of random subsamples of the synthetic data; means over %s",
             if (m > 1) sprintf("%d syntheses x %d repeats", m, reps) else sprintf("%d repeats", reps)),
     sprintf("Keys: %s; %d size%s from %s to %s%s%s%s", if (is.null(keys)) "-" else paste(keys, collapse = ", "),
-            length(sizes), if (length(sizes) == 1) "" else "s", format(min(sizes), big.mark = ","),
-            format(max(sizes), big.mark = ","),
+            length(sizes), if (length(sizes) == 1) "" else "s", format_count(min(sizes)),
+            format_count(max(sizes)),
             if (length(sizes) > length(shown)) sprintf(" (%d shown)", length(shown)) else "",
-            if (is.null(n_orig)) "" else paste0("; original data ", format(n_orig, big.mark = ","), " records"),
+            if (is.null(n_orig)) "" else paste0("; original data ", format_count(n_orig), " records"),
             if (is.null(seed)) "" else sprintf("; seed %d", seed)),
     matrix_lines(cells),
     cap_lines,
@@ -249,7 +249,7 @@ autoplot.size_curve <- function(object, ...) {
     ggplot2::scale_colour_manual(values = colours, name = "Denominator", drop = FALSE,
                                  guide = ggplot2::guide_legend(order = 2)) +
     ggplot2::scale_x_continuous(n.breaks = 4,
-                                labels = function(b) format(b, big.mark = ",", scientific = FALSE, trim = TRUE)) +
+                                labels = format_count) +
     ggplot2::scale_y_continuous(limits = c(0, NA), expand = ggplot2::expansion(mult = c(0.02, 0.06))) +
     ggplot2::labs(x = "Records in the synthetic subsample", y = "Measure (%)",
                   title = "Measures by size of the synthetic data",

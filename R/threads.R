@@ -30,6 +30,11 @@ detected_cores <- function() {
   core_count$n
 }
 
+# The one place an `n_threads` argument is resolved: NULL is synthrisk_threads().
+resolve_threads <- function(n_threads, call) {
+  if (is.null(n_threads)) synthrisk_threads() else check_n_threads(n_threads, call = call)
+}
+
 check_n_threads <- function(n_threads, arg = "n_threads", call = rlang::caller_env()) {
   if (!is.numeric(n_threads) || length(n_threads) != 1 || is.na(n_threads) ||
         n_threads < 1 || n_threads != round(n_threads) || n_threads > 1024) {

@@ -9,8 +9,8 @@ max_rows <- .Machine$integer.max
 check_row_count <- function(n, where, call) {
   if (n > max_rows) {
     where <- cli::format_inline(where)
-    cli::cli_abort(c("{where} has {format(n, big.mark = ',', scientific = FALSE)} rows, more than synthrisk can count.",
-                     i = "At most {format(max_rows, big.mark = ',')} rows (2^31 - 1) per dataset."),
+    cli::cli_abort(c("{where} has {format_count(n)} rows, more than synthrisk can count.",
+                     i = "At most {format_count(max_rows)} rows (2^31 - 1) per dataset."),
                    call = call)
   }
 }

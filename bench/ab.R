@@ -5,7 +5,8 @@
 # machine's neighbours), so the ratio is taken within each round and the median of
 # those ratios reported, with their quartiles. Workloads: SD2011
 # multi.disclosure (m = 5, 4 keys, 5 targets), Adult multi.disclosure (m = 1, 4 keys,
-# 9 targets) and the independent 1e7-row data (5 keys, 10 targets, m = 1).
+# 9 targets), the independent 1e7-row data (5 keys, 10 targets, m = 1) and dcr() on
+# Adult (every variable, m = 1).
 #
 # Usage: Rscript bench/ab.R <base library> <head library> [rounds]: `rounds` rounds of
 # the 1e7 workload and three times as many of the small ones.
@@ -37,6 +38,8 @@ if (workload == "sd2011") {
   f <- function() multi.disclosure(sd2011_synds5, sd2011, keys_sd, print.flag = FALSE, plot = FALSE)
 } else if (workload == "adult") {
   f <- function() multi.disclosure(adult_synds, adult, c("age", "sex", "occupation", "race"), print.flag = FALSE, plot = FALSE)
+} else if (workload == "dcr_adult") {
+  f <- function() dcr(adult_synds, adult)
 } else {
   d <- readRDS(args[4])
   f <- function() multi.disclosure(d$syn, d$orig, keys = c("sex", "age", "region", "placesize", "occupation"), print.flag = FALSE, plot = FALSE)
@@ -50,8 +53,8 @@ run <- function(lib, workload, reps) {
                  c(worker_file, lib, workload, reps, file.path(scratch, "indep.rds")), stdout = TRUE)
   as.numeric(strsplit(trimws(out[length(out)]), " ")[[1]])
 }
-workloads <- c(sd2011 = 60L, adult = 60L, indep_1e7 = 3L)
-workload_rounds <- c(sd2011 = 3L * rounds, adult = 3L * rounds, indep_1e7 = rounds)
+workloads <- c(sd2011 = 60L, adult = 60L, indep_1e7 = 3L, dcr_adult = 3L)
+workload_rounds <- c(sd2011 = 3L * rounds, adult = 3L * rounds, indep_1e7 = rounds, dcr_adult = rounds)
 rows <- list()
 for (w in names(workloads)) {
   times <- list(base = NULL, head = NULL)

@@ -4,7 +4,7 @@
 
 use crate::encoding::{encoded_vars, var_indices};
 use crate::protocol::*;
-use crate::wire::{ComputeCall, EncodingWire, FieldByName, PlanWire, TargetWire, ViewWire};
+use wire::{ComputeCall, EncodingWire, FieldByName, PlanWire, TargetWire, ViewWire};
 use extendr_api::prelude::*;
 use synthrisk_core::checks::PairCount;
 use synthrisk_core::encode::EncodedVar;
@@ -12,10 +12,6 @@ use synthrisk_core::engine::{run_plan, SynthesisResult, TargetRequest, TargetRes
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, TABLE_NAMES};
 use synthrisk_core::measures::MEASURE_NAMES;
 use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
-
-fn wire_error(what: &str) -> impl Fn(extendr_api::Error) -> synthrisk_core::error::CoreError + '_ {
-    move |e| internal(format!("`{what}` is not as the protocol says: {e}"))
-}
 
 fn non_negative<T: TryFrom<i64>>(v: i64, what: &str) -> GlueResult<T> {
     T::try_from(v).map_err(|_| internal(format!("`{what}` has {v}, must be >= 0")))
@@ -278,4 +274,58 @@ pub fn encode_compute(vars: Robj, n_threads: i32, calls: Robj) -> GlueResult<Rob
         })
         .collect::<GlueResult<_>>()?;
     named_list(["encoding", "raw"], [encoding, List::from_values(raw).into()])
+}
+
+/// The shapes of the lists this topic receives (see `crate::wire`).
+mod wire {
+    pub(crate) use crate::wire::FieldByName;
+    use extendr_api::{scalar::Rbool, List, Nullable, Robj, TryFromList};
+
+    /// read off the encoded target by `complete_request()`.
+    #[derive(TryFromList)]
+    pub(crate) struct TargetWire {
+        pub(crate) var: i32,
+        pub(crate) excluded_target: Vec<Rbool>,
+        pub(crate) exclude_missing_target: Option<bool>,
+        pub(crate) target_missing_code: Option<i32>,
+        pub(crate) use_target_na: Option<bool>,
+        pub(crate) kt_key: Vec<i32>,
+        pub(crate) kt_key_level: Vec<i32>,
+        pub(crate) kt_target_level: Vec<i32>,
+        pub(crate) denom_lim: Option<f64>,
+        pub(crate) twoway_min_cell: Option<f64>,
+    }
+
+    /// NULL or the records each row stands for).
+    #[derive(TryFromList)]
+    pub(crate) struct PlanWire {
+        pub(crate) original: i32,
+        pub(crate) syntheses: List,
+        pub(crate) tau: Option<Vec<f64>>,
+        pub(crate) weights: Nullable<List>,
+    }
+
+    /// resample: a bootstrap replicate, rows drawn with replacement).
+    #[derive(TryFromList)]
+    pub(crate) struct ViewWire {
+        pub(crate) dataset: i32,
+        pub(crate) rows: Option<Vec<i32>>,
+        pub(crate) repeats: Option<bool>,
+    }
+
+    /// What `encode` returns: the encoding handle and the info of each variable.
+    #[derive(TryFromList)]
+    pub(crate) struct EncodingWire {
+        pub(crate) ptr: Robj,
+        pub(crate) info: List,
+    }
+
+    /// One call of `encode_compute`: the arguments of `compute` after the encoding.
+    #[derive(TryFromList)]
+    pub(crate) struct ComputeCall {
+        pub(crate) keys: Robj,
+        pub(crate) use_keys_na: Robj,
+        pub(crate) targets: Robj,
+        pub(crate) plan: Robj,
+    }
 }

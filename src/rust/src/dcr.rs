@@ -1,71 +1,79 @@
-//! Distances to the closest record (definitions vignette 11): R sends every table
-//! (original, syntheses, control) as code and value columns, and the searches to run;
-//! each table searched is indexed once, the searches run in the core, and the results
-//! go back after the join.
+//! Distances to the closest record (definitions vignette 11), on the one encoding: R
+//! sends the encoding handle (original, syntheses, control), which of its variables the
+//! distance compares, their `cont.na` codes and weights, and the searches to run; the
+//! core builds the search tables from the encoded variables, each table searched is
+//! indexed once, the searches run in the core, and the results go back after the join.
 
+use crate::encoding::{encoded_vars, var_indices};
 use crate::protocol::*;
-use crate::wire::{MetricWire, RequestWire, TableWire};
+use wire::SearchWire;
 use extendr_api::prelude::*;
-use synthrisk_core::distance::{Metric, Table};
+use synthrisk_core::distance::Metric;
+use synthrisk_core::distance_tables::{DistanceTables, DistanceVariable};
 use synthrisk_core::nearest::{nearest, Index};
 
-fn not_wire(what: &str) -> impl Fn(extendr_api::Error) -> synthrisk_core::error::CoreError + '_ {
-    move |e| internal(format!("`{what}` is not as the protocol says: {e}"))
-}
-
-/// `metric`: list(numeric, weights, ranges) per variable in column order; `tables`:
-/// per table list(codes = list of integer vectors, values = list of double vectors,
-/// empty for categorical variables); `requests`: list(index, queries) of 0-based tables
-/// and `second`. Returns per request list(distance, row (1-based), second or NULL).
-pub fn dcr(metric: Robj, tables: Robj, requests: Robj, n_threads: i32) -> GlueResult<Robj> {
-    let m = MetricWire::try_from(&metric).map_err(not_wire("metric"))?;
-    if m.numeric.iter().any(|b| b.is_na()) {
-        return Err(internal("`metric$numeric` has NA"));
+/// `encoded`: an encoding whose variables `vars` (0-based, in the column order of
+/// `data`) are compared; `label_codes`: per variable the `cont.na` codes (doubles);
+/// `names`: the variables' names (for errors); `weights` per variable; `searches`:
+/// list(index, queries, second) of 0-based datasets of the encoding. Returns
+/// list(searches = per search list(distance, row (1-based), second or NULL), numeric,
+/// ranges).
+pub fn dcr(
+    encoded: Robj,
+    vars: Robj,
+    label_codes: Robj,
+    names: Robj,
+    weights: Robj,
+    searches: Robj,
+    n_threads: i32,
+) -> GlueResult<Robj> {
+    let encoded = encoded_vars(&encoded)?;
+    let vars = var_indices(encoded, &vars, "vars")?;
+    let label_codes: Vec<Robj> = List::from_robj(&label_codes, "label_codes")?.values().collect();
+    let label_codes = label_codes.iter().map(|c| real_slice(c, "label_codes[[i]]")).collect::<GlueResult<Vec<_>>>()?;
+    let names = Vec::<String>::from_robj(&names, "names")?;
+    let weights = Vec::<f64>::from_robj(&weights, "weights")?;
+    if label_codes.len() != vars.len() || names.len() != vars.len() {
+        return Err(internal("one set of codes and one name per variable"));
     }
-    let metric = Metric::new(m.numeric.iter().map(|b| b.is_true()).collect(), m.weights, m.ranges)?;
-    let table_robjs: Vec<(Vec<Robj>, Vec<Robj>)> = List::from_robj(&tables, "tables")?
-        .values()
-        .map(|t| {
-            let t = TableWire::try_from(&t).map_err(not_wire("tables[[i]]"))?;
-            Ok((t.codes.values().collect(), t.values.values().collect()))
-        })
-        .collect::<GlueResult<_>>()?;
-    let tables: Vec<Table<'_>> = table_robjs
+    let variables: Vec<DistanceVariable<'_, '_>> = vars
         .iter()
-        .enumerate()
-        .map(|(k, (codes, values))| {
-            let codes = codes.iter().map(|c| int_slice(c, "codes")).collect::<GlueResult<Vec<_>>>()?;
-            let values = values.iter().map(|c| real_slice(c, "values")).collect::<GlueResult<Vec<_>>>()?;
-            Table::new(&metric, codes, values, &format!("table {}", k + 1))
-        })
-        .collect::<GlueResult<_>>()?;
-    let requests: Vec<(usize, usize, bool)> = List::from_robj(&requests, "requests")?
+        .zip(&label_codes)
+        .zip(&names)
+        .map(|((&k, codes), name)| DistanceVariable { var: &encoded[k], label_codes: codes, name })
+        .collect();
+    let workers = workers(n_threads)?;
+    let tables = workers.run(|| DistanceTables::build(&variables))?;
+    let metric = Metric::new(tables.numeric.clone(), weights, tables.ranges.clone())?;
+    let n_tables = tables.n_datasets();
+    let searches: Vec<(usize, usize, bool)> = List::from_robj(&searches, "searches")?
         .values()
         .map(|r| {
-            let RequestWire { index, queries, second } =
-                RequestWire::try_from(&r).map_err(not_wire("requests[[i]]"))?;
-            let ok = |k: i32| usize::try_from(k).ok().filter(|&k| k < tables.len());
+            let SearchWire { index, queries, second } = SearchWire::try_from(&r).map_err(wire_error("searches[[i]]"))?;
+            let ok = |k: i32| usize::try_from(k).ok().filter(|&k| k < n_tables);
             match (ok(index), ok(queries)) {
                 (Some(i), Some(q)) => Ok((i, q, second)),
-                _ => Err(internal(format!("request for tables {index} and {queries}"))),
+                _ => Err(internal(format!("search of datasets {index} and {queries}"))),
             }
         })
         .collect::<GlueResult<_>>()?;
-    let total: usize = requests.iter().map(|&(_, q, _)| tables[q].n_rows).sum();
+    let total: usize = searches.iter().map(|&(_, q, _)| encoded[vars[0]].codes[q].len()).sum();
     let workers = workers_for(n_threads, total.max(1) * 64)?;
-    let mut indexes: Vec<Option<Index>> = (0..tables.len()).map(|_| None).collect();
-    // An index is dropped after the last request that searches it (memory O(N)).
-    let mut last_use = vec![usize::MAX; tables.len()];
-    for (k, &(i, _, _)) in requests.iter().enumerate() {
+    let mut indexes: Vec<Option<Index>> = (0..n_tables).map(|_| None).collect();
+    // An index is dropped after the last search of its table (memory O(N)).
+    let mut last_use = vec![usize::MAX; n_tables];
+    for (k, &(i, _, _)) in searches.iter().enumerate() {
         last_use[i] = k;
     }
-    let mut out = Vec::with_capacity(requests.len());
-    for (k, &(i, q, second)) in requests.iter().enumerate() {
+    let mut out = Vec::with_capacity(searches.len());
+    for (k, &(i, q, second)) in searches.iter().enumerate() {
         if indexes[i].is_none() {
-            indexes[i] = Some(workers.run(|| Index::build(&metric, &tables[i]))?);
+            let table = tables.table(&metric, i)?;
+            indexes[i] = Some(workers.run(|| Index::build(&metric, &table))?);
         }
         let index = indexes[i].as_ref().ok_or_else(|| internal("index"))?;
-        let found = nearest(&workers, &metric, index, &tables[q], second, &user_interrupt)?;
+        let queries = tables.table(&metric, q)?;
+        let found = nearest(&workers, &metric, index, &queries, second, &user_interrupt)?;
         if last_use[i] == k {
             indexes[i] = None;
         }
@@ -75,5 +83,27 @@ pub fn dcr(metric: Robj, tables: Robj, requests: Robj, n_threads: i32) -> GlueRe
             [Robj::from(found.distance), one_based_robj(found.row), second_robj],
         )?);
     }
-    Ok(List::from_values(out).into())
+    named_list(
+        ["searches", "numeric", "ranges"],
+        [
+            List::from_values(out).into(),
+            Robj::from(tables.numeric.iter().map(|&b| Rbool::from(b)).collect::<Vec<Rbool>>()),
+            Robj::from(tables.ranges.clone()),
+        ],
+    )
+}
+
+/// The shapes of the lists this topic receives (see `crate::wire`).
+mod wire {
+    pub(crate) use crate::wire::FieldByName;
+    use extendr_api::TryFromList;
+
+    /// One search: the 0-based dataset indexed, the 0-based dataset whose records are the
+    /// queries, and whether the second nearest is wanted.
+    #[derive(TryFromList)]
+    pub(crate) struct SearchWire {
+        pub(crate) index: i32,
+        pub(crate) queries: i32,
+        pub(crate) second: bool,
+    }
 }

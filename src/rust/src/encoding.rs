@@ -4,7 +4,7 @@
 //! request (and so every column), so they live as long as the encoding does.
 
 use crate::protocol::*;
-use crate::wire::{MergeWire, VariableWire};
+use wire::{MergeWire, VariableWire};
 use extendr_api::prelude::*;
 use synthrisk_core::encode::{close_numeric_pairs, encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput};
 
@@ -49,7 +49,7 @@ struct VariableSpec {
 impl VariableSpec {
     fn from_wire(x: &Robj, what: &str) -> GlueResult<Self> {
         let w =
-            VariableWire::try_from(x).map_err(|e| internal(format!("`{what}` is not as the protocol says: {e}")))?;
+            VariableWire::try_from(x).map_err(wire_error(what))?;
         let kind = match w.kind.as_str() {
             "factor" => ColumnKind::Factor,
             "double" => ColumnKind::Double,
@@ -201,7 +201,7 @@ pub fn merge(mut encoded: Robj, merges: Robj, n_threads: i32) -> GlueResult<Robj
     let mut infos = Vec::new();
     for (k, m) in List::from_robj(&merges, "merges")?.values().enumerate() {
         let what = format!("merges[[{}]]", k + 1);
-        let w = MergeWire::try_from(&m).map_err(|e| internal(format!("`{what}` is not as the protocol says: {e}")))?;
+        let w = MergeWire::try_from(&m).map_err(wire_error(&what))?;
         let v = usize::try_from(w.var).ok().and_then(|var| vars.get_mut(var));
         let v = v.ok_or_else(|| internal(format!("variable {}", w.var)))?;
         let first_of = w
@@ -246,4 +246,28 @@ pub fn level_counts(encoded: Robj, var: i32, weights: Robj) -> GlueResult<Robj> 
         out.push(Robj::from(counts));
     }
     Ok(List::from_values(out).into())
+}
+
+/// The shapes of the lists this topic receives (see `crate::wire`).
+mod wire {
+    pub(crate) use crate::wire::FieldByName;
+    use extendr_api::{List, Nullable, TryFromList};
+
+    /// A variable as R sends it (R/encode.R); `remaps` NULL for numeric variables.
+    #[derive(TryFromList)]
+    pub(crate) struct VariableWire {
+        pub(crate) kind: String,
+        pub(crate) columns: List,
+        pub(crate) remaps: Nullable<List>,
+        pub(crate) n_levels: i32,
+        pub(crate) missing_code: i32,
+    }
+
+    /// One variable's merge as R sends it (merge_look_alike_levels()).
+    #[derive(TryFromList)]
+    pub(crate) struct MergeWire {
+        pub(crate) var: i32,
+        pub(crate) first_of: Vec<i32>,
+        pub(crate) integer_kind: bool,
+    }
 }

@@ -82,11 +82,20 @@ fn rust_records(encoded: Robj, keys: Robj, use_keys_na: Robj, target: Robj, n_th
     respond(records::record_level(encoded, keys, use_keys_na, target, n_threads))
 }
 
-/// Nearest records under the Gower distance (definitions vignette 11), per request.
+/// Nearest records under the Gower distance (definitions vignette 11) on an encoding,
+/// per search.
 /// @noRd
 #[extendr]
-fn rust_dcr(metric: Robj, tables: Robj, requests: Robj, n_threads: i32) -> Response {
-    respond(dcr::dcr(metric, tables, requests, n_threads))
+fn rust_dcr(
+    encoded: Robj,
+    vars: Robj,
+    label_codes: Robj,
+    names: Robj,
+    weights: Robj,
+    searches: Robj,
+    n_threads: i32,
+) -> Response {
+    respond(dcr::dcr(encoded, vars, label_codes, names, weights, searches, n_threads))
 }
 
 extendr_module! {

@@ -27,6 +27,11 @@ pub fn internal(msg: impl std::fmt::Display) -> CoreError {
     CoreError::new(format!("internal: {msg}"))
 }
 
+/// The one error of a list R sent that is not of the shape its `mod wire` declares.
+pub fn wire_error(what: &str) -> impl Fn(extendr_api::Error) -> CoreError + '_ {
+    move |e| internal(format!("`{what}` is not as the protocol says: {e}"))
+}
+
 /// An error (or interrupt) of an entry point. extendr's `result_condition` feature
 /// returns it to R as the `value` of an `extendr_error` condition (a value, not a
 /// throw): a list of the message, verbatim, and whether the user interrupted,
@@ -106,6 +111,13 @@ impl FromRobj for f64 {
 impl FromRobj for String {
     fn from_robj(x: &Robj, what: &str) -> GlueResult<Self> {
         x.as_str().map(str::to_string).ok_or_else(|| internal(format!("`{what}` must be a string")))
+    }
+}
+
+impl FromRobj for Vec<String> {
+    fn from_robj(x: &Robj, what: &str) -> GlueResult<Self> {
+        let strings = x.as_str_iter().ok_or_else(|| internal(format!("`{what}` must be character")))?;
+        Ok(strings.map(str::to_string).collect())
     }
 }
 

@@ -21,7 +21,7 @@ pub fn is_r_na(x: f64) -> bool {
 }
 
 /// One dataset's column, borrowed from R.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub enum RawColumn<'a> {
     /// Factor codes (1-based, NA = `NA_INTEGER`) and the map raw code -> union code (0-based).
     Factor {
@@ -70,6 +70,10 @@ pub struct EncodedVar<'a> {
     /// Whether some non-missing level occurs in the original but not in some
     /// synthesis, or in some synthesis but not in the original.
     pub one_sided: bool,
+    /// For numeric variables, each dataset's values as they arrived (before levels
+    /// that print alike are merged): the magnitudes the distances of section 11 use,
+    /// kept beside the codes. `None` for factors.
+    pub magnitudes: Option<Vec<RawColumn<'a>>>,
 }
 
 impl<'a> EncodedVar<'a> {
@@ -90,7 +94,13 @@ impl<'a> EncodedVar<'a> {
     ) -> Self {
         let has_missing = present.iter().map(|p| p[missing_code as usize]).collect();
         let one_sided = one_sided(&present, missing_code);
-        EncodedVar { codes, n_levels, missing_code, numeric_levels, has_missing, one_sided }
+        EncodedVar { codes, n_levels, missing_code, numeric_levels, has_missing, one_sided, magnitudes: None }
+    }
+
+    /// The same variable with its values kept beside the codes.
+    fn with_magnitudes(mut self, columns: &[RawColumn<'a>]) -> Self {
+        self.magnitudes = Some(columns.to_vec());
+        self
     }
 
     /// From plain `u32` codes (tests, small data), stored in the narrowest width.
@@ -285,11 +295,11 @@ fn encode_whole_numbers<'a>(columns: &[RawColumn<'_>]) -> Option<EncodedVar<'a>>
 
 /// Encodes a numeric variable over all its datasets: levels are the distinct values
 /// of all datasets in ascending order, then `NaN`, then the missing level.
-pub fn encode_numeric<'a>(columns: &[RawColumn<'_>]) -> CoreResult<EncodedVar<'a>> {
+pub fn encode_numeric<'a>(columns: &[RawColumn<'a>]) -> CoreResult<EncodedVar<'a>> {
     use rayon::prelude::*;
     check_rows(columns)?;
     if let Some(encoded) = encode_whole_numbers(columns) {
-        return Ok(encoded);
+        return Ok(encoded.with_magnitudes(columns));
     }
     let locals: Vec<(Vec<u32>, Vec<f64>)> =
         columns.par_iter().map(|c| local_numeric_codes(*c)).collect::<CoreResult<_>>()?;
@@ -316,7 +326,7 @@ pub fn encode_numeric<'a>(columns: &[RawColumn<'_>]) -> CoreResult<EncodedVar<'a
             })
         })
         .collect();
-    Ok(EncodedVar::new(codes, n_levels, missing_code, Some(all)))
+    Ok(EncodedVar::new(codes, n_levels, missing_code, Some(all)).with_magnitudes(columns))
 }
 
 /// Encodes a factor variable over all its datasets: R's codes are kept, borrowed.
@@ -425,7 +435,10 @@ pub fn merge_numeric_levels(workers: &Workers, var: &mut EncodedVar<'_>, first_o
             .map(|c| LevelCodes::narrow_from_fn(c.len(), n_levels, |i| new_of[c.get(i) as usize]))
             .collect()
     });
+    // The values as they arrived stay: merging changes levels, never magnitudes.
+    let magnitudes = var.magnitudes.take();
     *var = EncodedVar::new(codes, n_levels, missing_code, Some(kept));
+    var.magnitudes = magnitudes;
     Ok(())
 }
 
@@ -543,6 +556,14 @@ mod tests {
         assert_eq!(enc.codes[0], vec![0, 0, 1, 3]);
         assert_eq!(enc.codes[1], vec![0, 2]);
         assert!(enc.one_sided);
+        // The values as they arrived stay beside the merged codes (the distances use them).
+        match enc.magnitudes.as_deref() {
+            Some([RawColumn::Double(x), RawColumn::Double(y)]) => {
+                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<u64>>();
+                assert_eq!((bits(x), bits(y)), (bits(&a), bits(&b)));
+            }
+            _ => panic!("the merge lost the magnitudes"),
+        }
         // Groups that point forward, or to a level that is not first, are refused.
         assert!(merge_numeric_levels(&w, &mut enc.clone(), &[1, 1, 2]).is_err());
         assert!(merge_numeric_levels(&w, &mut enc.clone(), &[0, 0, 1]).is_err());

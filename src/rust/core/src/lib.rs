@@ -5,6 +5,7 @@ pub mod bucket_order;
 pub mod checks;
 pub mod codes;
 pub mod distance;
+pub mod distance_tables;
 pub mod encode;
 pub mod engine;
 pub mod error;

@@ -31,30 +31,46 @@ known_argument_names <- function() {
 }
 
 # The arguments `...` of a front door bound as R binds a call to synthpop's signature
-# (by name, partial name, then position): a list of every argument's value (the default
-# when not given, NULL for a missing argument without one), `supplied` (names the user
-# gave) and `extra` (arguments no signature has).
+# (by name, partial name, then position): see frame_arguments().
 bind_arguments <- function(family, ...) {
+  frame_arguments(family, request_signature(family)$bind(...)$env)
+}
+
+# The arguments of synthpop's signature of `family` as bound in `env`, the frame of a
+# function with that signature (a front door, or the signature's own binder): a list
+# of every argument's value (the default when not given, NULL for a missing argument
+# without one), `supplied` (names the user gave) and `extra` (the frame's `...`,
+# arguments no signature has).
+frame_arguments <- function(family, env) {
   signature <- request_signature(family)
-  bound <- signature$bind(...)
-  # Only the arguments the call matched can have been given; missing() then says
-  # whether each carries a value (a symbol bound to a missing argument does not).
-  matched <- setdiff(names(bound$call)[-1], "...")
-  given <- matched[vapply(matched, function(n) !eval(call("missing", as.name(n)), bound$env), logical(1))]
   names <- signature$names
+  # missing() says whether each argument carries a value (a symbol bound to a missing
+  # argument does not).
+  given <- names[!vapply(names, function(n) eval(call("missing", as.name(n)), env), logical(1))]
   has_value <- names %in% given | !signature$no_default
   values <- vector("list", length(names))
   names(values) <- names
-  values[has_value] <- mget(names[has_value], envir = bound$env)
-  list(values = values, supplied = names[names %in% given], extra = eval(quote(list(...)), bound$env))
+  values[has_value] <- mget(names[has_value], envir = env)
+  list(values = values, supplied = given, extra = eval(quote(list(...)), env))
 }
 
-# A function with synthpop's signature of `family` that returns its own environment
-# and the call as R matched it; made once per session.
+# A front door of `family` for one class of `object`: synthpop 1.9-3's formals in its
+# order with its defaults (`cont.na` third for data frames, database tables and lists,
+# as in synthpop), then ours, then `...` (unknown arguments, an error naming them).
+# Made from request_formals(), so the list stays written once.
+front_door <- function(family, cont_na) {
+  formals <- c(alist(object = , data = ), if (cont_na) alist(cont.na = NULL), request_formals(family))
+  body <- substitute(run_front_door(FAMILY, object, CONT_NA, data, environment()),
+                     list(FAMILY = family, CONT_NA = if (cont_na) quote(cont.na) else NULL))
+  rlang::new_function(formals, body, env = topenv())
+}
+
+# A function with synthpop's signature of `family` that returns its own environment;
+# its names and which have no default. Made once per session.
 request_signature <- function(family) {
   signature_cache[[family]] %||% {
     formals <- request_formals(family)
-    f <- rlang::new_function(formals, quote(list(env = environment(), call = match.call(expand.dots = FALSE))))
+    f <- rlang::new_function(formals, quote(list(env = environment())))
     names <- setdiff(names(formals), "...")
     signature_cache[[family]] <- list(bind = f, names = names,
                                       no_default = vapply(formals[names], rlang::is_missing, logical(1)))
@@ -134,11 +150,10 @@ argument_docs <- list(
                   "Syntheses must be data frames of records.")
 )
 
-# Roxygen tags (for @eval) documenting `...` of a front door as synthpop's arguments.
+# Roxygen tags (for @eval) documenting a front door's arguments after `data`: synthpop's
+# own, in its order, then ours, then `...`.
 argument_docs_roxygen <- function(family) {
   names <- setdiff(names(request_formals(family)), "...")
-  items <- vapply(names, function(n) sprintf("  \\item{`%s`}{%s}", n, argument_docs[[n]]), character(1))
-  c(sprintf("@param ... synthpop 1.9-3's arguments of `%s()` after `data`, by name or in this order:",
-            if (family == "multi") "multi.disclosure" else "disclosure"),
-    "  \\describe{", items, "  }")
+  c(vapply(names, function(n) sprintf("@param %s %s", n, argument_docs[[n]]), character(1), USE.NAMES = FALSE),
+    "@param ... Nothing else: an argument that no signature has is an error naming it.")
 }

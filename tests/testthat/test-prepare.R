@@ -1,0 +1,104 @@
+# The one preparation (R/prepare.R) and the one encoding behind it: every front door
+# sees the same data the same way.
+
+# An original, and a synthesis holding the same records written differently where the
+# definitions make no difference (section 2): labels in NFD against NFC, NA against an
+# NA level and the label "Missing", numbers that print alike (0.1 + 0.2 and 0.3). A
+# cont.na code (-8) is a value of its own on both sides.
+alike_case <- function() {
+  nfc <- c("Krak\u00f3w", "\u0141\u00f3d\u017a", "Pozna\u0144", "Gda\u0144sk")
+  nfd <- c("Krako\u0301w", "\u0141o\u0301dz\u0301", "Poznan\u0301", "Gdan\u0301sk")
+  stopifnot(!any(nfd == nfc))
+  set.seed(11)
+  n <- 120
+  city <- sample(c(1:4, NA), n, replace = TRUE)
+  x <- sample(c(1, 2, 0.3, -8), n, replace = TRUE)
+  status <- sample(c("a", "b", "Missing", NA), n, replace = TRUE)
+  y <- sample(c("p", "q", "r"), n, replace = TRUE)
+  original <- data.frame(city = factor(nfc[city], levels = nfc), x = x, status = status, y = y,
+                         stringsAsFactors = FALSE)
+  syn <- original
+  syn$city <- addNA(factor(nfd[city], levels = nfd))
+  syn$x[x == 0.3] <- 0.1 + 0.2
+  syn$status[is.na(status)] <- "Missing"
+  syn$status[status %in% "Missing"] <- NA
+  stopifnot(!identical(syn$x, original$x))
+  list(original = original, syn = syn, cont.na = list(x = -8))
+}
+
+test_that("every front door treats NFC/NFD labels, NA/NA level/Missing, cont.na codes and look-alike doubles alike", {
+  case <- alike_case()
+  orig <- case$original
+  keys <- c("city", "x", "status")
+  same <- function(f) expect_equal(f(case$syn), f(orig), tolerance = 1e-12, ignore_attr = TRUE)
+  strip <- function(d) d[c("ident", "attrib", "allCAPs", "check1", "check2", "Nexclusions")]
+  same(function(s) strip(disclosure(s, orig, case$cont.na, keys, "y", print.flag = FALSE)))
+  same(function(s) disclosure(s, orig, case$cont.na, keys = keys, target = "y", print.flag = FALSE,
+                              ngroups_keys = c(0, 2, 0))$ident)
+  multi <- function(s) {
+    md <- multi.disclosure(s, orig, case$cont.na, keys = c("city", "status"), print.flag = FALSE, plot = FALSE)
+    lapply(md$output.list, strip)
+  }
+  same(multi)
+  same(function(s) record_risk(list(s), orig, keys, target = "y")$original)
+  same(function(s) record_risk(list(s), orig, keys)$synthetic)
+  same(function(s) unclass(replicated.uniques(list(s), orig, keys))[c("res_tab", "repU.rm", "synU.rm")])
+  same(function(s) tau_curve(list(s), orig, keys = c("city", "status"), targets = "y")$curve)
+  same(function(s) identification_risk(s, orig, known = c("city", "status"), syn.vars = "y")$summary)
+  # dcr(): labels alike are one label (IMS 100 % on the categorical variables); the
+  # look-alike doubles are compared by magnitude (section 11), at |x - y| / R apart.
+  d <- dcr(case$syn, orig, vars = c("city", "status", "y"))
+  expect_identical(d$summary$IMS, 100)
+  expect_identical(d$synthetic$dcr, rep(0, nrow(orig)))
+  dx <- dcr(case$syn, orig, cont.na = case$cont.na)
+  moved <- which(case$syn$x != orig$x)
+  expect_true(all(dx$synthetic$dcr[moved] > 0))
+  expect_true(all(dx$synthetic$dcr[-moved] == 0))
+  expect_identical(dx$ranges[["x"]], 2 - 0.3)
+})
+
+test_that("dcr() on labels typed as one character and as letter plus combining accent gives IMS 100 %", {
+  x <- data.frame(city = c("Krak\u00f3w", "Lodz", "Pozna\u0144", "Wroclaw"))
+  y <- data.frame(city = c("Krako\u0301w", "Lodz", "Poznan\u0301", "Wroclaw"))
+  expect_identical(dcr(y, x)$summary$IMS, 100)
+  expect_identical(dcr(y, x)$summary$copied, 100)
+})
+
+test_that("dcr() says when labels of a categorical variable barely meet", {
+  data <- data.frame(sex = c("male", "female", "male", "female"), age = c(20, 30, 40, 50))
+  syn <- data.frame(sex = c("MALE", "FEMALE", "MALE", "FEMALE"), age = c(20, 30, 40, 50))
+  d <- dcr(syn, data)
+  expect_named(d$label_gaps, "sex")
+  expect_match(paste(format(d), collapse = " "), "Labels of 'sex'.*share no label")
+})
+
+test_that("prepare_inputs() checks each input once and resolves threads in one place", {
+  syn <- data.frame(a = 1:3)
+  p <- synthrisk:::prepare_inputs(list(syn, syn), syn, cont.na = list(a = c(-8, NA)), n_threads = 1, fn = "f",
+                                  call = NULL)
+  expect_s3_class(p, "synthrisk_inputs")
+  expect_identical(p$m, 2L)
+  expect_identical(p$cont.na, list(a = -8))
+  expect_identical(p$n_threads, 1L)
+  expect_output(print(p), "2 syntheses, 1 thread")
+  withr::with_options(list(synthrisk.n_threads = 3), {
+    expect_identical(synthrisk:::prepare_inputs(syn, syn, fn = "f", call = NULL)$n_threads, 3L)
+  })
+  obj <- structure(list(syn = syn, m = 1, cont.na = list(a = -9)), class = "synds")
+  expect_identical(synthrisk:::prepare_inputs(obj, syn, fn = "f", call = NULL)$cont.na, list(a = -9))
+  expect_error(synthrisk:::prepare_inputs(obj, syn, cont.na = list(a = 1), fn = "f", call = NULL),
+               "taken from the .*synds")
+  expect_error(synthrisk:::prepare_inputs(syn, syn, n_threads = 0, fn = "f", call = NULL), "n_threads")
+  counted <- cell_counts(data.frame(a = 1:2, n = c(3L, 4L)))
+  expect_error(synthrisk:::prepare_inputs(syn, counted, fn = "dcr", call = NULL), "records themselves")
+  expect_silent(synthrisk:::prepare_inputs(syn, counted, fn = "disclosure", call = NULL, records = FALSE))
+  expect_error(synthrisk:::prepare_inputs(syn, syn, control = "x", fn = "f", call = NULL), "control")
+})
+
+test_that("each analysis that takes cont.na beside a synds says it is taken from the object", {
+  obj <- structure(list(syn = sd2011[1:50, c("sex", "age")], m = 1, cont.na = NULL), class = "synds")
+  data <- sd2011[1:50, c("sex", "age")]
+  expect_error(dcr(obj, data, cont.na = list(age = -8)), "taken from the .*synds")
+  expect_error(disclosure(obj, data, keys = "sex", target = "age", cont.na = list(age = -8)), "taken from the .*synds")
+  expect_error(tau_curve(obj, data, keys = "sex", targets = "age", cont.na = list(age = -8)), "taken from the .*synds")
+})
