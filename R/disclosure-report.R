@@ -114,7 +114,8 @@ disclosure_report <- function(object, data, keys, targets = NULL, control = NULL
 #' @examples
 #' \donttest{
 #' parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
-#' r <- disclosure_report_contents(sd2011_synds5, parts$train, keys = c("sex", "age", "region", "placesize"),
+#' keys <- c("sex", "age", "region", "placesize")
+#' r <- disclosure_report_contents(sd2011_synds5, parts$train, keys = keys,
 #'                                 control = parts$control, ngroups_targets = c(income = 20))
 #' r$identity
 #' }

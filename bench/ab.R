@@ -8,8 +8,9 @@
 # 9 targets), the independent 1e7-row data (5 keys, 10 targets, m = 1) and dcr() on
 # Adult (every variable, m = 1).
 #
-# Usage: Rscript bench/ab.R <base library> <head library> [rounds]: `rounds` rounds of
-# the 1e7 workload and three times as many of the small ones.
+# Usage: Rscript bench/ab.R <base library> <head library> [rounds] [workloads]: `rounds`
+# rounds of the 1e7 and dcr workloads and three times as many of the small ones;
+# `workloads` (comma-separated, default all) picks some of them.
 # Writes a markdown section to standard output.
 
 args <- commandArgs(trailingOnly = TRUE)
@@ -17,12 +18,14 @@ libs <- c(base = args[1], head = args[2])
 rounds <- if (length(args) >= 3) as.integer(args[3]) else 5L
 scratch <- tempfile("ab-")
 dir.create(scratch)
-source("bench/generate.R")
-orig <- make_original(1e7, seed = 1)
-syn <- make_original(1e7, seed = 2)
-saveRDS(list(orig = orig, syn = syn), file.path(scratch, "indep.rds"), compress = FALSE)
-rm(orig, syn)
-invisible(gc())
+if (length(args) < 4 || "indep_1e7" %in% strsplit(args[4], ",")[[1]]) {
+  source("bench/generate.R")
+  orig <- make_original(1e7, seed = 1)
+  syn <- make_original(1e7, seed = 2)
+  saveRDS(list(orig = orig, syn = syn), file.path(scratch, "indep.rds"), compress = FALSE)
+  rm(orig, syn)
+  invisible(gc())
+}
 
 # One process: load the data, warm up once, then the median of `reps` timed calls.
 worker <- '
@@ -55,6 +58,11 @@ run <- function(lib, workload, reps) {
 }
 workloads <- c(sd2011 = 60L, adult = 60L, indep_1e7 = 3L, dcr_adult = 3L)
 workload_rounds <- c(sd2011 = 3L * rounds, adult = 3L * rounds, indep_1e7 = rounds, dcr_adult = rounds)
+if (length(args) >= 4) {
+  chosen <- strsplit(args[4], ",")[[1]]
+  workloads <- workloads[chosen]
+  workload_rounds <- workload_rounds[chosen]
+}
 rows <- list()
 for (w in names(workloads)) {
   times <- list(base = NULL, head = NULL)

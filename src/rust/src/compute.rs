@@ -8,7 +8,7 @@ use wire::{ComputeCall, EncodingWire, FieldByName, PlanWire, TargetWire, ViewWir
 use extendr_api::prelude::*;
 use synthrisk_core::checks::PairCount;
 use synthrisk_core::encode::EncodedVar;
-use synthrisk_core::engine::{run_plan, SynthesisResult, TargetRequest, TargetResult};
+use synthrisk_core::engine::{run_plan, CountRequest, SynthesisResult, TargetRequest, TargetResult};
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, TABLE_NAMES};
 use synthrisk_core::measures::MEASURE_NAMES;
 use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
@@ -245,7 +245,8 @@ pub fn compute(
     let view_rows: usize = plan.syntheses.iter().map(|v| v.n_rows(dataset_rows[v.dataset])).sum();
     let work_rows = (dataset_rows[plan.original] + view_rows) * requests.len();
     let workers = workers_for(n_threads, work_rows)?;
-    let results = run_plan(&workers, vars, &keys, &use_na, &requests, &plan, &user_interrupt)?;
+    let request = CountRequest { vars, keys: &keys, use_keys_na: &use_na, targets: &requests, plan: &plan };
+    let results = run_plan(&workers, &request, &user_interrupt)?;
     let out: Vec<Robj> = results.iter().map(target_result_robj).collect::<GlueResult<_>>()?;
     Ok(List::from_values(out).into())
 }

@@ -10,9 +10,9 @@ use crate::codes::{CodeSource, LevelCodes};
 use crate::encode::EncodedVar;
 use crate::error::{check_row_count, CoreError, CoreResult};
 use crate::exclusions::*;
-use crate::keys::build_key_index;
+use crate::keys::{build_key_index, KeyIndex};
 use crate::measures::{base_cap_d, SynthesisMeasures};
-use crate::plan::Plan;
+use crate::plan::{Plan, SynthesisView};
 use crate::rows_by_q::RowsByQ;
 use crate::sweep::{sweep, Scratch, SweepInput, Tally};
 use crate::with_codes;
@@ -132,47 +132,23 @@ fn weighted_level_counts(codes: &LevelCodes<'_>, weights: &[u32], n_levels: u32)
     counts
 }
 
-/// Computes every (target, synthesis) of the standard plan: dataset 0 is the original,
-/// every other dataset a synthesis. The work runs in chunks on `workers`; between
-/// chunks `should_stop` is asked on the calling thread, and a yes ends the call with
-/// `CoreError::Interrupted`. Chunks depend only on the data, so results are identical
-/// for any thread count.
-pub fn run(
-    workers: &Workers,
-    vars: &[EncodedVar],
-    keys: &[usize],
-    use_keys_na: &[bool],
-    targets: &[TargetRequest],
-    should_stop: ShouldStop<'_>,
-) -> CoreResult<Vec<TargetResult>> {
-    run_with(workers, vars, keys, use_keys_na, targets, ChunkSizes::default(), should_stop)
+/// What one call counts: the encoded variables, the keys (indices into `vars`) with
+/// their usekeysNA flags, the targets and the plan of syntheses.
+#[derive(Clone, Copy)]
+pub struct CountRequest<'r, 'a> {
+    pub vars: &'r [EncodedVar<'a>],
+    pub keys: &'r [usize],
+    pub use_keys_na: &'r [bool],
+    pub targets: &'r [TargetRequest],
+    pub plan: &'r Plan,
 }
 
-/// `run` with given chunk sizes (at least 1 row each).
-pub fn run_with(
-    workers: &Workers,
-    vars: &[EncodedVar],
-    keys: &[usize],
-    use_keys_na: &[bool],
-    targets: &[TargetRequest],
-    sizes: ChunkSizes,
-    should_stop: ShouldStop<'_>,
-) -> CoreResult<Vec<TargetResult>> {
-    let n_datasets = vars.first().map_or(0, |v| v.codes.len());
-    run_plan_with(workers, vars, keys, use_keys_na, targets, &Plan::standard(n_datasets), sizes, should_stop)
-}
-
-/// Every (target, plan synthesis) of `plan`, in plan order.
-pub fn run_plan(
-    workers: &Workers,
-    vars: &[EncodedVar],
-    keys: &[usize],
-    use_keys_na: &[bool],
-    targets: &[TargetRequest],
-    plan: &Plan,
-    should_stop: ShouldStop<'_>,
-) -> CoreResult<Vec<TargetResult>> {
-    run_plan_with(workers, vars, keys, use_keys_na, targets, plan, ChunkSizes::default(), should_stop)
+/// Every (target, plan synthesis) of the request, in plan order. The work runs in
+/// chunks on `workers`; between chunks `should_stop` is asked on the calling thread, and
+/// a yes ends the call with `CoreError::Interrupted`. Chunks depend only on the data, so
+/// results are identical for any thread count.
+pub fn run_plan(workers: &Workers, request: &CountRequest<'_, '_>, should_stop: ShouldStop<'_>) -> CoreResult<Vec<TargetResult>> {
+    run_plan_with(workers, request, ChunkSizes::default(), should_stop)
 }
 
 /// Consecutive runs of views whose subsamples' grouped rows fit in `budget` words
@@ -196,296 +172,364 @@ fn kept_by_level(margin: &[u64], removed: &[(u32, u64)]) -> Vec<u64> {
 }
 
 /// `run_plan` with given chunk sizes.
-#[allow(clippy::too_many_arguments)]
 pub fn run_plan_with(
     workers: &Workers,
-    vars: &[EncodedVar],
-    keys: &[usize],
-    use_keys_na: &[bool],
-    targets: &[TargetRequest],
-    plan: &Plan,
+    request: &CountRequest<'_, '_>,
     sizes: ChunkSizes,
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
     if sizes.range_rows == 0 || sizes.chunk_rows == 0 || sizes.view_words == 0 || sizes.copy_bytes == 0 {
         return Err(CoreError::new("internal: chunk sizes must be at least 1"));
     }
+    let CountRequest { vars, keys, use_keys_na, targets, plan } = *request;
     validate(vars, keys, use_keys_na, targets)?;
     let dataset_rows: Vec<usize> = vars[0].codes.iter().map(|c| c.len()).collect();
     plan.validate(&dataset_rows)?;
     let view_rows: usize = plan.syntheses.iter().map(|v| v.n_rows(dataset_rows[v.dataset])).sum();
     let work_rows = (dataset_rows[plan.original] + view_rows).saturating_mul(targets.len());
     workers.call(work_rows, sizes.one_trip_rows, should_stop, |should_stop| {
-        run_validated(workers, vars, keys, use_keys_na, targets, plan, sizes, &dataset_rows, should_stop)
+        run_validated(workers, request, sizes, &dataset_rows, should_stop)
     })
 }
 
-/// `run_plan_with` once the request is validated.
-#[allow(clippy::too_many_arguments)]
+/// `run_plan_with` once the request is validated, in stages: the keys indexed and the
+/// datasets used whole laid out by q (`Prepared::new`), then each batch of views
+/// (subsamples grouped by q a batch at a time, to bound memory) counted and finished
+/// (`count_batch`).
 fn run_validated(
     workers: &Workers,
-    vars: &[EncodedVar],
-    keys: &[usize],
-    use_keys_na: &[bool],
-    targets: &[TargetRequest],
-    plan: &Plan,
+    request: &CountRequest<'_, '_>,
     sizes: ChunkSizes,
     dataset_rows: &[usize],
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
     stop_point(should_stop)?;
-    let key_codes: Vec<&[LevelCodes<'_>]> = keys.iter().map(|&k| vars[k].codes.as_slice()).collect();
-    let key_levels: Vec<u32> = keys.iter().map(|&k| vars[k].n_levels).collect();
-    let index = workers.chunk(should_stop, || build_key_index(&key_codes, &key_levels))??;
-    let orig = plan.original;
-    // Rows by q of the datasets used whole (the original and the whole views), as
-    // positions in bucket order; the buckets are the q ranges of the passes.
-    let mut used_whole = vec![false; dataset_rows.len()];
-    used_whole[orig] = true;
-    for v in plan.syntheses.iter().filter(|v| v.rows.is_none()) {
-        used_whole[v.dataset] = true;
-    }
-    let offsets: Vec<Option<Vec<usize>>> = workers.chunk(should_stop, || {
-        index
-            .q
-            .par_iter()
-            .zip(used_whole.par_iter())
-            .map(|(q, &used)| used.then(|| RowsByQ::offsets(q, index.n_q)))
-            .collect()
-    })?;
-    let buckets =
-        Buckets::new(index.n_q, sizes.range_rows, |q| offsets.iter().flatten().map(|o| o[q + 1] - o[q]).sum());
-    let layouts: Vec<Option<Layout>> = workers.chunk(should_stop, || {
-        index.q.par_iter().zip(offsets).map(|(q, o)| o.map(|o| buckets.lay_out(q, o))).collect()
-    })?;
-    let whole: Vec<Option<&RowsByQ>> = layouts.iter().map(|l| l.as_ref().map(|l| &l.rows)).collect();
-    // Counted cells of the whole datasets in bucket order.
-    let whole_weights: Vec<Option<Vec<u32>>> = workers.chunk(should_stop, || {
-        (0..dataset_rows.len())
-            .into_par_iter()
-            .map(|d| match (&layouts[d], plan.weights_of(d)) {
-                (Some(layout), Some(w)) => Some(buckets.scatter(layout, |r| w[r])),
-                _ => None,
-            })
-            .collect()
-    })?;
-    let rows_orig = whole[orig].ok_or_else(|| CoreError::new("internal: the original is not grouped"))?;
-    let key_missing: Vec<u32> = keys.iter().map(|&k| vars[k].missing_code).collect();
-    let missing_key = missing_key_flags(&index, &key_missing, use_keys_na);
-    let n_orig = plan.records(orig, None, dataset_rows[orig]);
-    let weights_orig = plan.weights_of(orig);
-    // The original's records per target level.
-    let margins: Vec<Vec<u64>> = workers.chunk(should_stop, || {
-        targets
-            .par_iter()
-            .map(|t| {
-                let target = &vars[t.var];
-                match weights_orig {
-                    None => target.codes[orig].level_counts(target.n_levels),
-                    Some(w) => weighted_level_counts(&target.codes[orig], w, target.n_levels),
-                }
-            })
-            .collect()
-    })?;
-    let base_caps: Vec<f64> = margins.iter().map(|m| base_cap_d(m, n_orig)).collect();
-
-    let n_views = plan.syntheses.len();
-    let mut by_target: Vec<Vec<SynthesisResult>> = (0..targets.len()).map(|_| Vec::with_capacity(n_views)).collect();
-    for batch in view_batches(plan, index.n_q, sizes.view_words) {
-        let views = &plan.syntheses[batch.clone()];
-        let subsets: Vec<Option<RowsByQ>> = workers.chunk(should_stop, || {
-            views
-                .par_iter()
-                .map(|v| v.rows.as_ref().map(|r| RowsByQ::subset(&index.q[v.dataset], r, index.n_q)))
-                .collect()
-        })?;
-        let view_rows: Vec<&RowsByQ> = views
-            .iter()
-            .zip(&subsets)
-            .map(|(v, sub)| match sub {
-                Some(r) => Ok(r),
-                None => whole[v.dataset].ok_or_else(|| CoreError::new("internal: a whole view is not grouped")),
-            })
-            .collect::<CoreResult<_>>()?;
-        // Copies of the targets' codes: in bucket order for the datasets used whole, in
-        // row order and the narrowest width for subsampled ones (a byte where R has four,
-        // so that random reads stay in cache); made for a group of targets at a time to
-        // bound the memory they take.
-        let mut whole_used: Vec<usize> = views.iter().filter(|v| v.rows.is_none()).map(|v| v.dataset).collect();
-        whole_used.push(orig);
-        whole_used.sort_unstable();
-        whole_used.dedup();
-        let mut subset_used: Vec<usize> = views.iter().filter(|v| v.rows.is_some()).map(|v| v.dataset).collect();
-        subset_used.sort_unstable();
-        subset_used.dedup();
-        let copy_costs: Vec<usize> = targets
-            .iter()
-            .map(|t| {
-                let v = &vars[t.var];
-                let bucketed: usize =
-                    whole_used.iter().map(|&d| Buckets::scatter_codes_bytes(dataset_rows[d], v.n_levels)).sum();
-                let compact: usize = subset_used.iter().map(|&d| v.codes[d].compact_copy_bytes(v.n_levels)).sum();
-                bucketed + compact
-            })
-            .collect();
-        for group in chunks_by_cost(&copy_costs, sizes.copy_bytes) {
-            // Per target of the group and dataset: (bucket order, row order) copies.
-            type Copies = (Option<LevelCodes<'static>>, Option<LevelCodes<'static>>);
-            let copies: Vec<Vec<Copies>> = workers.chunk(should_stop, || {
-                group
-                    .clone()
-                    .into_par_iter()
-                    .map(|ti| {
-                        let v = &vars[targets[ti].var];
-                        (0..dataset_rows.len())
-                            .into_par_iter()
-                            .map(|d| {
-                                let bucketed = match &layouts[d] {
-                                    Some(layout) if whole_used.contains(&d) => {
-                                        with_codes!(&v.codes[d], |c| Some(buckets.scatter_codes(layout, c, v.n_levels)))
-                                    }
-                                    _ => None,
-                                };
-                                let compact =
-                                    if subset_used.contains(&d) { v.codes[d].compact_copy(v.n_levels) } else { None };
-                                (bucketed, compact)
-                            })
-                            .collect()
-                    })
-                    .collect()
-            })?;
-            // A view's codes: in bucket order when it is whole, else in row order.
-            let codes_of = |ti: usize, d: usize, whole: bool| -> CoreResult<&LevelCodes<'_>> {
-                let (bucketed, compact) = &copies[ti - group.start][d];
-                if whole {
-                    bucketed.as_ref().ok_or_else(|| CoreError::new("internal: a whole dataset was not laid out"))
-                } else {
-                    Ok(compact.as_ref().unwrap_or(&vars[targets[ti].var].codes[d]))
-                }
-            };
-            // Jobs (target, view within the batch), target-major.
-            let jobs: Vec<(usize, usize)> = group.clone().flat_map(|t| (0..views.len()).map(move |v| (t, v))).collect();
-            let inputs: Vec<SweepInput<'_>> = jobs
-                .iter()
-                .map(|&(ti, vi)| {
-                    let request = &targets[ti];
-                    let view = &views[vi];
-                    let whole_view = view.rows.is_none();
-                    Ok(SweepInput {
-                        index: &index,
-                        rows_orig,
-                        rows_syn: view_rows[vi],
-                        target_orig: codes_of(ti, orig, true)?,
-                        target_syn: codes_of(ti, view.dataset, whole_view)?,
-                        n_target_levels: vars[request.var].n_levels as usize,
-                        missing_key: &missing_key,
-                        spec: &request.spec,
-                        twoway_min_cell: request.twoway_min_cell,
-                        tau: &plan.tau,
-                        weights_orig: whole_weights[orig].as_deref(),
-                        weights_syn: if whole_view {
-                            whole_weights[view.dataset].as_deref()
-                        } else {
-                            plan.weights_of(view.dataset)
-                        },
-                    })
-                })
-                .collect::<CoreResult<_>>()?;
-
-            // Every (job, bucket) in job order, then bucket order; partial tallies of a job
-            // arrive in bucket order and merge in that order.
-            let rows_in = |rows: &RowsByQ, b: usize| {
-                let r = buckets.range(b);
-                rows.offsets[r.end] - rows.offsets[r.start]
-            };
-            let units: Vec<(usize, usize)> =
-                (0..jobs.len()).flat_map(|ji| (0..buckets.len()).map(move |b| (ji, b))).collect();
-            let unit_rows: Vec<usize> =
-                units.iter().map(|&(ji, b)| rows_in(rows_orig, b) + rows_in(view_rows[jobs[ji].1], b)).collect();
-            let mut parts: Vec<Vec<Tally>> = (0..jobs.len()).map(|_| Vec::new()).collect();
-            for chunk in chunks_by_cost(&unit_rows, sizes.chunk_rows) {
-                let chunk_units = &units[chunk];
-                let tallies: Vec<Tally> = workers.chunk(should_stop, || {
-                    chunk_units
-                        .par_iter()
-                        .map_init(Scratch::default, |scratch, &(ji, b)| {
-                            let r = buckets.range(b);
-                            sweep(&inputs[ji], r.start, r.end, scratch)
-                        })
-                        .collect()
-                })?;
-                for (&(ji, _), t) in chunk_units.iter().zip(tallies) {
-                    parts[ji].push(t);
-                }
-            }
-
-            let finish = |ji: usize, parts: Vec<Tally>| {
-                let (ti, vi) = jobs[ji];
-                let target = &vars[targets[ti].var];
-                let mut tally = Tally::new(target.n_levels as usize, plan.tau.len());
-                for p in parts {
-                    tally.merge(p);
-                }
-                let view = &views[vi];
-                let n_syn_rows = plan.records(view.dataset, view.rows.as_deref(), dataset_rows[view.dataset]);
-                let measures = SynthesisMeasures::from_tally(&tally, n_orig, n_syn_rows, base_caps[ti]);
-                let (tau_syn, tau_orig) = if plan.tau.is_empty() {
-                    (Vec::new(), Vec::new())
-                } else {
-                    (plan.tau.curve(&tally.tau_syn, n_orig as f64), plan.tau.curve(&tally.tau_orig, n_orig as f64))
-                };
-                SynthesisResult {
-                    measures,
-                    total: tally.total,
-                    removed: tally.removed,
-                    one_way: one_way(
-                        &tally.disco_by_level(),
-                        &kept_by_level(&margins[ti], &tally.orig_removed_by_level),
-                    ),
-                    two_way: two_way_pairs(&tally.twoway_cells, &index),
-                    tau_syn,
-                    tau_orig,
-                }
-            };
-            let job_rows: Vec<usize> =
-                jobs.iter().map(|&(_, vi)| rows_orig.rows.len() + view_rows[vi].rows.len()).collect();
-            let mut parts = parts.into_iter();
-            let mut results: Vec<SynthesisResult> = Vec::with_capacity(jobs.len());
-            for chunk in chunks_by_cost(&job_rows, sizes.chunk_rows) {
-                let chunk_parts: Vec<(usize, Vec<Tally>)> =
-                    chunk.clone().zip(parts.by_ref().take(chunk.len())).collect();
-                let done: Vec<SynthesisResult> = workers
-                    .chunk(should_stop, || chunk_parts.into_par_iter().map(|(ji, p)| finish(ji, p)).collect())?;
-                results.extend(done);
-            }
-            let mut results_by_target: Vec<Vec<SynthesisResult>> = group.clone().map(|_| Vec::new()).collect();
-            for (&(ti, _), r) in jobs.iter().zip(results) {
-                results_by_target[ti - group.start].push(r);
-            }
-            // The 2-way totals count the original only: once per target for all syntheses.
-            let orig_codes: Vec<&LevelCodes<'_>> =
-                group.clone().map(|ti| codes_of(ti, orig, true)).collect::<CoreResult<_>>()?;
-            workers.chunk(should_stop, || {
-                results_by_target.par_iter_mut().enumerate().for_each(|(i, results)| {
-                    let ti = group.start + i;
-                    let mut pairs: Vec<&mut Vec<PairCount>> = results.iter_mut().map(|r| &mut r.two_way).collect();
-                    fill_two_way_totals(
-                        &mut pairs,
-                        &index,
-                        rows_orig,
-                        &key_levels,
-                        orig_codes[i],
-                        vars[targets[ti].var].n_levels,
-                        whole_weights[orig].as_deref(),
-                    );
-                })
-            })?;
-            for (i, results) in results_by_target.into_iter().enumerate() {
-                by_target[group.start + i].extend(results);
-            }
-        }
+    let run = Run { workers, request, sizes, dataset_rows, should_stop };
+    let prepared = Prepared::new(&run)?;
+    let plan = request.plan;
+    let mut by_target: Vec<Vec<SynthesisResult>> =
+        (0..request.targets.len()).map(|_| Vec::with_capacity(plan.syntheses.len())).collect();
+    for batch in view_batches(plan, prepared.index.n_q, sizes.view_words) {
+        count_batch(&run, &prepared, &plan.syntheses[batch], &mut by_target)?;
     }
     Ok(by_target.into_iter().map(|synthesis| TargetResult { synthesis }).collect())
+}
+
+/// The call as every stage sees it: the pool, the request, the chunk sizes, the rows of
+/// each dataset and the stop callback.
+struct Run<'a, 'r, 'v> {
+    workers: &'a Workers,
+    request: &'a CountRequest<'r, 'v>,
+    sizes: ChunkSizes,
+    dataset_rows: &'a [usize],
+    should_stop: ShouldStop<'a>,
+}
+
+/// What every pass of a call shares: the key index, the datasets used whole (the
+/// original and the whole views) laid out by q in buckets (the q ranges of the
+/// passes), their counted cells in bucket order, which q miss a key that usekeysNA
+/// excludes, and per target the original's records at each level and its baseline CAP.
+struct Prepared {
+    index: KeyIndex,
+    key_levels: Vec<u32>,
+    buckets: Buckets,
+    layouts: Vec<Option<Layout>>,
+    whole_weights: Vec<Option<Vec<u32>>>,
+    missing_key: Vec<bool>,
+    n_orig: u64,
+    margins: Vec<Vec<u64>>,
+    base_caps: Vec<f64>,
+}
+
+impl Prepared {
+    fn new(run: &Run<'_, '_, '_>) -> CoreResult<Self> {
+        let Run { workers, request, sizes, dataset_rows, should_stop } = *run;
+        let CountRequest { vars, keys, use_keys_na, targets, plan } = *request;
+        let key_codes: Vec<&[LevelCodes<'_>]> = keys.iter().map(|&k| vars[k].codes.as_slice()).collect();
+        let key_levels: Vec<u32> = keys.iter().map(|&k| vars[k].n_levels).collect();
+        let index = workers.chunk(should_stop, || build_key_index(&key_codes, &key_levels))??;
+        let orig = plan.original;
+        let mut used_whole = vec![false; dataset_rows.len()];
+        used_whole[orig] = true;
+        for v in plan.syntheses.iter().filter(|v| v.rows.is_none()) {
+            used_whole[v.dataset] = true;
+        }
+        let offsets: Vec<Option<Vec<usize>>> = workers.chunk(should_stop, || {
+            index
+                .q
+                .par_iter()
+                .zip(used_whole.par_iter())
+                .map(|(q, &used)| used.then(|| RowsByQ::offsets(q, index.n_q)))
+                .collect()
+        })?;
+        let buckets =
+            Buckets::new(index.n_q, sizes.range_rows, |q| offsets.iter().flatten().map(|o| o[q + 1] - o[q]).sum());
+        let layouts: Vec<Option<Layout>> = workers.chunk(should_stop, || {
+            index.q.par_iter().zip(offsets).map(|(q, o)| o.map(|o| buckets.lay_out(q, o))).collect()
+        })?;
+        let whole_weights: Vec<Option<Vec<u32>>> = workers.chunk(should_stop, || {
+            (0..dataset_rows.len())
+                .into_par_iter()
+                .map(|d| match (&layouts[d], plan.weights_of(d)) {
+                    (Some(layout), Some(w)) => Some(buckets.scatter(layout, |r| w[r])),
+                    _ => None,
+                })
+                .collect()
+        })?;
+        let key_missing: Vec<u32> = keys.iter().map(|&k| vars[k].missing_code).collect();
+        let missing_key = missing_key_flags(&index, &key_missing, use_keys_na);
+        let n_orig = plan.records(orig, None, dataset_rows[orig]);
+        let weights_orig = plan.weights_of(orig);
+        let margins: Vec<Vec<u64>> = workers.chunk(should_stop, || {
+            targets
+                .par_iter()
+                .map(|t| {
+                    let target = &vars[t.var];
+                    match weights_orig {
+                        None => target.codes[orig].level_counts(target.n_levels),
+                        Some(w) => weighted_level_counts(&target.codes[orig], w, target.n_levels),
+                    }
+                })
+                .collect()
+        })?;
+        let base_caps: Vec<f64> = margins.iter().map(|m| base_cap_d(m, n_orig)).collect();
+        Ok(Prepared { index, key_levels, buckets, layouts, whole_weights, missing_key, n_orig, margins, base_caps })
+    }
+
+    /// The rows by q of a dataset used whole.
+    fn whole(&self, dataset: usize) -> CoreResult<&RowsByQ> {
+        self.layouts[dataset]
+            .as_ref()
+            .map(|l| &l.rows)
+            .ok_or_else(|| CoreError::new("internal: a dataset used whole is not grouped"))
+    }
+}
+
+/// The passes of one batch of views for every target, in groups of targets whose code
+/// copies fit the budget: sweeps over (job, bucket), merged in bucket order, finished
+/// into results appended to `by_target`.
+fn count_batch(
+    run: &Run<'_, '_, '_>,
+    prepared: &Prepared,
+    views: &[SynthesisView],
+    by_target: &mut [Vec<SynthesisResult>],
+) -> CoreResult<()> {
+    let Run { workers, request, sizes, dataset_rows, should_stop } = *run;
+    let CountRequest { vars, targets, plan, .. } = *request;
+    let Prepared { index, buckets, layouts, whole_weights, .. } = prepared;
+    let orig = plan.original;
+    let rows_orig = prepared.whole(orig)?;
+    let subsets: Vec<Option<RowsByQ>> = workers.chunk(should_stop, || {
+        views.par_iter().map(|v| v.rows.as_ref().map(|r| RowsByQ::subset(&index.q[v.dataset], r, index.n_q))).collect()
+    })?;
+    let view_rows: Vec<&RowsByQ> = views
+        .iter()
+        .zip(&subsets)
+        .map(|(v, sub)| match sub {
+            Some(r) => Ok(r),
+            None => prepared.whole(v.dataset),
+        })
+        .collect::<CoreResult<_>>()?;
+    // Copies of the targets' codes: in bucket order for the datasets used whole, in row
+    // order and the narrowest width for subsampled ones (a byte where R has four, so
+    // that random reads stay in cache); made for a group of targets at a time to bound
+    // the memory they take.
+    let mut whole_used: Vec<usize> = views.iter().filter(|v| v.rows.is_none()).map(|v| v.dataset).collect();
+    whole_used.push(orig);
+    whole_used.sort_unstable();
+    whole_used.dedup();
+    let mut subset_used: Vec<usize> = views.iter().filter(|v| v.rows.is_some()).map(|v| v.dataset).collect();
+    subset_used.sort_unstable();
+    subset_used.dedup();
+    let copy_costs: Vec<usize> = targets
+        .iter()
+        .map(|t| {
+            let v = &vars[t.var];
+            let bucketed: usize =
+                whole_used.iter().map(|&d| Buckets::scatter_codes_bytes(dataset_rows[d], v.n_levels)).sum();
+            let compact: usize = subset_used.iter().map(|&d| v.codes[d].compact_copy_bytes(v.n_levels)).sum();
+            bucketed + compact
+        })
+        .collect();
+    for group in chunks_by_cost(&copy_costs, sizes.copy_bytes) {
+        // Per target of the group and dataset: (bucket order, row order) copies.
+        type Copies = (Option<LevelCodes<'static>>, Option<LevelCodes<'static>>);
+        let copies: Vec<Vec<Copies>> = workers.chunk(should_stop, || {
+            group
+                .clone()
+                .into_par_iter()
+                .map(|ti| {
+                    let v = &vars[targets[ti].var];
+                    (0..dataset_rows.len())
+                        .into_par_iter()
+                        .map(|d| {
+                            let bucketed = match &layouts[d] {
+                                Some(layout) if whole_used.contains(&d) => {
+                                    with_codes!(&v.codes[d], |c| Some(buckets.scatter_codes(layout, c, v.n_levels)))
+                                }
+                                _ => None,
+                            };
+                            let compact =
+                                if subset_used.contains(&d) { v.codes[d].compact_copy(v.n_levels) } else { None };
+                            (bucketed, compact)
+                        })
+                        .collect()
+                })
+                .collect()
+        })?;
+        // A view's codes: in bucket order when it is whole, else in row order.
+        let codes_of = |ti: usize, d: usize, whole: bool| -> CoreResult<&LevelCodes<'_>> {
+            let (bucketed, compact) = &copies[ti - group.start][d];
+            if whole {
+                bucketed.as_ref().ok_or_else(|| CoreError::new("internal: a whole dataset was not laid out"))
+            } else {
+                Ok(compact.as_ref().unwrap_or(&vars[targets[ti].var].codes[d]))
+            }
+        };
+        // Jobs (target, view within the batch), target-major.
+        let jobs: Vec<(usize, usize)> = group.clone().flat_map(|t| (0..views.len()).map(move |v| (t, v))).collect();
+        let inputs: Vec<SweepInput<'_>> = jobs
+            .iter()
+            .map(|&(ti, vi)| {
+                let target = &targets[ti];
+                let view = &views[vi];
+                let whole_view = view.rows.is_none();
+                Ok(SweepInput {
+                    index,
+                    rows_orig,
+                    rows_syn: view_rows[vi],
+                    target_orig: codes_of(ti, orig, true)?,
+                    target_syn: codes_of(ti, view.dataset, whole_view)?,
+                    n_target_levels: vars[target.var].n_levels as usize,
+                    missing_key: &prepared.missing_key,
+                    spec: &target.spec,
+                    twoway_min_cell: target.twoway_min_cell,
+                    tau: &plan.tau,
+                    weights_orig: whole_weights[orig].as_deref(),
+                    weights_syn: if whole_view {
+                        whole_weights[view.dataset].as_deref()
+                    } else {
+                        plan.weights_of(view.dataset)
+                    },
+                })
+            })
+            .collect::<CoreResult<_>>()?;
+        let parts = sweep_jobs(run, buckets, &inputs)?;
+        let results = finish_jobs(run, prepared, views, &jobs, parts)?;
+        let mut results_by_target: Vec<Vec<SynthesisResult>> = group.clone().map(|_| Vec::new()).collect();
+        for (&(ti, _), r) in jobs.iter().zip(results) {
+            results_by_target[ti - group.start].push(r);
+        }
+        // The 2-way totals count the original only: once per target for all syntheses.
+        let orig_codes: Vec<&LevelCodes<'_>> =
+            group.clone().map(|ti| codes_of(ti, orig, true)).collect::<CoreResult<_>>()?;
+        workers.chunk(should_stop, || {
+            results_by_target.par_iter_mut().enumerate().for_each(|(i, results)| {
+                let ti = group.start + i;
+                let mut pairs: Vec<&mut Vec<PairCount>> = results.iter_mut().map(|r| &mut r.two_way).collect();
+                fill_two_way_totals(
+                    &mut pairs,
+                    index,
+                    rows_orig,
+                    &prepared.key_levels,
+                    orig_codes[i],
+                    vars[targets[ti].var].n_levels,
+                    whole_weights[orig].as_deref(),
+                );
+            })
+        })?;
+        for (i, results) in results_by_target.into_iter().enumerate() {
+            by_target[group.start + i].extend(results);
+        }
+    }
+    Ok(())
+}
+
+/// Every (job, bucket) in job order, then bucket order; the partial tallies of a job
+/// arrive in bucket order (and merge in that order, whatever the threads).
+fn sweep_jobs(run: &Run<'_, '_, '_>, buckets: &Buckets, inputs: &[SweepInput<'_>]) -> CoreResult<Vec<Vec<Tally>>> {
+    let Run { workers, sizes, should_stop, .. } = *run;
+    let rows_in = |rows: &RowsByQ, b: usize| {
+        let r = buckets.range(b);
+        rows.offsets[r.end] - rows.offsets[r.start]
+    };
+    let units: Vec<(usize, usize)> =
+        (0..inputs.len()).flat_map(|ji| (0..buckets.len()).map(move |b| (ji, b))).collect();
+    let unit_rows: Vec<usize> =
+        units.iter().map(|&(ji, b)| rows_in(inputs[ji].rows_orig, b) + rows_in(inputs[ji].rows_syn, b)).collect();
+    let mut parts: Vec<Vec<Tally>> = (0..inputs.len()).map(|_| Vec::new()).collect();
+    for chunk in chunks_by_cost(&unit_rows, sizes.chunk_rows) {
+        let chunk_units = &units[chunk];
+        let tallies: Vec<Tally> = workers.chunk(should_stop, || {
+            chunk_units
+                .par_iter()
+                .map_init(Scratch::default, |scratch, &(ji, b)| {
+                    let r = buckets.range(b);
+                    sweep(&inputs[ji], r.start, r.end, scratch)
+                })
+                .collect()
+        })?;
+        for (&(ji, _), t) in chunk_units.iter().zip(tallies) {
+            parts[ji].push(t);
+        }
+    }
+    Ok(parts)
+}
+
+/// Each job's partial tallies merged in bucket order and turned into its result: the
+/// named measures, the exclusion counts, the checks' inputs and the tau curve.
+fn finish_jobs(
+    run: &Run<'_, '_, '_>,
+    prepared: &Prepared,
+    views: &[SynthesisView],
+    jobs: &[(usize, usize)],
+    parts: Vec<Vec<Tally>>,
+) -> CoreResult<Vec<SynthesisResult>> {
+    let Run { workers, request, sizes, dataset_rows, should_stop } = *run;
+    let CountRequest { vars, targets, plan, .. } = *request;
+    let n_orig = prepared.n_orig;
+    let finish = |ji: usize, parts: Vec<Tally>| {
+        let (ti, vi) = jobs[ji];
+        let target = &vars[targets[ti].var];
+        let mut tally = Tally::new(target.n_levels as usize, plan.tau.len());
+        for p in parts {
+            tally.merge(p);
+        }
+        let view = &views[vi];
+        let n_syn_rows = plan.records(view.dataset, view.rows.as_deref(), dataset_rows[view.dataset]);
+        let measures = SynthesisMeasures::from_tally(&tally, n_orig, n_syn_rows, prepared.base_caps[ti]);
+        let (tau_syn, tau_orig) = if plan.tau.is_empty() {
+            (Vec::new(), Vec::new())
+        } else {
+            (plan.tau.curve(&tally.tau_syn, n_orig as f64), plan.tau.curve(&tally.tau_orig, n_orig as f64))
+        };
+        SynthesisResult {
+            measures,
+            total: tally.total,
+            removed: tally.removed,
+            one_way: one_way(
+                &tally.disco_by_level(),
+                &kept_by_level(&prepared.margins[ti], &tally.orig_removed_by_level),
+            ),
+            two_way: two_way_pairs(&tally.twoway_cells, &prepared.index),
+            tau_syn,
+            tau_orig,
+        }
+    };
+    let rows_of = |vi: usize| -> usize {
+        let view = &views[vi];
+        dataset_rows[plan.original] + view.n_rows(dataset_rows[view.dataset])
+    };
+    let job_rows: Vec<usize> = jobs.iter().map(|&(_, vi)| rows_of(vi)).collect();
+    let mut parts = parts.into_iter();
+    let mut results: Vec<SynthesisResult> = Vec::with_capacity(jobs.len());
+    for chunk in chunks_by_cost(&job_rows, sizes.chunk_rows) {
+        let chunk_parts: Vec<(usize, Vec<Tally>)> = chunk.clone().zip(parts.by_ref().take(chunk.len())).collect();
+        let done: Vec<SynthesisResult> =
+            workers.chunk(should_stop, || chunk_parts.into_par_iter().map(|(ji, p)| finish(ji, p)).collect())?;
+        results.extend(done);
+    }
+    Ok(results)
 }
 
 #[cfg(test)]
@@ -493,6 +537,33 @@ mod tests {
     use super::*;
     use crate::test_random::XorShift;
     use crate::workers::never_stop;
+
+    /// The engine's entry points with the request spelt out (shadow the glob import).
+    fn run_plan(
+        workers: &Workers,
+        vars: &[EncodedVar],
+        keys: &[usize],
+        use_keys_na: &[bool],
+        targets: &[TargetRequest],
+        plan: &Plan,
+        should_stop: ShouldStop<'_>,
+    ) -> CoreResult<Vec<TargetResult>> {
+        super::run_plan(workers, &CountRequest { vars, keys, use_keys_na, targets, plan }, should_stop)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_plan_with(
+        workers: &Workers,
+        vars: &[EncodedVar],
+        keys: &[usize],
+        use_keys_na: &[bool],
+        targets: &[TargetRequest],
+        plan: &Plan,
+        sizes: ChunkSizes,
+        should_stop: ShouldStop<'_>,
+    ) -> CoreResult<Vec<TargetResult>> {
+        super::run_plan_with(workers, &CountRequest { vars, keys, use_keys_na, targets, plan }, sizes, should_stop)
+    }
 
     /// Counted cells give the numbers of the records they stand for: a dataset of rows
     /// with counts equals the dataset with each row repeated that many times.

@@ -8,7 +8,9 @@ use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
 use std::collections::{BTreeMap, BTreeSet};
 use synthrisk_core::encode::{encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput, NA_INTEGER};
-use synthrisk_core::engine::{run, run_plan, run_plan_with, run_with, ChunkSizes, SynthesisResult, TargetRequest};
+use synthrisk_core::engine::{ChunkSizes, CountRequest, SynthesisResult, TargetRequest, TargetResult};
+use synthrisk_core::error::CoreResult;
+use synthrisk_core::workers::ShouldStop;
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, N_STEPS, N_TABLES};
 use synthrisk_core::measures::MEASURE_NAMES;
 use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
@@ -794,4 +796,57 @@ fn a_stop_request_ends_the_run_between_chunks() {
         assert!(e.is_interrupt());
         assert_eq!(asked.get(), stop_at, "no work after the stop request");
     }
+}
+
+// The engine's entry points with the request spelt out; `run` and `run_with` are the
+// standard plan (dataset 0 the original, every other a synthesis).
+fn run_plan(
+    workers: &Workers,
+    vars: &[EncodedVar],
+    keys: &[usize],
+    use_keys_na: &[bool],
+    targets: &[TargetRequest],
+    plan: &Plan,
+    should_stop: ShouldStop<'_>,
+) -> CoreResult<Vec<TargetResult>> {
+    synthrisk_core::engine::run_plan(workers, &CountRequest { vars, keys, use_keys_na, targets, plan }, should_stop)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_plan_with(
+    workers: &Workers,
+    vars: &[EncodedVar],
+    keys: &[usize],
+    use_keys_na: &[bool],
+    targets: &[TargetRequest],
+    plan: &Plan,
+    sizes: ChunkSizes,
+    should_stop: ShouldStop<'_>,
+) -> CoreResult<Vec<TargetResult>> {
+    let request = CountRequest { vars, keys, use_keys_na, targets, plan };
+    synthrisk_core::engine::run_plan_with(workers, &request, sizes, should_stop)
+}
+
+fn run(
+    workers: &Workers,
+    vars: &[EncodedVar],
+    keys: &[usize],
+    use_keys_na: &[bool],
+    targets: &[TargetRequest],
+    should_stop: ShouldStop<'_>,
+) -> CoreResult<Vec<TargetResult>> {
+    run_with(workers, vars, keys, use_keys_na, targets, ChunkSizes::default(), should_stop)
+}
+
+fn run_with(
+    workers: &Workers,
+    vars: &[EncodedVar],
+    keys: &[usize],
+    use_keys_na: &[bool],
+    targets: &[TargetRequest],
+    sizes: ChunkSizes,
+    should_stop: ShouldStop<'_>,
+) -> CoreResult<Vec<TargetResult>> {
+    let plan = Plan::standard(vars.first().map_or(0, |v| v.codes.len()));
+    run_plan_with(workers, vars, keys, use_keys_na, targets, &plan, sizes, should_stop)
 }
