@@ -1,8 +1,8 @@
 # Counting every target: the targets in groups (all at once for data held in R, one at
 # a time when a dataset is a database table, see target_groups()), each group's
 # datasets of the request encoded and handed to the core by `run_group(enc, targets)`
-# (with `precompute(before, targets)`, the core's calls made with the encoding, see
-# encode_variables()), which returns a
+# (with `precompute(before, targets)`, the core's calls to make in the same crossing
+# as the encoding, see encode_prepared()), which returns a
 # named list of raw results per target (e.g. list(train = ..., control = ...)). The
 # groups' encodings are merged for labelling and notes.
 #
@@ -27,10 +27,10 @@ count_targets <- function(request, run_group, precompute = NULL) {
     group <- groups[[g]]
     vars <- c(keys, group)
     ds <- if (is.null(counts)) originals else group_datasets(group, originals, counts)
-    enc <- encode_variables(vars, ds[[1]], ds[1 + seq_len(m)], request$cont.na, request$ngroups[vars],
-                            strict = request$strict, n_threads = request$n_threads, call = call,
-                            control = if (!is.null(control)) ds[[m + 2]],
-                            compute = if (!is.null(precompute)) function(before) precompute(before, group))
+    prepared <- prepare_variables(vars, ds[[1]], ds[1 + seq_len(m)], request$cont.na, request$ngroups[vars],
+                                  strict = request$strict, call = call, control = if (!is.null(control)) ds[[m + 2]])
+    calls <- if (!is.null(precompute)) precompute(prepared$before, group)
+    enc <- encode_prepared(prepared, request$n_threads, call, calls)
     out <- run_group(enc, group)
     for (nm in names(out)) raw[[nm]] <- c(raw[[nm]], out[[nm]])
     # Each group's encoding holds its datasets; only a single group's is kept whole

@@ -1,7 +1,11 @@
 # Variables (keys and targets) checked, made comparable, grouped where asked, and
-# handed to the Rust core, which codes them on the union of their levels.
+# handed to the Rust core, which codes them on the union of their levels: the one
+# encoding of every analysis. In two halves: prepare_variables() does all that R does
+# before the core (the specs of the core's encoding and the labels known so far),
+# encode_prepared() crosses to the core, with the counts to make in the same crossing
+# when the caller has them (R/run-request.R decides), and reads back what R needs.
 #
-# Returns a list:
+# encode_variables() (both halves) returns a list:
 # * `ptr`, `vars`, `info`: the core's encoding handle, the variable names, and the
 #   core's information per variable;
 # * `labels`: each variable's level labels in code order, "Missing" included;
@@ -17,14 +21,18 @@
 #   control_grouping()); otherwise NULL.
 # * `weights`: per dataset (original, syntheses, control), NULL or the records each row
 #   stands for (counted cells, see cell_counts()); `records`: per dataset, its records.
+# * `raw`: the raw counts of the `calls` given to encode_prepared(), NULL when none
+#   were given or look-alike doubles had to be merged first (the caller then counts
+#   on the merged encoding).
 
-# * `raw`: with `compute`, a function of list(vars, labels (NULL for numeric variables
-#   not yet labelled), weights) returning the calls of rust_compute() to make in the
-#   same crossing as the encoding (or NULL), their raw counts (NULL when they could
-#   not be made in it).
+encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_threads, call, control = NULL) {
+  encode_prepared(prepare_variables(vars, data, syn, cont.na, ngroups, strict, call, control), n_threads, call)
+}
 
-encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_threads, call, control = NULL,
-                             compute = NULL) {
+# What R does before the core: per variable the core's spec, with what is known of
+# the encoding before it (`before`: list(vars, labels (NULL for numeric variables not
+# yet labelled), weights)).
+prepare_variables <- function(vars, data, syn, cont.na, ngroups, strict, call, control = NULL) {
   check_variable_columns(vars, data, syn, call, control)
   n_control <- if (is.null(control)) 0L else 1L
   datasets <- c(list(data), syn, if (n_control > 0) list(control))
@@ -71,7 +79,22 @@ encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_thread
                          n_levels = 0L, missing_code = 0L)
     }
   }
-  calls <- if (!is.null(compute)) compute(list(vars = vars, labels = stats::setNames(factor_levels, vars), weights = weights))
+  list(vars = vars, specs = specs, factor_levels = factor_levels, adjusted = adjusted, grouping = grouping,
+       control_grouping = control_grouping, n_control = n_control, m = length(syn), weights = weights,
+       records = records, before = list(vars = vars, labels = stats::setNames(factor_levels, vars), weights = weights))
+}
+
+# The crossing to the core of prepare_variables()'s result, with the counts of `calls`
+# (each list(keys, use_keys_na, targets, plan), as rust_compute() takes them) made in
+# the same crossing when given; then what R reads of the encoding.
+encode_prepared <- function(prepared, n_threads, call, calls = NULL) {
+  vars <- prepared$vars
+  specs <- prepared$specs
+  factor_levels <- prepared$factor_levels
+  grouping <- prepared$grouping
+  weights <- prepared$weights
+  records <- prepared$records
+  n_control <- prepared$n_control
   res <- rust_result(if (is.null(calls)) rust_encode_variables(specs, n_threads) else rust_encode_compute(specs, n_threads, calls),
                      call = call)
   info <- stats::setNames(res$info, vars)
@@ -86,7 +109,7 @@ encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_thread
       grouping[[v]]$n_levels <- length(grouping[[v]]$labels)
     }
   }
-  gaps <- label_gaps(res$ptr, vars, labels, info, weights, length(syn), call)
+  gaps <- label_gaps(res$ptr, vars, labels, info, weights, prepared$m, call)
   # Distinct values of the original for numeric variables with more levels (all sides
   # together) than half its records: counted only for those.
   for (i in seq_along(vars)) {
@@ -108,9 +131,9 @@ encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_thread
       if (is.null(info[[i]]$numeric_levels)) one_sided[[i]] else one_sided_without_control(specs[[i]]$columns)
     }, logical(1))
   }
-  list(ptr = res$ptr, vars = vars, labels = labels, info = info, adjusted = adjusted, grouping = grouping,
+  list(ptr = res$ptr, vars = vars, labels = labels, info = info, adjusted = prepared$adjusted, grouping = grouping,
        label_gaps = gaps, one_sided = stats::setNames(one_sided, vars),
-       control = if (n_control > 0) control_grouping, weights = weights, records = records, raw = res$raw)
+       control = if (n_control > 0) prepared$control_grouping, weights = weights, records = records, raw = res$raw)
 }
 
 # An integer copy of `x` when its values are whole numbers within integer range.

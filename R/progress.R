@@ -23,7 +23,7 @@ plan_work <- function(plan, n_rows, n_targets) {
   sum(view_rows + n_rows[plan$original + 1L]) * n_targets
 }
 
-# run_core() in batches of views with a progress bar; the raw results merged in view
+# A core call (run_call()) in batches of views with a progress bar; the raw results merged in view
 # order as one call would return them.
 run_core_in_batches <- function(count, plan, n_targets, label) {
   n <- length(plan$syntheses)

@@ -5,19 +5,18 @@
 # encoding, `input` and `fetch`.
 run_request <- function(request) {
   if (request$family == "keys") return(run_keys_request(request))
-  counted <- count_targets(request, precompute = function(before, group) core_calls(before, request, group),
-                run_group = function(enc, group) {
-    options <- request$target_options[match(group, request$targets)]
-    out <- if (!is.null(enc$raw)) {
-      lapply(stats::setNames(enc$raw, names(request$plans)), function(raw) stats::setNames(raw, group))
-    } else {
-      lapply(request$plans, function(plan) run_core(enc, request, options, plan))
-    }
+  counted <- count_targets(request, precompute = function(before, group) {
+    # A run long enough for a progress bar is counted in batches after the encoding.
+    if (wants_progress(request_work(request, group))) NULL else unname(core_calls(before, request, group))
+  }, run_group = function(enc, group) {
+    # The counts made with the encoding, or made now on it: the same calls either way.
+    raw <- enc$raw %||% lapply(core_calls(enc, request, group), run_call, enc = enc, request = request)
+    out <- lapply(stats::setNames(raw, names(request$plans)), function(r) stats::setNames(r, group))
     if (request$records || isTRUE(request$release)) {
+      options <- request$target_options[match(group, request$targets)]
       out$records <- lapply(options, function(o) {
-        one <- target_request(o, enc, request, original = 0L)
-        rust_result(rust_records(enc$ptr, match(request$keys, enc$vars) - 1L, as.logical(request$usekeysNA), one,
-                                 request$n_threads), call = request$env)
+        rust_result(rust_records(enc$ptr, match(request$keys, enc$vars) - 1L, as.logical(request$usekeysNA),
+                                 target_request(o, enc, request), request$n_threads), call = request$env)
       })
       names(out$records) <- group
     }
@@ -39,40 +38,40 @@ run_keys_request <- function(request) {
                                             call = request$env))
 }
 
-# The calls of rust_compute() for every plan of the request, made before the encoding
-# (`before`: list(vars, labels, weights), labels NULL for numeric variables) so that
-# the encoding and the counting cross to the core once; NULL when an exclusion names a
-# level of a variable not yet labelled.
-core_calls <- function(before, request, group) {
+# The core's calls for every plan of the request on the targets of `group`, named by
+# plan: made from the encoding, or from what is known before it (list(vars, labels,
+# weights)), when they cross to the core with the encoding. NULL when an exclusion
+# names a level not labelled before the encoding (a numeric variable's).
+core_calls <- function(enc, request, group) {
   options <- request$target_options[match(group, request$targets)]
-  # A run long enough for a progress bar is counted in batches after the encoding.
-  work <- sum(vapply(request$plans, plan_work, 0, n_rows = dataset_rows(request), n_targets = length(options)))
-  if (wants_progress(work)) return(NULL)
-  calls <- lapply(request$plans, function(plan) {
-    targets <- lapply(options, target_request, enc = before, request = request, original = plan$original %||% 0L)
-    if (any(vapply(targets, is.null, logical(1)))) return(NULL)
-    list(keys = match(request$keys, before$vars) - 1L, use_keys_na = as.logical(request$usekeysNA),
-         targets = targets, plan = plan_with_weights(plan, before$weights))
+  targets <- lapply(options, target_request, enc = enc, request = request)
+  if (any(vapply(targets, is.null, logical(1)))) return(NULL)
+  lapply(request$plans, function(plan) {
+    list(keys = match(request$keys, enc$vars) - 1L, use_keys_na = as.logical(request$usekeysNA),
+         targets = targets, plan = plan_with_weights(plan, enc$weights))
   })
-  if (any(vapply(calls, is.null, logical(1)))) NULL else unname(calls)
 }
 
-# The core's counts of `options` (targets of one group) under `plan` (NULL: the
-# original against each synthesis), named by target.
-run_core <- function(enc, request, options, plan) {
-  requests <- lapply(options, target_request, enc = enc, request = request, original = plan$original %||% 0L)
-  plan <- plan_with_weights(plan, enc$weights)
-  targets <- vapply(options, function(o) o$target, character(1))
+# One call of core_calls() counted on the encoding, in batches with a progress bar
+# when long.
+run_call <- function(call, enc, request) {
+  n_targets <- length(call$targets)
   count <- function(plan) {
-    raw <- rust_result(rust_compute(enc$ptr, match(request$keys, enc$vars) - 1L, as.logical(request$usekeysNA),
-                                    requests, request$n_threads, plan),
+    raw <- rust_result(rust_compute(enc$ptr, call$keys, call$use_keys_na, call$targets, request$n_threads, plan),
                        call = request$env)
-    stats::setNames(raw, targets)
+    stats::setNames(raw, seq_len(n_targets))
   }
-  if (wants_progress(plan_work(plan, enc$records, length(options)))) {
-    return(run_core_in_batches(count, plan, length(options), "Counting resamples"))
+  raw <- if (wants_progress(plan_work(call$plan, enc$records, n_targets))) {
+    run_core_in_batches(count, call$plan, n_targets, "Counting resamples")
+  } else {
+    count(call$plan)
   }
-  count(plan)
+  unname(raw)
+}
+
+# Rows counted by every plan of the request for the targets of `group`.
+request_work <- function(request, group) {
+  sum(vapply(request$plans, plan_work, 0, n_rows = dataset_rows(request), n_targets = length(group)))
 }
 
 # disclosure() and multi.disclosure(): a request of the arguments bound in the front

@@ -25,25 +25,23 @@ target_levels_to_exclude <- function(x, t_labels, target, arg, call) {
 
 # Per-target options, as a list with elements target, not.targetlev, usetargetNA,
 # exclude.keys, exclude.keylevs, exclude.targetlevs
-# (and optionally not_arg, the name of the argument not.targetlev came from).
-# `original`: the 0-based dataset of the encoding that is the original (its missing
-# target values decide usetargetNA, definitions vignette 5.2).
+# (and optionally not_arg, the name of the argument not.targetlev came from), as the
+# core's request: one form, made after the encoding or before it. The core completes
+# it from the encoded target (its missing code; whether the plan's original has
+# missing target values, which usetargetNA = FALSE then excludes).
 # `enc`: the encoding, or what is known before it (list(vars, labels), labels NULL for
-# numeric variables): then the core reads the missing target off the encoding, and
-# the result is NULL when an exclusion names a level of a variable not yet labelled.
-target_request <- function(opt, enc, request, original = 0L) {
+# numeric variables not grouped): then NULL when an exclusion names a level of a
+# variable not yet labelled, so that the request waits for the encoding.
+target_request <- function(opt, enc, request) {
   keys <- request$keys
   call <- request$env
   limits <- request$limits
   tv <- opt$target
   t_labels <- enc$labels[[tv]]
-  info <- enc$info[[tv]]
-  before <- is.null(enc$info)
-  if (before) {
-    names_levels <- !(is.null(opt$not.targetlev) || identical(opt$not.targetlev, ""))
-    needs <- c(if (names_levels) tv, if (length(opt$exclude.keys) > 0) c(tv, as.character(opt$exclude.keys)))
-    if (any(vapply(needs, function(v) is.null(enc$labels[[v]]), logical(1)))) return(NULL)
-  }
+  names_levels <- !(is.null(opt$not.targetlev) || identical(opt$not.targetlev, ""))
+  needs <- c(if (names_levels) tv, if (length(opt$exclude.keys) > 0) c(tv, as.character(opt$exclude.keys)))
+  unlabelled <- vapply(needs, function(v) v %in% enc$vars && is.null(enc$labels[[v]]), logical(1))
+  if (any(unlabelled)) return(NULL)
 
   not_lev <- target_levels_to_exclude(opt$not.targetlev, t_labels, tv, opt$not_arg %||% "not.targetlev", call)
 
@@ -80,23 +78,16 @@ target_request <- function(opt, enc, request, original = 0L) {
     }
   }
 
-  missing_target <- if (before) {
-    list(use_target_na = isTRUE(opt$usetargetNA))
-  } else {
-    list(exclude_missing_target = !isTRUE(opt$usetargetNA) && isTRUE(info$has_missing[original + 1L]),
-         target_missing_code = info$missing_code)
-  }
-  c(list(
+  list(
     var = match(tv, enc$vars) - 1L,
-    # Before the encoding a numeric target has no labels yet: none excluded.
-    excluded_target = t_labels %in% not_lev
-  ), missing_target, list(
+    excluded_levels = as.integer(match(not_lev, t_labels) - 1L),
+    use_target_na = isTRUE(opt$usetargetNA),
     kt_key = as.integer(kt_key - 1L),
     kt_key_level = as.integer(kt_key_level - 1L),
     kt_target_level = as.integer(kt_target_level - 1L),
     denom_lim = if (limits$exclude_ov_denom_lim) as.integer(limits$denom_lim) else NA_integer_,
     twoway_min_cell = as.numeric(limits$thresh_2way[1])
-  ))
+  )
 }
 
 # `plan` with the records each row of each dataset stands for (counted cells; NULL per

@@ -41,13 +41,12 @@ test_that("values R should never send are internal errors, not clamped", {
   enc <- small_encoding()
   req <- small_request(enc)
   expect_error(compute(enc, utils::modifyList(req, list(var = -1L))), "internal: `targets[[1]]$var` is -1", fixed = TRUE)
-  expect_error(compute(enc, utils::modifyList(req, list(target_missing_code = -2L))), "internal: `targets[[1]]$target_missing_code` is -2", fixed = TRUE)
+  expect_error(compute(enc, utils::modifyList(req, list(excluded_levels = -2L))), "internal: `targets[[1]]$excluded_levels` has -2", fixed = TRUE)
+  expect_error(compute(enc, utils::modifyList(req, list(excluded_levels = 7L))), "internal: `targets[[1]]$excluded_levels` has 7, beyond", fixed = TRUE)
   expect_error(compute(enc, utils::modifyList(req, list(denom_lim = -1L))), "internal: `denom_lim` is -1", fixed = TRUE)
   expect_error(compute(enc, utils::modifyList(req, list(twoway_min_cell = NA_real_))), "internal: `targets[[1]]$twoway_min_cell` must be one number", fixed = TRUE)
-  expect_error(compute(enc, utils::modifyList(req, list(exclude_missing_target = NA))), "internal: `targets[[1]]$exclude_missing_target` must be TRUE or FALSE", fixed = TRUE)
-  bad <- req
-  bad$excluded_target[1] <- NA
-  expect_error(compute(enc, bad), "internal: `targets[[1]]$excluded_target` has NA", fixed = TRUE)
+  expect_error(compute(enc, utils::modifyList(req, list(use_target_na = NA))), "internal: `targets[[1]]` is not as the protocol says", fixed = TRUE)
+  expect_error(compute(enc, utils::modifyList(req, list(excluded_levels = NA_integer_))), "internal: `targets[[1]]$excluded_levels` has NA", fixed = TRUE)
   expect_error(synthrisk:::rust_result(synthrisk:::rust_compute(enc$ptr, -1L, TRUE, list(req), 1L)), "internal: `keys`")
   expect_error(synthrisk:::rust_result(synthrisk:::rust_compute(enc$ptr, 0L, TRUE, list(req), 0L)), "internal: n_threads")
 })

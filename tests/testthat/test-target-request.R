@@ -1,5 +1,6 @@
 # target_request() (R/target-request.R): a target's options resolved from labels to the
-# 0-based codes the core reads, before or after the encoding.
+# 0-based codes the core reads, in one form before or after the encoding; the core
+# completes it from the encoded target.
 
 encoded <- function() {
   o <- data.frame(k = c("a", "a", "b", "c"), t = c("x", NA, "y", "z"))
@@ -21,7 +22,7 @@ test_that("excluded target levels and key/target exclusions become the codes of 
                                     enc, request)
   t_labels <- enc$labels$t
   expect_identical(got$var, match("t", enc$vars) - 1L)
-  expect_identical(got$excluded_target, t_labels %in% c("y", "z"))
+  expect_identical(got$excluded_levels, match(c("y", "z"), t_labels) - 1L)
   expect_identical(got$kt_key, c(0L, 0L))
   expect_identical(got$kt_key_level, match(c("c", "a"), enc$labels$k) - 1L)
   expect_identical(got$kt_target_level, match(c("x", "z"), t_labels) - 1L)
@@ -34,23 +35,31 @@ test_that("the missing target is excluded only with usetargetNA = FALSE and miss
   request <- core_request("k", 5L, FALSE, c(4, 80))
   kept <- synthrisk:::target_request(options_of(), enc, request)
   dropped <- synthrisk:::target_request(options_of(usetargetNA = FALSE), enc, request)
-  expect_false(kept$exclude_missing_target)
-  expect_true(dropped$exclude_missing_target)
-  expect_identical(dropped$target_missing_code, enc$info$t$missing_code)
+  expect_true(kept$use_target_na)
+  expect_false(dropped$use_target_na)
   expect_identical(kept$denom_lim, NA_integer_)
-  # With the synthesis as the original (holdout plans), it has no missing target.
-  expect_false(synthrisk:::target_request(options_of(usetargetNA = FALSE), enc, request, original = 1L)$exclude_missing_target)
+  # The core completes the request: the original's missing target value (1 record of 4)
+  # is excluded from the original's tables with usetargetNA = FALSE ...
+  count <- function(req, plan = NULL) {
+    synthrisk:::rust_result(synthrisk:::rust_compute(enc$ptr, 0L, TRUE, list(req), 1L, plan))[[1]]
+  }
+  removed <- function(raw) sum(raw$nexcl$original[1:5])
+  expect_identical(removed(count(kept)), 0)
+  expect_gt(removed(count(dropped)), 0)
+  # ... but not with the synthesis as the original (holdout plans): it has none.
+  as_original <- list(original = 1L, syntheses = list(list(dataset = 0L, rows = NULL)), tau = numeric(0))
+  expect_identical(removed(count(dropped, as_original)), 0)
 })
 
-test_that("before the encoding, the core is told to read the missing target itself", {
+test_that("before the encoding, the request has the same form, or waits for labels it needs", {
   enc <- encoded()
   before <- list(vars = enc$vars, labels = enc$labels)
-  got <- synthrisk:::target_request(options_of(usetargetNA = FALSE), before, core_request("k", 5L, FALSE, c(4, 80)))
-  expect_identical(got$use_target_na, FALSE)
-  expect_null(got$exclude_missing_target)
+  request <- core_request("k", 5L, FALSE, c(4, 80))
+  got <- synthrisk:::target_request(options_of(usetargetNA = FALSE, not.targetlev = "y"), before, request)
+  expect_identical(got, synthrisk:::target_request(options_of(usetargetNA = FALSE, not.targetlev = "y"), enc, request))
   # A level of a variable not labelled yet (a numeric one) waits for the encoding.
   before$labels["t"] <- list(NULL)
-  expect_null(synthrisk:::target_request(options_of(not.targetlev = "x"), before, core_request("k", 5L, FALSE, c(4, 80))))
+  expect_null(synthrisk:::target_request(options_of(not.targetlev = "x"), before, request))
 })
 
 test_that("unknown keys and levels are errors naming them", {

@@ -34,27 +34,21 @@ fn denom_lim_of(x: Option<f64>) -> GlueResult<Option<u64>> {
     }
 }
 
-pub fn target_request(x: &Robj, what: &str) -> GlueResult<TargetRequest> {
+/// One target's request as R sends it, completed from the encoded target: its excluded
+/// levels as flags, its missing code, and whether missing target values are excluded
+/// (with `use_target_na` FALSE, only if the plan's `original` has any).
+pub fn target_request(x: &Robj, what: &str, vars: &[EncodedVar<'_>], original: usize) -> GlueResult<TargetRequest> {
     let w = TargetWire::try_from(x).map_err(wire_error(what))?;
-    let count = |v: i32, field: &str| u32::try_from(v).map_err(|_| internal(format!("`{what}${field}` is {v}")));
-    let (exclude_missing_target, target_missing_code) = match (w.use_target_na, w.exclude_missing_target) {
-        // Marked for completion: the missing target is excluded unless it is used.
-        (Some(use_na), _) => (!use_na, u32::MAX),
-        (None, Some(exclude)) => {
-            let code = w
-                .target_missing_code
-                .ok_or_else(|| internal(format!("`{what}$target_missing_code` must be one integer, not NA")))?;
-            (exclude, count(code, "target_missing_code")?)
-        }
-        (None, None) => return Err(internal(format!("`{what}$exclude_missing_target` must be TRUE or FALSE"))),
-    };
+    let var = usize::try_from(w.var).map_err(|_| internal(format!("`{what}$var` is {}", w.var)))?;
+    let v = vars.get(var).ok_or_else(|| internal(format!("`{what}$var` is {var}, beyond the encoded variables")))?;
     let twoway_min_cell =
         w.twoway_min_cell.ok_or_else(|| internal(format!("`{what}$twoway_min_cell` must be one number, not NA")))?;
-    let excluded_target = w
-        .excluded_target
-        .iter()
-        .map(|b| if b.is_na() { Err(internal(format!("`{what}$excluded_target` has NA"))) } else { Ok(b.is_true()) })
-        .collect::<GlueResult<Vec<bool>>>()?;
+    let mut excluded_target = vec![false; v.n_levels as usize];
+    for level in indices::<usize>(&w.excluded_levels, &format!("{what}$excluded_levels"))? {
+        *excluded_target
+            .get_mut(level)
+            .ok_or_else(|| internal(format!("`{what}$excluded_levels` has {level}, beyond the target's levels")))? = true;
+    }
     let keys: Vec<usize> = indices(&w.kt_key, what)?;
     let key_levels: Vec<u32> = indices(&w.kt_key_level, what)?;
     let target_levels: Vec<u32> = indices(&w.kt_target_level, what)?;
@@ -68,32 +62,16 @@ pub fn target_request(x: &Robj, what: &str) -> GlueResult<TargetRequest> {
         .map(|((key, key_level), target_level)| KeyTargetExclusion { key, key_level, target_level })
         .collect();
     Ok(TargetRequest {
-        var: count(w.var, "var")? as usize,
+        var,
         spec: ExclusionSpec {
             excluded_target,
-            exclude_missing_target,
-            target_missing_code,
+            exclude_missing_target: !w.use_target_na && v.has_missing.get(original).copied().unwrap_or(false),
+            target_missing_code: v.missing_code,
             key_target,
             denom_lim: denom_lim_of(w.denom_lim)?,
         },
         twoway_min_cell,
     })
-}
-
-/// A request made before the encoding, completed from the encoded target: levels none
-/// excluded when `excluded_target` is empty, the missing code, and whether missing
-/// target values are excluded (only if the plan's original has any).
-fn complete_request(request: &mut TargetRequest, vars: &[EncodedVar<'_>], original: usize) -> GlueResult<()> {
-    if request.spec.target_missing_code != u32::MAX {
-        return Ok(());
-    }
-    let v = vars.get(request.var).ok_or_else(|| internal(format!("target variable {}", request.var)))?;
-    if request.spec.excluded_target.is_empty() {
-        request.spec.excluded_target = vec![false; v.n_levels as usize];
-    }
-    request.spec.target_missing_code = v.missing_code;
-    request.spec.exclude_missing_target &= v.has_missing.get(original).copied().unwrap_or(false);
-    Ok(())
 }
 
 /// `plan`: NULL (dataset 0 against all others) or a `PlanWire`.
@@ -230,15 +208,12 @@ pub fn compute(
     let vars = encoded_vars(&encoded)?;
     let keys = var_indices(vars, &keys, "keys")?;
     let use_na = Vec::<bool>::from_robj(&use_keys_na, "use_keys_na")?;
-    let mut requests: Vec<TargetRequest> = List::from_robj(&targets, "targets")?
+    let plan = plan_of(&plan, vars.first().map_or(0, |v| v.codes.len()))?;
+    let requests: Vec<TargetRequest> = List::from_robj(&targets, "targets")?
         .values()
         .enumerate()
-        .map(|(i, t)| target_request(&t, &format!("targets[[{}]]", i + 1)))
+        .map(|(i, t)| target_request(&t, &format!("targets[[{}]]", i + 1), vars, plan.original))
         .collect::<GlueResult<_>>()?;
-    let plan = plan_of(&plan, vars.first().map_or(0, |v| v.codes.len()))?;
-    for request in &mut requests {
-        complete_request(request, vars, plan.original)?;
-    }
     // Rows counted: the original and each synthesis of the plan, once per target.
     let dataset_rows = vars.first().map_or_else(Vec::new, |v| v.dataset_rows());
     plan.validate(&dataset_rows)?;
@@ -280,16 +255,19 @@ pub fn encode_compute(vars: Robj, n_threads: i32, calls: Robj) -> GlueResult<Rob
 /// The shapes of the lists this topic receives (see `crate::wire`).
 mod wire {
     pub(crate) use crate::wire::FieldByName;
-    use extendr_api::{scalar::Rbool, List, Nullable, Robj, TryFromList};
+    use extendr_api::{List, Nullable, Robj, TryFromList};
 
-    /// read off the encoded target by `complete_request()`.
+    /// One target of the request as R sends it (R/target-request.R), made before or
+    /// after the encoding alike: `var` (0-based), `excluded_levels` (0-based codes of
+    /// the target levels excluded), `use_target_na`, the key/target exclusions
+    /// `kt_key`, `kt_key_level`, `kt_target_level` (0-based, same lengths),
+    /// `denom_lim` (NA for no limit) and `twoway_min_cell`. `target_request()`
+    /// completes it from the encoded target.
     #[derive(TryFromList)]
     pub(crate) struct TargetWire {
         pub(crate) var: i32,
-        pub(crate) excluded_target: Vec<Rbool>,
-        pub(crate) exclude_missing_target: Option<bool>,
-        pub(crate) target_missing_code: Option<i32>,
-        pub(crate) use_target_na: Option<bool>,
+        pub(crate) excluded_levels: Vec<i32>,
+        pub(crate) use_target_na: bool,
         pub(crate) kt_key: Vec<i32>,
         pub(crate) kt_key_level: Vec<i32>,
         pub(crate) kt_target_level: Vec<i32>,
@@ -297,7 +275,9 @@ mod wire {
         pub(crate) twoway_min_cell: Option<f64>,
     }
 
-    /// NULL or the records each row stands for).
+    /// A plan as R sends it: `original` (0-based dataset), `syntheses` (a list of
+    /// `ViewWire`), `tau` (NULL or doubles) and, for counted cells, `weights` (per
+    /// dataset NULL or the records each row stands for).
     #[derive(TryFromList)]
     pub(crate) struct PlanWire {
         pub(crate) original: i32,
@@ -306,6 +286,8 @@ mod wire {
         pub(crate) weights: Nullable<List>,
     }
 
+    /// A synthesis of a plan: `dataset` (0-based), `rows` (NULL, or the 1-based rows of
+    /// a subsample or resample) and `repeats` (NULL or FALSE for a subsample, TRUE for a
     /// resample: a bootstrap replicate, rows drawn with replacement).
     #[derive(TryFromList)]
     pub(crate) struct ViewWire {

@@ -40,7 +40,7 @@ pub fn record_level(encoded: Robj, keys: Robj, use_keys_na: Robj, target: Robj, 
     let vars = encoded_vars(&encoded)?;
     let keys = var_indices(vars, &keys, "keys")?;
     let use_na = Vec::<bool>::from_robj(&use_keys_na, "use_keys_na")?;
-    let request = target_request(&target, "target")?;
+    let request = target_request(&target, "target", vars, 0)?;
     let recs = records(&workers, vars, &keys, &use_na, request.var, &request.spec, &user_interrupt)?;
     let m = recs.n_syntheses();
     let n_orig = recs.n_rows(0);
@@ -84,18 +84,6 @@ where
     Ok(s)
 }
 
-fn int_slice_mut<'a>(x: &mut Robj) -> GlueResult<&'a mut [i32]> {
-    column(x, "an integer vector")
-}
-
-fn lgl_slice_mut<'a>(x: &mut Robj) -> GlueResult<&'a mut [Rbool]> {
-    column(x, "a logical vector")
-}
-
-fn dbl_slice_mut<'a>(x: &mut Robj) -> GlueResult<&'a mut [f64]> {
-    column(x, "a double vector")
-}
-
 fn lgl(x: bool) -> Rbool {
     Rbool::from(x)
 }
@@ -112,218 +100,91 @@ fn step(x: u8) -> i32 {
     }
 }
 
-const ORIGINAL_NAMES: [&str; 10] = [
-    "d_q",
-    "s_q",
-    "unique_orig",
-    "unique_in_syn",
-    "replicated_unique",
-    "rk",
-    "disclosive_orig",
-    "disco",
-    "cap",
-    "excluded",
-];
+/// The record-level columns of one kind of record, named once: for each column its
+/// name (the field of the core's record and of the sink), its element type, R's type
+/// and the value written from the record `$v` (`$na`: R's `NA_real_`). Makes the
+/// columns (allocated as R vectors), the sink the core writes into from its threads
+/// (split by rows), and the named list R receives.
+macro_rules! record_columns {
+    ($columns:ident, $sink:ident, $record:ty, |$v:ident, $na:ident| {
+        $first:ident: $first_ty:ty = $first_rtype:ident => $first_val:expr
+        $(, $field:ident: $ty:ty = $rtype:ident => $val:expr)* $(,)?
+    }) => {
+        struct $columns {
+            $first: Robj,
+            $($field: Robj,)*
+        }
 
-/// The columns of the original records, in `ORIGINAL_NAMES` order.
-struct OriginalColumns([Robj; 10]);
+        impl $columns {
+            fn alloc(n: usize) -> Self {
+                $columns { $first: alloc(Rtype::$first_rtype, n), $($field: alloc(Rtype::$rtype, n),)* }
+            }
 
-impl OriginalColumns {
-    fn alloc(n: usize) -> Self {
-        use Rtype::{Doubles, Integers, Logicals};
-        OriginalColumns(
-            [Integers, Integers, Logicals, Logicals, Logicals, Doubles, Logicals, Logicals, Doubles, Integers]
-                .map(|t| alloc(t, n)),
-        )
-    }
+            /// The slices, borrowed while `self` holds the vectors.
+            fn sink(&mut self, na_real: f64) -> GlueResult<$sink<'_>> {
+                Ok($sink {
+                    $first: column(&mut self.$first, stringify!($first_ty))?,
+                    $($field: column(&mut self.$field, stringify!($ty))?,)*
+                    na_real,
+                })
+            }
 
-    /// The slices, borrowed while `self` holds the vectors.
-    fn sink<'a>(&'a mut self, na_real: f64) -> GlueResult<OriginalSink<'a>> {
-        let [d_q, s_q, uo, uis, ru, rk, dor, disco, cap, excl] = &mut self.0;
-        Ok(OriginalSink {
-            d_q: int_slice_mut(d_q)?,
-            s_q: int_slice_mut(s_q)?,
-            unique_orig: lgl_slice_mut(uo)?,
-            unique_in_syn: lgl_slice_mut(uis)?,
-            replicated_unique: lgl_slice_mut(ru)?,
-            rk: dbl_slice_mut(rk)?,
-            disclosive_orig: lgl_slice_mut(dor)?,
-            disco: lgl_slice_mut(disco)?,
-            cap: dbl_slice_mut(cap)?,
-            excluded: int_slice_mut(excl)?,
-            na_real,
-        })
-    }
+            fn into_list(self) -> GlueResult<Robj> {
+                named_list([stringify!($first) $(, stringify!($field))*], [self.$first $(, self.$field)*])
+            }
+        }
 
-    fn into_list(self) -> GlueResult<Robj> {
-        named_list(ORIGINAL_NAMES, self.0)
-    }
+        struct $sink<'a> {
+            $first: &'a mut [$first_ty],
+            $($field: &'a mut [$ty],)*
+            na_real: f64,
+        }
+
+        impl RowSink<$record> for $sink<'_> {
+            fn len(&self) -> usize {
+                self.$first.len()
+            }
+
+            fn split_at(self, mid: usize) -> (Self, Self) {
+                let $sink { $first, $($field,)* na_real } = self;
+                let $first = $first.split_at_mut(mid);
+                $(let $field = $field.split_at_mut(mid);)*
+                (
+                    $sink { $first: $first.0, $($field: $field.0,)* na_real },
+                    $sink { $first: $first.1, $($field: $field.1,)* na_real },
+                )
+            }
+
+            #[inline]
+            fn put(&mut self, i: usize, $v: $record) {
+                let $na = self.na_real;
+                self.$first[i] = $first_val;
+                $(self.$field[i] = $val;)*
+                let _ = $na;
+            }
+        }
+    };
 }
 
-struct OriginalSink<'a> {
-    d_q: &'a mut [i32],
-    s_q: &'a mut [i32],
-    unique_orig: &'a mut [Rbool],
-    unique_in_syn: &'a mut [Rbool],
-    replicated_unique: &'a mut [Rbool],
-    rk: &'a mut [f64],
-    disclosive_orig: &'a mut [Rbool],
-    disco: &'a mut [Rbool],
-    cap: &'a mut [f64],
-    excluded: &'a mut [i32],
-    na_real: f64,
-}
+record_columns!(OriginalColumns, OriginalSink, OriginalRecord, |v, na| {
+    d_q: i32 = Integers => v.d_q as i32,
+    s_q: i32 = Integers => v.s_q as i32,
+    unique_orig: Rbool = Logicals => lgl(v.unique_orig),
+    unique_in_syn: Rbool = Logicals => lgl(v.unique_in_syn),
+    replicated_unique: Rbool = Logicals => lgl(v.replicated_unique),
+    rk: f64 = Doubles => v.rk.unwrap_or(na),
+    disclosive_orig: Rbool = Logicals => lgl(v.disclosive_orig),
+    disco: Rbool = Logicals => lgl(v.disco),
+    cap: f64 = Doubles => v.cap,
+    excluded: i32 = Integers => step(v.excluded),
+});
 
-impl RowSink<OriginalRecord> for OriginalSink<'_> {
-    fn len(&self) -> usize {
-        self.d_q.len()
-    }
-
-    fn split_at(self, mid: usize) -> (Self, Self) {
-        let (d_q, d_q2) = self.d_q.split_at_mut(mid);
-        let (s_q, s_q2) = self.s_q.split_at_mut(mid);
-        let (uo, uo2) = self.unique_orig.split_at_mut(mid);
-        let (uis, uis2) = self.unique_in_syn.split_at_mut(mid);
-        let (ru, ru2) = self.replicated_unique.split_at_mut(mid);
-        let (rk, rk2) = self.rk.split_at_mut(mid);
-        let (dor, dor2) = self.disclosive_orig.split_at_mut(mid);
-        let (disco, disco2) = self.disco.split_at_mut(mid);
-        let (cap, cap2) = self.cap.split_at_mut(mid);
-        let (excl, excl2) = self.excluded.split_at_mut(mid);
-        let na_real = self.na_real;
-        (
-            OriginalSink {
-                d_q,
-                s_q,
-                unique_orig: uo,
-                unique_in_syn: uis,
-                replicated_unique: ru,
-                rk,
-                disclosive_orig: dor,
-                disco,
-                cap,
-                excluded: excl,
-                na_real,
-            },
-            OriginalSink {
-                d_q: d_q2,
-                s_q: s_q2,
-                unique_orig: uo2,
-                unique_in_syn: uis2,
-                replicated_unique: ru2,
-                rk: rk2,
-                disclosive_orig: dor2,
-                disco: disco2,
-                cap: cap2,
-                excluded: excl2,
-                na_real,
-            },
-        )
-    }
-
-    #[inline]
-    fn put(&mut self, i: usize, v: OriginalRecord) {
-        self.d_q[i] = v.d_q as i32;
-        self.s_q[i] = v.s_q as i32;
-        self.unique_orig[i] = lgl(v.unique_orig);
-        self.unique_in_syn[i] = lgl(v.unique_in_syn);
-        self.replicated_unique[i] = lgl(v.replicated_unique);
-        self.rk[i] = v.rk.unwrap_or(self.na_real);
-        self.disclosive_orig[i] = lgl(v.disclosive_orig);
-        self.disco[i] = lgl(v.disco);
-        self.cap[i] = v.cap;
-        self.excluded[i] = step(v.excluded);
-    }
-}
-
-const SYNTHETIC_NAMES: [&str; 7] =
-    ["s_q", "d_q", "replicated_unique", "unique_syn_in_orig", "weap", "tcap", "excluded"];
-
-/// The columns of the synthetic records, in `SYNTHETIC_NAMES` order.
-struct SyntheticColumns([Robj; 7]);
-
-impl SyntheticColumns {
-    fn alloc(n: usize) -> Self {
-        use Rtype::{Doubles, Integers, Logicals};
-        SyntheticColumns([Integers, Integers, Logicals, Logicals, Doubles, Doubles, Integers].map(|t| alloc(t, n)))
-    }
-
-    fn sink<'a>(&'a mut self, na_real: f64) -> GlueResult<SyntheticSink<'a>> {
-        let [s_q, d_q, ru, usio, weap, tcap, excl] = &mut self.0;
-        Ok(SyntheticSink {
-            s_q: int_slice_mut(s_q)?,
-            d_q: int_slice_mut(d_q)?,
-            replicated_unique: lgl_slice_mut(ru)?,
-            unique_syn_in_orig: lgl_slice_mut(usio)?,
-            weap: dbl_slice_mut(weap)?,
-            tcap: dbl_slice_mut(tcap)?,
-            excluded: int_slice_mut(excl)?,
-            na_real,
-        })
-    }
-
-    fn into_list(self) -> GlueResult<Robj> {
-        named_list(SYNTHETIC_NAMES, self.0)
-    }
-}
-
-struct SyntheticSink<'a> {
-    s_q: &'a mut [i32],
-    d_q: &'a mut [i32],
-    replicated_unique: &'a mut [Rbool],
-    unique_syn_in_orig: &'a mut [Rbool],
-    weap: &'a mut [f64],
-    tcap: &'a mut [f64],
-    excluded: &'a mut [i32],
-    na_real: f64,
-}
-
-impl RowSink<SyntheticRecord> for SyntheticSink<'_> {
-    fn len(&self) -> usize {
-        self.s_q.len()
-    }
-
-    fn split_at(self, mid: usize) -> (Self, Self) {
-        let (s_q, s_q2) = self.s_q.split_at_mut(mid);
-        let (d_q, d_q2) = self.d_q.split_at_mut(mid);
-        let (ru, ru2) = self.replicated_unique.split_at_mut(mid);
-        let (usio, usio2) = self.unique_syn_in_orig.split_at_mut(mid);
-        let (weap, weap2) = self.weap.split_at_mut(mid);
-        let (tcap, tcap2) = self.tcap.split_at_mut(mid);
-        let (excl, excl2) = self.excluded.split_at_mut(mid);
-        let na_real = self.na_real;
-        (
-            SyntheticSink {
-                s_q,
-                d_q,
-                replicated_unique: ru,
-                unique_syn_in_orig: usio,
-                weap,
-                tcap,
-                excluded: excl,
-                na_real,
-            },
-            SyntheticSink {
-                s_q: s_q2,
-                d_q: d_q2,
-                replicated_unique: ru2,
-                unique_syn_in_orig: usio2,
-                weap: weap2,
-                tcap: tcap2,
-                excluded: excl2,
-                na_real,
-            },
-        )
-    }
-
-    #[inline]
-    fn put(&mut self, i: usize, v: SyntheticRecord) {
-        self.s_q[i] = v.s_q as i32;
-        self.d_q[i] = v.d_q as i32;
-        self.replicated_unique[i] = lgl(v.replicated_unique);
-        self.unique_syn_in_orig[i] = lgl(v.unique_syn_in_orig);
-        self.weap[i] = v.weap;
-        self.tcap[i] = v.tcap.unwrap_or(self.na_real);
-        self.excluded[i] = step(v.excluded);
-    }
-}
+record_columns!(SyntheticColumns, SyntheticSink, SyntheticRecord, |v, na| {
+    s_q: i32 = Integers => v.s_q as i32,
+    d_q: i32 = Integers => v.d_q as i32,
+    replicated_unique: Rbool = Logicals => lgl(v.replicated_unique),
+    unique_syn_in_orig: Rbool = Logicals => lgl(v.unique_syn_in_orig),
+    weap: f64 = Doubles => v.weap,
+    tcap: f64 = Doubles => v.tcap.unwrap_or(na),
+    excluded: i32 = Integers => step(v.excluded),
+});
