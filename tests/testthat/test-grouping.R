@@ -28,3 +28,30 @@ test_that("grouping a factor, a Date or a variable of fewer than two values is r
   plain <- multi.disclosure(syn, orig, keys = "k", targets = "when", print.flag = FALSE, plot = FALSE)
   expect_identical(md$output.list$when$attrib, plain$output.list$when$attrib)
 })
+
+quiet_disclosure <- function(...) disclosure(..., print.flag = FALSE)
+
+# The encoding of `vars` as disclosure() makes it (grouping records, labels).
+encode_for_test <- function(syn, data, vars, ngroups = 0, cont.na = NULL) {
+  ngroups <- as.list(stats::setNames(rep_len(ngroups, length(vars)), vars))
+  encode_variables(vars, data, list(syn), cont.na, ngroups, strict = FALSE, n_threads = 1L,
+                   call = rlang::current_env())
+}
+
+test_that("grouping with fewer than two usable values is left ungrouped, and says so", {
+  o <- data.frame(k = c("a", "a", "b", "b"), t = c(5, 5, -8, NA))
+  enc <- encode_for_test(o, o, c("k", "t"), ngroups = c(0, 3), cont.na = list(t = -8))
+  g <- enc$grouping$t
+  expect_false(g$grouped)
+  expect_identical(g$reason, "fewer than two distinct usable values")
+  expect_identical(g$labels, c("-8", "5"))
+  expect_identical(g$ngroups, 3L)
+  expect_identical(names(enc$grouping), "t")
+  # Ungrouped, the values are categories: q "a" (5, 5) is disclosive, "b" (-8, NA) not.
+  d <- quiet_disclosure(o, o, keys = "k", target = "t", ngroups_target = 3, cont.na = list(t = -8))
+  expect_identical(d$attrib$Dorig, 50)
+  none <- encode_for_test(data.frame(k = "a", t = NA_real_), data.frame(k = "a", t = Inf), c("k", "t"),
+                          ngroups = c(0, 2))
+  expect_false(none$grouping$t$grouped)
+  expect_match(none$grouping$t$reason, "no usable values")
+})

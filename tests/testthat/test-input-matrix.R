@@ -1,5 +1,5 @@
-# The input matrix of issue 8: each entry gives either the reference's numbers
-# (helper-reference.R) or a clear, classed error naming the column or argument.
+# Every kind of input (column types, labels, sizes, synds shapes, data frame classes):
+# each gives the reference's numbers (helper-reference.R) or a clear, classed error naming the column or argument.
 
 quiet <- function(...) disclosure(..., print.flag = FALSE)
 

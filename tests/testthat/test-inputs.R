@@ -78,3 +78,30 @@ test_that("an unused factor level does not count as present in the synthetic dat
   d <- expect_label_warning(disclosure(syn, orig, keys = "k", target = "t"))
   expect_equal(d$ident$UiOiS, 100 / 3)
 })
+
+quiet_disclosure <- function(...) disclosure(..., print.flag = FALSE)
+
+test_that("a stratified synds takes the union of its cont.na rows (definitions vignette 2.3)", {
+  keys <- c("sex", "age", "region", "placesize")
+  plain <- quiet_disclosure(sd2011_synds, sd2011, keys = keys, target = "income", ngroups_target = 6)
+  s1 <- sd2011_synds
+  s1$strata.syn <- factor(rep(c("a", "b"), length.out = nrow(s1$syn)))
+  s1$cont.na <- rbind(s1$cont.na, s1$cont.na)
+  strat <- quiet_disclosure(s1, sd2011, keys = keys, target = "income", ngroups_target = 6)
+  expect_equal(strat$attrib$DiSCO, 8.9, tolerance = 1e-12)
+  expect_identical(strat$measures, plain$measures)
+  # Codes given in one stratum only count too.
+  s2 <- s1
+  s2$cont.na[1, "income"] <- list(NA)
+  expect_identical(quiet_disclosure(s2, sd2011, keys = keys, target = "income", ngroups_target = 6)$measures,
+                   plain$measures)
+  # A bad entry is named.
+  s3 <- sd2011_synds
+  s3$cont.na$income <- "minus eight"
+  err <- expect_error(quiet_disclosure(s3, sd2011, keys = keys, target = "income", ngroups_target = 6),
+                      class = "rlang_error")
+  expect_match(conditionMessage(err), "cont.na.*income")
+  err <- expect_error(quiet_disclosure(sd2011_synds$syn, sd2011, keys = keys, target = "income",
+                                       cont.na = list(-8)), class = "rlang_error")
+  expect_match(conditionMessage(err), "cont.na.*name")
+})

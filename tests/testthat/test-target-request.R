@@ -73,3 +73,23 @@ test_that("unknown keys and levels are errors naming them", {
   expect_error(synthrisk:::target_request(options_of(exclude.keys = "k", exclude.keylevs = c("a", "b"), exclude.targetlevs = "x"),
                                           enc, request), "must have the same length")
 })
+
+quiet_disclosure <- function(...) disclosure(..., print.flag = FALSE)
+
+test_that("not.targetlev keeps \"\" inside a longer vector (definitions vignette 5.1)", {
+  o <- data.frame(k = c("a", "b", "c"), t = c("x", "", "y"))
+  d <- quiet_disclosure(o, o, keys = "k", target = "t", not.targetlev = c("x", ""))
+  expect_identical(d$Nexclusions[[1]]["original", "excluded target"], 2)
+  expect_equal(d$attrib$DiSCO, 100 / 3, tolerance = 1e-12)
+  only_x <- quiet_disclosure(o, o, keys = "k", target = "t", not.targetlev = "x")
+  expect_equal(only_x$attrib$DiSCO, 200 / 3, tolerance = 1e-12)
+  none <- quiet_disclosure(o, o, keys = "k", target = "t", not.targetlev = "")
+  expect_identical(none$attrib$DiSCO, 100)
+  expect_identical(none$Nexclusions[[1]]["original", "excluded target"], 0)
+  # multi.disclosure: the same rule per target.
+  o2 <- data.frame(k = c("a", "b", "c"), t = c("x", "", "y"), u = c("x", "", "y"))
+  md <- multi.disclosure(o2, o2, keys = "k", not.targetslev = list(c("x", ""), ""), print.flag = FALSE,
+                         plot = FALSE)
+  expect_equal(md$output.list$t$attrib$DiSCO, 100 / 3, tolerance = 1e-12)
+  expect_identical(md$output.list$u$attrib$DiSCO, 100)
+})

@@ -110,3 +110,53 @@ test_that("a denom_lim of Inf or NULL is an error without a coercion warning", {
   expect_error(call_d(keys = keys4, target = "depress", denom_lim = NULL), "denom_lim.*NULL")
   expect_error(call_d(keys = keys4, target = "depress", thresh_2way = NULL), "thresh_2way.*NULL")
 })
+
+quiet_disclosure <- function(...) disclosure(..., print.flag = FALSE)
+
+test_that("unusable columns and arguments get clear errors naming them", {
+  o <- data.frame(k = c("a", "b"), t = c("x", "y"))
+  bad_key <- function(col) {
+    s <- o
+    s$k <- col
+    err <- expect_error(quiet_disclosure(s, o, keys = "k", target = "t"), class = "rlang_error")
+    expect_match(conditionMessage(err), "\"k\"")
+    expect_no_match(conditionMessage(err), "core")
+    conditionMessage(err)
+  }
+  expect_match(bad_key(matrix(c("a", "b", "c", "d"), 2)), "matrix column")
+  expect_match(bad_key(data.frame(a = 1:2, b = 3:4)), "data-frame column")
+  expect_match(bad_key(I(list("a", "b"))), "list column")
+  expect_match(bad_key(c(1i, 2i)), "complex column")
+  # Inf in a grouped variable: levels of their own (definitions vignette 2.1), no classInt message.
+  o2 <- data.frame(k = c("a", "a", "b", "b", "c", "c"), t = c(Inf, -Inf, 1, 2, NaN, NaN))
+  expect_no_warning(d <- quiet_disclosure(o2, o2, keys = "k", target = "t", ngroups_target = 2))
+  expect_equal(d$attrib$Dorig, 100 / 3, tolerance = 1e-12)
+  expect_equal(d$attrib$DiSCO, 100 / 3, tolerance = 1e-12)
+  # Argument errors name the argument and the value, NULL included, without warnings.
+  arg_error <- function(expr, pattern) {
+    err <- expect_error(expect_no_warning(expr), class = "rlang_error")
+    expect_match(conditionMessage(err), pattern)
+    expect_no_match(conditionMessage(err), "1 or 1|not \\.$")
+  }
+  arg_error(quiet_disclosure(o, o, keys = "k", target = "t", denom_lim = NULL), "denom_lim.*NULL")
+  arg_error(quiet_disclosure(o, o, keys = "k", target = "t", thresh_2way = NULL), "thresh_2way.*NULL")
+  # denom_lim = Inf: either no limit or a clear error, never a coercion warning.
+  warned <- FALSE
+  inf <- tryCatch(
+    withCallingHandlers(
+      quiet_disclosure(o, o, keys = "k", target = "t", denom_lim = Inf, exclude_ov_denom_lim = TRUE),
+      warning = function(w) {
+        warned <<- TRUE
+        invokeRestart("muffleWarning")
+      }
+    ),
+    rlang_error = function(e) e
+  )
+  expect_false(warned)
+  if (inherits(inf, "error")) {
+    expect_match(conditionMessage(inf), "denom_lim.*Inf")
+  } else {
+    expect_identical(inf$measures, quiet_disclosure(o, o, keys = "k", target = "t")$measures)
+  }
+  arg_error(quiet_disclosure(o, o, keys = "k", target = "t", ngroups_target = c(2, 3)), "ngroups_target")
+})
