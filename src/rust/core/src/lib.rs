@@ -1,25 +1,19 @@
-//! synthrisk's counting core: disclosure measures for synthetic data on integer-coded
-//! variables. No R types here; `src/rust/src/lib.rs` is the R glue.
+//! synthrisk's counting core: disclosure measures, record-level flags and nearest
+//! records for synthetic data, on integer-coded variables. No R types here;
+//! `src/rust/src/lib.rs` is the R glue. The modules are grouped by capability (one
+//! folder each); each module is also re-exported at the crate root, so that a path
+//! names the module, not the folder.
 
-pub mod bucket_order;
-pub mod checks;
-pub mod codes;
-pub mod distance;
-pub mod distance_tables;
-pub mod encode;
-pub mod engine;
-pub mod error;
-pub mod exclusions;
-pub mod identification;
-pub mod keys;
-pub mod measures;
-pub mod memory;
-pub mod nearest;
-pub mod plan;
-pub mod record_keys;
-pub mod records;
-pub mod rows_by_q;
-pub mod sweep;
+pub mod counting;
+pub mod distances;
+pub mod encoding;
+pub mod record_level;
+pub mod runtime;
 #[cfg(test)]
 mod test_random;
-pub mod workers;
+
+pub use counting::{bucket_order, checks, engine, exclusions, keys, measures, plan, rows_by_q, sweep};
+pub use distances::{distance, distance_tables, nearest};
+pub use encoding::{codes, encode};
+pub use record_level::{identification, record_keys, records};
+pub use runtime::{error, memory, workers};

@@ -1,0 +1,14 @@
+//! Counting on key tuples: the composite key q (`keys`), rows grouped by q
+//! (`rows_by_q`, `bucket_order`), the plan of syntheses (`plan`), every target and
+//! synthesis in one call (`engine`) of passes over q ranges (`sweep`), the exclusions
+//! and tables (`exclusions`), the named measures (`measures`) and the checks' inputs
+//! (`checks`).
+pub mod bucket_order;
+pub mod checks;
+pub mod engine;
+pub mod exclusions;
+pub mod keys;
+pub mod measures;
+pub mod plan;
+pub mod rows_by_q;
+pub mod sweep;

@@ -1,0 +1,5 @@
+//! The one encoding: every variable of the original and the syntheses coded on the
+//! union of its levels (`encode`), stored in the narrowest width (`codes`), numeric
+//! values kept beside the codes.
+pub mod codes;
+pub mod encode;
