@@ -106,16 +106,14 @@ identification_risk <- function(object, data, known, syn.vars, radius = NULL, re
   n_threads <- inputs$n_threads
   radius <- radius_per_variable(radius, known, syn.vars, data, syn, env)
 
+  # The one encoding: labels of the variables matched exactly, and the values of those
+  # matched within a radius, kept beside their codes.
   exact <- setdiff(vars, names(radius))
-  enc <- if (length(exact) > 0) {
-    encode_variables(exact, data, syn, NULL, stats::setNames(as.list(rep(0, length(exact))), exact),
-                     strict = FALSE, n_threads = n_threads, call = env)
-  }
-  radius_values <- lapply(names(radius), function(v) {
-    lapply(c(list(data), syn), function(d) as.double(d[[v]]))
-  })
-  raw <- rust_result(rust_identification(enc$ptr, seq_along(exact) - 1L, radius_values, unname(as.double(radius)),
-                                         rep(relative, length(radius)), n_threads), call = env)
+  enc <- encode_variables(vars, data, syn, NULL, stats::setNames(as.list(rep(0, length(vars))), vars),
+                          strict = FALSE, n_threads = n_threads, call = env)
+  raw <- rust_result(rust_identification(enc$ptr, match(exact, vars) - 1L, match(names(radius), vars) - 1L,
+                                         unname(as.double(radius)), rep(relative, length(radius)), n_threads),
+                     call = env)
   new_identification_risk(raw, known, syn.vars, radius, relative, nrow(data))
 }
 

@@ -81,9 +81,10 @@ rust_compute <- function(encoded, keys, use_keys_na, targets, n_threads, plan = 
 }
 
 # Per synthesis, list(c = matches of each original record, t = whether its own row
-# matches); see identification_risk().
-rust_identification <- function(encoded, exact, radius_values, radius, relative, n_threads) {
-  crossed(.Call(wrap__rust_identification, encoded, exact, radius_values, radius, relative, n_threads))
+# matches); see identification_risk(). `exact`, `within`: 0-based variables of the
+# encoding matched exactly and within `radius` (with `relative`).
+rust_identification <- function(encoded, exact, within, radius, relative, n_threads) {
+  crossed(.Call(wrap__rust_identification, encoded, exact, within, radius, relative, n_threads))
 }
 
 # Nearest records under the Gower distance (definitions vignette 11) on an encoding:

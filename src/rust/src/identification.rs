@@ -1,47 +1,65 @@
 //! Identification risk: the matches of each original record among the synthetic
-//! records, exact on categorical variables and within a radius on numeric ones.
+//! records, exact on categorical variables and within a radius on numeric ones, both
+//! read from the one encoding (level codes, and the values kept beside them).
 
 use crate::encoding::{encoded_vars, var_indices};
 use crate::protocol::*;
 use extendr_api::prelude::*;
-use synthrisk_core::codes::LevelCodes;
-use synthrisk_core::encode::EncodedVar;
+use synthrisk_core::codes::{LevelCodes, NA_INTEGER};
+use synthrisk_core::encode::{EncodedVar, RawColumn};
 use synthrisk_core::identification::{identification, RadiusVar};
 
-/// `encoded`: NULL or an encoding whose variables `exact` (0-based) are matched
-/// exactly; `radius_values`: per numeric variable matched within a radius, a list of
-/// double vectors (original first), with `radius` and `relative` per variable.
+/// R's `NA_real_`: the NaN whose low word is 1954.
+const NA_REAL_BITS: u64 = 0x7FF0_0000_0000_07A2;
+
+/// A numeric variable's values per dataset as doubles: R's doubles borrowed, integers
+/// converted (NA to R's `NA_real_`).
+fn values_of<'a>(v: &'a EncodedVar<'_>, what: &str) -> GlueResult<Vec<std::borrow::Cow<'a, [f64]>>> {
+    let columns = v.magnitudes.as_ref().ok_or_else(|| internal(format!("{what} is not numeric")))?;
+    columns
+        .iter()
+        .map(|c| match *c {
+            RawColumn::Double(x) => Ok(std::borrow::Cow::Borrowed(x)),
+            RawColumn::Integer(x) => Ok(std::borrow::Cow::Owned(
+                x.iter().map(|&i| if i == NA_INTEGER { f64::from_bits(NA_REAL_BITS) } else { i as f64 }).collect(),
+            )),
+            RawColumn::Factor { .. } => Err(internal(format!("{what} is a factor"))),
+        })
+        .collect()
+}
+
+/// `encoded`: an encoding whose variables `exact` (0-based) are matched exactly and
+/// whose numeric variables `within` (0-based) are matched within `radius` (one per
+/// variable, with `relative`).
 pub fn identify(
     encoded: Robj,
     exact: Robj,
-    radius_values: Robj,
+    within: Robj,
     radius: Robj,
     relative: Robj,
     n_threads: i32,
 ) -> GlueResult<Robj> {
     let workers = workers(n_threads)?;
-    let vars: &[EncodedVar<'static>] = if encoded.is_null() { &[] } else { encoded_vars(&encoded)? };
+    let vars: &[EncodedVar<'static>] = encoded_vars(&encoded)?;
     let exact = var_indices(vars, &exact, "exact")?;
+    let within = var_indices(vars, &within, "within")?;
     let exact_codes: Vec<&[LevelCodes<'_>]> = exact.iter().map(|&k| vars[k].codes.as_slice()).collect();
     let levels: Vec<u32> = exact.iter().map(|&k| vars[k].n_levels).collect();
     let radius = Vec::<f64>::from_robj(&radius, "radius")?;
     let relative = Vec::<bool>::from_robj(&relative, "relative")?;
-    let columns: Vec<Vec<Robj>> = List::from_robj(&radius_values, "radius_values")?
-        .values()
-        .map(|v| Ok(List::from_robj(&v, "radius_values[[i]]")?.values().collect()))
-        .collect::<GlueResult<_>>()?;
-    if columns.len() != radius.len() || columns.len() != relative.len() {
+    if within.len() != radius.len() || within.len() != relative.len() {
         return Err(internal("one radius and one relative flag per numeric variable"));
     }
-    let radius_vars: Vec<RadiusVar<'_>> = columns
+    let values = within
+        .iter()
+        .map(|&k| values_of(&vars[k], &format!("variable {k}")))
+        .collect::<GlueResult<Vec<_>>>()?;
+    let radius_vars: Vec<RadiusVar<'_>> = values
         .iter()
         .zip(radius)
         .zip(&relative)
-        .map(|((cols, r), &rel)| {
-            let values = cols.iter().map(|c| real_slice(c, "numeric column")).collect::<GlueResult<Vec<&[f64]>>>()?;
-            Ok(RadiusVar { values, radius: r, relative: rel })
-        })
-        .collect::<GlueResult<_>>()?;
+        .map(|((cols, r), &rel)| RadiusVar { values: cols.iter().map(|c| c.as_ref()).collect(), radius: r, relative: rel })
+        .collect();
     let results = identification(&workers, &exact_codes, &levels, &radius_vars, &user_interrupt)?;
     let out: Vec<Robj> = results
         .iter()

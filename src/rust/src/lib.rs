@@ -60,12 +60,12 @@ fn rust_encode_compute(vars: Robj, n_threads: i32, calls: Robj) -> Response {
 fn rust_identification(
     encoded: Robj,
     exact: Robj,
-    radius_values: Robj,
+    within: Robj,
     radius: Robj,
     relative: Robj,
     n_threads: i32,
 ) -> Response {
-    respond(identification::identify(encoded, exact, radius_values, radius, relative, n_threads))
+    respond(identification::identify(encoded, exact, within, radius, relative, n_threads))
 }
 
 /// Each record's q (1-based) per dataset, and per dataset the rows of each q.
