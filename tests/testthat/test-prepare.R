@@ -45,6 +45,10 @@ test_that("every front door treats NFC/NFD labels, NA/NA level/Missing, cont.na 
   same(function(s) unclass(replicated.uniques(list(s), orig, keys))[c("res_tab", "repU.rm", "synU.rm")])
   same(function(s) tau_curve(list(s), orig, keys = c("city", "status"), targets = "y")$curve)
   same(function(s) identification_risk(s, orig, known = c("city", "status"), syn.vars = "y")$summary)
+  same(function(s) {
+    r <- disclosure_report_contents(list(s), orig, keys = c("city", "status"), cont.na = case$cont.na)
+    r[c("identity", "attrib_table", "attrib_all", "records", "tau")]
+  })
   # dcr(): labels alike are one label (IMS 100 % on the categorical variables); the
   # look-alike doubles are compared by magnitude (section 11), at |x - y| / R apart.
   d <- dcr(case$syn, orig, vars = c("city", "status", "y"))

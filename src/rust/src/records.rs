@@ -8,7 +8,7 @@ use extendr_api::prelude::*;
 use extendr_api::{rtype_to_sxp, AsTypedSlice};
 use synthrisk_core::codes::LevelCodes;
 use synthrisk_core::record_keys::record_keys;
-use synthrisk_core::records::{advise_huge_pages, records, OriginalRecord, RowSink, SyntheticRecord};
+use synthrisk_core::records::{advise_huge_pages, records, OriginalRecord, RecordRequest, RowSink, SyntheticRecord};
 
 fn ints_robj(v: &[u32], plus: i32) -> Robj {
     Robj::from(v.iter().map(|&x| x as i32 + plus).collect::<Vec<i32>>())
@@ -41,7 +41,9 @@ pub fn record_level(encoded: Robj, keys: Robj, use_keys_na: Robj, target: Robj, 
     let keys = var_indices(vars, &keys, "keys")?;
     let use_na = Vec::<bool>::from_robj(&use_keys_na, "use_keys_na")?;
     let request = target_request(&target, "target", vars, 0)?;
-    let recs = records(&workers, vars, &keys, &use_na, request.var, &request.spec, &user_interrupt)?;
+    let record_request =
+        RecordRequest { vars, keys: &keys, use_keys_na: &use_na, target: request.var, spec: &request.spec };
+    let recs = records(&workers, &record_request, &user_interrupt)?;
     let m = recs.n_syntheses();
     let n_orig = recs.n_rows(0);
     let n_syn: Vec<usize> = (1..=m).map(|d| recs.n_rows(d)).collect();

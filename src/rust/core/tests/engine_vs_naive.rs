@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
 use std::collections::{BTreeMap, BTreeSet};
 use synthrisk_core::encode::{encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput, NA_INTEGER};
-use synthrisk_core::engine::{ChunkSizes, CountRequest, SynthesisResult, TargetRequest, TargetResult};
+use synthrisk_core::engine::{self, ChunkSizes, CountRequest, SynthesisResult, TargetRequest, TargetResult};
 use synthrisk_core::error::CoreResult;
 use synthrisk_core::workers::ShouldStop;
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, N_STEPS, N_TABLES};
@@ -744,8 +744,9 @@ proptest! {
         let batched = ChunkSizes { view_words: if tiny_batches { 1 } else { 1 << 25 }, ..ChunkSizes::default() };
         let small = ChunkSizes { range_rows: case.range_rows, chunk_rows: case.chunk_rows, view_words: 1, copy_bytes: 1, one_trip_rows: usize::MAX };
         let a = run_plan(&one, &enc, &keys, use_na, &reqs, &plan, &never_stop).unwrap();
-        let b = run_plan_with(&two, &enc, &keys, use_na, &reqs, &plan, batched, &never_stop).unwrap();
-        let c = run_plan_with(&two, &enc, &keys, use_na, &reqs, &plan, small, &never_stop).unwrap();
+        let request = CountRequest { vars: &enc, keys: &keys, use_keys_na: use_na, targets: &reqs, plan: &plan };
+        let b = engine::run_plan_with(&two, &request, batched, &never_stop).unwrap();
+        let c = engine::run_plan_with(&two, &request, small, &never_stop).unwrap();
         for ti in 0..reqs.len() {
             let wants = [naive(&case, ti, o, other, &specs[ti]), naive(&sub_case, ti, o, other, &specs[ti]),
                          naive(&re_case, ti, o, other, &specs[ti])];
@@ -809,23 +810,9 @@ fn run_plan(
     plan: &Plan,
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
-    synthrisk_core::engine::run_plan(workers, &CountRequest { vars, keys, use_keys_na, targets, plan }, should_stop)
+    engine::run_plan(workers, &CountRequest { vars, keys, use_keys_na, targets, plan }, should_stop)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_plan_with(
-    workers: &Workers,
-    vars: &[EncodedVar],
-    keys: &[usize],
-    use_keys_na: &[bool],
-    targets: &[TargetRequest],
-    plan: &Plan,
-    sizes: ChunkSizes,
-    should_stop: ShouldStop<'_>,
-) -> CoreResult<Vec<TargetResult>> {
-    let request = CountRequest { vars, keys, use_keys_na, targets, plan };
-    synthrisk_core::engine::run_plan_with(workers, &request, sizes, should_stop)
-}
 
 fn run(
     workers: &Workers,
@@ -848,5 +835,5 @@ fn run_with(
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
     let plan = Plan::standard(vars.first().map_or(0, |v| v.codes.len()));
-    run_plan_with(workers, vars, keys, use_keys_na, targets, &plan, sizes, should_stop)
+    engine::run_plan_with(workers, &CountRequest { vars, keys, use_keys_na, targets, plan: &plan }, sizes, should_stop)
 }

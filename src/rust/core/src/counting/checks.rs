@@ -81,7 +81,6 @@ pub fn two_way_pairs(cells: &[(u32, u32, u64)], index: &KeyIndex) -> Vec<PairCou
 /// one look, and the records of the others are read in q order (`rows_orig`, which may
 /// point into a copy of the codes in bucket order, `target_orig`, and of the counts,
 /// `weights_orig`).
-#[allow(clippy::too_many_arguments)]
 pub fn fill_two_way_totals(
     pairs: &mut [&mut Vec<PairCount>],
     index: &KeyIndex,

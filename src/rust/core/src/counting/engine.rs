@@ -551,19 +551,6 @@ mod tests {
         super::run_plan(workers, &CountRequest { vars, keys, use_keys_na, targets, plan }, should_stop)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn run_plan_with(
-        workers: &Workers,
-        vars: &[EncodedVar],
-        keys: &[usize],
-        use_keys_na: &[bool],
-        targets: &[TargetRequest],
-        plan: &Plan,
-        sizes: ChunkSizes,
-        should_stop: ShouldStop<'_>,
-    ) -> CoreResult<Vec<TargetResult>> {
-        super::run_plan_with(workers, &CountRequest { vars, keys, use_keys_na, targets, plan }, sizes, should_stop)
-    }
 
     /// Counted cells give the numbers of the records they stand for: a dataset of rows
     /// with counts equals the dataset with each row repeated that many times.
@@ -619,7 +606,8 @@ mod tests {
             };
             let keys = [0, 1];
             let use_na = [true, case % 2 == 0];
-            let got = run_plan_with(&workers, &compact, &keys, &use_na, &targets, &plan, sizes, &never_stop).unwrap();
+            let request = CountRequest { vars: &compact, keys: &keys, use_keys_na: &use_na, targets: &targets, plan: &plan };
+            let got = super::run_plan_with(&workers, &request, sizes, &never_stop).unwrap();
             for (g, w) in got[0].synthesis.iter().zip(&want[0].synthesis) {
                 for ((name, a), (_, b)) in g.measures.named().into_iter().zip(w.measures.named()) {
                     assert!(
@@ -658,7 +646,9 @@ mod tests {
             let spec = ExclusionSpec::none(n_levels as usize, n_levels - 1);
             let targets = [TargetRequest { var: 1, spec, twoway_min_cell: 1.0 }];
             let sizes = ChunkSizes { range_rows: 37, ..ChunkSizes::default() };
-            run_plan_with(&workers, &vars, &[0], &[true], &targets, &Plan::standard(2), sizes, &never_stop).unwrap()
+            let plan = Plan::standard(2);
+            let request = CountRequest { vars: &vars, keys: &[0], use_keys_na: &[true], targets: &targets, plan: &plan };
+            super::run_plan_with(&workers, &request, sizes, &never_stop).unwrap()
         };
         let (few, many) = (run(11), run(6011));
         let (f, m) = (&few[0].synthesis[0], &many[0].synthesis[0]);
@@ -699,7 +689,9 @@ mod tests {
                 let targets = [TargetRequest { var: 2, spec, twoway_min_cell: 1.0 }];
                 let sizes = ChunkSizes { range_rows: 1 + (case % 4) * 20, ..ChunkSizes::default() };
                 let plan = Plan::standard(n_datasets);
-                run_plan_with(&workers, &vars, &[0, 1], &use_na, &targets, &plan, sizes, &never_stop).unwrap()
+                let request =
+                    CountRequest { vars: &vars, keys: &[0, 1], use_keys_na: &use_na, targets: &targets, plan: &plan };
+                super::run_plan_with(&workers, &request, sizes, &never_stop).unwrap()
             };
             let (short, full) = (run(None), run(Some(u64::MAX)));
             for (a, b) in short[0].synthesis.iter().zip(&full[0].synthesis) {

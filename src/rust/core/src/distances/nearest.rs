@@ -129,7 +129,7 @@ impl Index {
         if index.trie_vars.is_empty() {
             index.add_pattern(metric, &mut order, 0, n, &value_of);
         } else {
-            index.build_trie(metric, table, &mut order, 0, n, 0, &value_of);
+            index.build_trie(metric, table, &mut order, 0..n, 0, &value_of);
         }
         index.codes = Vec::with_capacity(n * p);
         index.values = Vec::with_capacity(n * p);
@@ -143,18 +143,17 @@ impl Index {
         Ok(index)
     }
 
-    /// A trie node over `order[start..end]` at `depth`; returns its id.
-    #[allow(clippy::too_many_arguments)]
+    /// A trie node over `order[rows]` at `depth`; returns its id.
     fn build_trie(
         &mut self,
         metric: &Metric,
         table: &Table<'_>,
         order: &mut [u32],
-        start: usize,
-        end: usize,
+        rows: std::ops::Range<usize>,
         depth: usize,
         value_of: &dyn Fn(usize, u32) -> f64,
     ) -> u32 {
+        let (start, end) = (rows.start, rows.end);
         let v = self.trie_vars[depth];
         let codes = table.codes[v];
         let mut groups = Vec::new();
@@ -180,7 +179,7 @@ impl Index {
             let child = if last {
                 self.add_pattern(metric, order, a, b, value_of)
             } else {
-                self.build_trie(metric, table, order, a, b, depth + 1, value_of)
+                self.build_trie(metric, table, order, a..b, depth + 1, value_of)
             };
             self.child[first_child + k] = child;
         }

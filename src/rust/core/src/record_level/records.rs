@@ -160,32 +160,35 @@ const PREFETCH_ROWS: usize = 16;
 /// Pieces between two checks for an interrupt (a few million rows).
 const PIECES_PER_STOP: usize = 128;
 
-/// One target's records: `vars` as for the engine (dataset 0 the original), `keys`
-/// indices of the keys, `target` of the target, `spec` its exclusions.
+/// One target's record-level request: `vars` as for the engine (dataset 0 the
+/// original), `keys` indices of the keys with their usekeysNA flags, `target` the
+/// index of the target, `spec` its exclusions.
+#[derive(Clone, Copy)]
+pub struct RecordRequest<'r, 'e> {
+    pub vars: &'e [EncodedVar<'e>],
+    pub keys: &'r [usize],
+    pub use_keys_na: &'r [bool],
+    pub target: usize,
+    pub spec: &'r ExclusionSpec,
+}
+
+/// One target's records.
 pub fn records<'e>(
     workers: &Workers,
-    vars: &'e [EncodedVar<'e>],
-    keys: &[usize],
-    use_keys_na: &[bool],
-    target: usize,
-    spec: &ExclusionSpec,
+    request: &RecordRequest<'_, 'e>,
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Records<'e>> {
-    records_with(workers, vars, keys, use_keys_na, target, spec, should_stop, DIRECT_CELLS)
+    records_with(workers, request, should_stop, DIRECT_CELLS)
 }
 
 /// `records()`, holding the cells directly up to `direct_cells` cells (tests try both ways).
-#[allow(clippy::too_many_arguments)]
 fn records_with<'e>(
     workers: &Workers,
-    vars: &'e [EncodedVar<'e>],
-    keys: &[usize],
-    use_keys_na: &[bool],
-    target: usize,
-    spec: &ExclusionSpec,
+    request: &RecordRequest<'_, 'e>,
     should_stop: ShouldStop<'_>,
     direct_cells: usize,
 ) -> CoreResult<Records<'e>> {
+    let RecordRequest { vars, keys, use_keys_na, target, spec } = *request;
     let tv = vars.get(target).ok_or_else(|| CoreError::new("internal: target index out of range"))?;
     if keys.is_empty() || keys.len() != use_keys_na.len() || keys.iter().any(|&k| k >= vars.len()) {
         return Err(CoreError::new("internal: keys and usekeysNA do not match"));
@@ -792,17 +795,14 @@ mod tests {
                 [(1, DIRECT_CELLS), (2, DIRECT_CELLS), (3, DIRECT_CELLS), (1, 0), (2, 0), (3, 0)]
             {
                 let workers = Workers::new(threads).unwrap();
-                let recs = records_with(
-                    &workers,
-                    &vars,
-                    &keys,
-                    &case.use_keys_na,
-                    n_keys,
-                    &case.spec,
-                    &never_stop,
-                    direct_cells,
-                )
-                .unwrap();
+                let request = RecordRequest {
+                    vars: &vars,
+                    keys: &keys,
+                    use_keys_na: &case.use_keys_na,
+                    target: n_keys,
+                    spec: &case.spec,
+                };
+                let recs = records_with(&workers, &request, &never_stop, direct_cells).unwrap();
                 if recs.index.n_q > 0 {
                     assert_eq!(matches!(recs.layout, Layout::Direct { .. }), direct_cells > 0);
                 }
@@ -863,7 +863,8 @@ mod tests {
         };
         let vars = encoded(&case);
         let workers = Workers::new(1).unwrap();
-        let recs = records(&workers, &vars, &[0], &[true], 1, &case.spec, &never_stop).unwrap();
+        let request = RecordRequest { vars: &vars, keys: &[0], use_keys_na: &[true], target: 1, spec: &case.spec };
+        let recs = records(&workers, &request, &never_stop).unwrap();
         assert!(recs.synthesis(&workers, 1, &never_stop).is_err());
         let tables = recs.synthesis(&workers, 0, &never_stop).unwrap();
         let mut short = vec![SyntheticRecord::placeholder(); 1];
