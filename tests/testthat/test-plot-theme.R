@@ -1,0 +1,18 @@
+# What every picture shares (R/plot-theme.R): subtitles, labels, arrows.
+
+test_that("subtitles wrap, target labels carry their check flags", {
+  expect_match(synthrisk:::wrap_subtitle(paste(rep("word", 30), collapse = " "), width = 20), "\n")
+  expect_identical(synthrisk:::keys_subtitle(c("sex", "age"), ""), "Keys: sex, age")
+  expect_identical(synthrisk:::check_labels(c("x", "", "x", ""), c("y", "y", "", "")),
+                   c("(1- & 2-way checks)", "(2-way checks)", "(1-way check)", ""))
+  expect_identical(synthrisk:::target_labels(c("depress", "a_rather_long_target_name"), c("x", "x"), c("", "")),
+                   c("depress (1-way check)", "a_rather_long_target_name\n(1-way check)"))
+})
+
+test_that("arrows run from ring to dot, none where the points nearly touch", {
+  a <- synthrisk:::arrow_segments(c("t1", "t2", "t3"), c(10, 50, 20), c(40, 49, NA))
+  expect_identical(a$target, "t1")
+  expect_equal(c(a$from, a$to), c(10 + 2.4, 40 - 1.9))
+  theme <- ggplot2::ggplot() + synthrisk:::plot_theme("bottom")
+  expect_identical(theme$theme$legend.position, "bottom")
+})
