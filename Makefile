@@ -6,26 +6,31 @@ RSCRIPT := R_LIBS=$(R_LIB) Rscript
 PKG_VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := synthrisk_$(PKG_VERSION).tar.gz
 
-.PHONY: setup install demo test test-rust test-r check check-cran vendor-check site readme bench clean docs
+.PHONY: setup setup-runtime install demo test test-rust test-r check check-cran vendor-check site readme bench clean docs
 
+# Everything (tests, checks, site); setup-runtime: only what install and demo need.
 setup:
-	@bash tools/setup.sh
+	@bash tools/setup.sh all
+
+setup-runtime:
+	@bash tools/setup.sh runtime
 
 docs: setup
 	Rscript tools/roxygen.R
 
-install: setup
+install: setup-runtime
 	@mkdir -p $(R_LIB)
 	R CMD INSTALL --no-multiarch --library=$(R_LIB) . >/tmp/synthrisk-install.log 2>&1 || { cat /tmp/synthrisk-install.log; exit 1; }
 
 demo: install
+	@$(RSCRIPT) tools/install-vignettes.R $(R_LIB)
 	@mkdir -p demo-output
 	$(RSCRIPT) tools/demo.R demo-output
 
 test-rust: setup
 	cargo test --manifest-path src/rust/Cargo.toml -p synthrisk-core
 
-test-r: install
+test-r: setup install
 	$(RSCRIPT) tools/run-tests.R
 
 check: setup
@@ -52,7 +57,7 @@ check-cran: setup
 	echo "check-cran: nothing written into CARGO_HOME or ~/.cargo"
 	@grep -q "^Status: " /tmp/synthrisk-check-cran.log
 	@! grep -qE "^Status: .*(ERROR|WARNING)" /tmp/synthrisk-check-cran.log
-	@grep -n "^Status:" /tmp/synthrisk-check-cran.log
+	@grep "^Status:" /tmp/synthrisk-check-cran.log
 
 # The crates in src/rust/vendor.tar.xz are those of Cargo.lock (tools/vendor.sh).
 vendor-check:
@@ -63,16 +68,16 @@ test: test-rust vendor-check test-r check-cran
 
 # The pkgdown site in docs/ (articles from vignettes/), from the package in .rlib;
 # offline (no look-up of the package on CRAN).
-site: install
+site: setup install
 	$(RSCRIPT) -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(preview = FALSE, install = FALSE, new_process = FALSE)'
 
 # README.md from README.Rmd: the example's output and plot (man/figures/) by code.
-readme: install
+readme: setup install
 	$(RSCRIPT) -e 'rmarkdown::render("README.Rmd", output_format = rmarkdown::github_document(html_preview = FALSE), quiet = TRUE)'
 
 # bench/ stays out of the tarball: the Performance vignette reads the copies in
 # vignettes/performance/.
-bench: install
+bench: setup install
 	$(RSCRIPT) bench/run.R
 	$(RSCRIPT) bench/records.R >> bench/RESULTS.md
 	$(RSCRIPT) bench/report.R >> bench/RESULTS.md

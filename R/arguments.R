@@ -10,16 +10,16 @@ request_formals <- function(family) {
       not.targetlev = NULL, usetargetNA = TRUE, usekeysNA = TRUE, exclude.keys = NULL,
       exclude.keylevs = NULL, exclude.targetlevs = NULL, ngroups_target = NULL, ngroups_keys = NULL,
       thresh_1way = c(50, 90), thresh_2way = c(4, 80), digits = 2, to.print = "short",
-      compare.synorig = TRUE, n_threads = NULL, control = NULL, conf.level = NULL, boot = 0, seed = NULL,
-      release = FALSE, ... =
+      compare.synorig = TRUE, n_threads = NULL, control = NULL, conf.level = NULL, resynthesize = 0,
+      synthesizer = NULL, seed = NULL, release = FALSE, ... =
     ),
     multi = alist(
       keys = , targets = NULL, print.flag = TRUE, denom_lim = 5, exclude_ov_denom_lim = FALSE,
       not.targetslev = NULL, usetargetsNA = TRUE, usekeysNA = TRUE, exclude.keys = NULL,
       exclude.keylevs = NULL, exclude.targetlevs = NULL, ngroups_targets = NULL, ngroups_keys = NULL,
       ident.meas = "repU", attrib.meas = "DiSCO", thresh_1way = c(50, 90), thresh_2way = c(4, 80),
-      digits = 2, plot = TRUE, compare.synorig = TRUE, n_threads = NULL, control = NULL, conf.level = NULL, boot = 0,
-      seed = NULL, release = FALSE, ... =
+      digits = 2, plot = TRUE, compare.synorig = TRUE, n_threads = NULL, control = NULL, conf.level = NULL,
+      resynthesize = 0, synthesizer = NULL, seed = NULL, release = FALSE, ... =
     )
   )
 }
@@ -135,13 +135,21 @@ argument_docs <- list(
   conf.level = paste("With m >= 2 syntheses, e.g. 0.95: the interval across syntheses of every measure and of the",
                      "holdout `R` (definitions vignette, section 12): the mean over syntheses plus and minus",
                      "t (m - 1 degrees of freedom) times its standard error, an interval for the expected value of the measure over",
-                     "syntheses from the same model. Also the level of the intervals of the bootstrap (default",
-                     "0.95). `NULL`: no interval across syntheses."),
-  boot = paste("Number B of bootstrap replicates (0: none): the records of each synthesis resampled with",
-               "replacement (multinomial counts), every measure recomputed, and percentile intervals for",
-               "every measure and for `R`; works for m = 1. All replicates are counted in one core call.",
-               "Syntheses must be data frames of records."),
-  seed = paste("A whole number making the draws of the bootstrap reproducible (the random state of R is restored",
+                     "syntheses from the same model. Intervals are clamped to what the measure can take (0-100 for",
+                     "percentages); one marked `*` may cover less often than its level (its values are all equal,",
+                     "or reach 0 or 100). Also the level of the intervals of",
+                     "`resynthesize` (default 0.95). `NULL`: no interval across syntheses."),
+  resynthesize = paste("Number B of further syntheses to draw from the same model (0: none): every measure's",
+                       "interval (and `R`'s) is then the one across the m given and the B drawn syntheses, for",
+                       "any m, with the values shown those of the given syntheses. Draws with `synthesizer`;",
+                       "`data`, the given syntheses and `control` must be data frames of records. (The",
+                       "resampling bootstrap `boot` of earlier versions is gone: its intervals did not cover.)"),
+  synthesizer = paste("The model that `resynthesize` draws from: a function of the original data returning one",
+                      "synthetic data frame. Default (`NULL`), for a `synds` object: synthpop's `syn()` with the",
+                      "object's own specification (method, visit sequence, predictor matrix, `cont.na`,",
+                      "smoothing and the rest it stores), which needs synthpop; for other objects it must be",
+                      "given."),
+  seed = paste("A whole number making the draws of `resynthesize` reproducible (the random state of R is restored",
                "afterwards), or `NULL` for the random state of the session."),
   release = paste("With m >= 2 syntheses released together, `TRUE` adds what an intruder holding all of",
                   "them learns (definitions vignette, section 12): `release` (`DiSCO_any`, `repU_any`: the",

@@ -16,10 +16,9 @@ measure_table <- function(tab, digits, intervals = NULL) {
   out <- round_frame(tab, digits)
   found <- lapply(names(tab), function(me) interval_of(intervals, me))
   if (all(vapply(found, is.null, logical(1)))) return(out)
-  # A last row with each measure's interval (for the mean over syntheses).
-  f <- function(v) formatC(round(v, digits), format = "f", digits = digits)
+  # A last row with each measure's interval (for its expected value over syntheses).
   band <- vapply(found, function(iv) {
-    if (is.null(iv) || is.na(iv$conf.low)) "" else paste0(f(iv$conf.low), "\u2013", f(iv$conf.high))
+    if (is.null(iv) || is.na(iv$conf.low)) "" else interval_band(iv$conf.low, iv$conf.high, digits, iv$caveat)
   }, character(1))
   out[] <- lapply(out, function(col) if (is.numeric(col)) format(col, drop0trailing = TRUE, trim = TRUE) else col)
   out <- rbind(out, stats::setNames(as.list(band), names(out)))
@@ -36,7 +35,7 @@ with_intervals <- function(tab, measures, intervals, digits) {
   last <- nrow(tab)
   for (k in seq_along(measures)) {
     iv <- found[[k]]
-    if (!is.null(iv)) out[last, k] <- format_interval(tab[last, k], iv$conf.low, iv$conf.high, digits)
+    if (!is.null(iv)) out[last, k] <- format_interval(tab[last, k], iv$conf.low, iv$conf.high, digits, iv$caveat)
   }
   as.data.frame(out, stringsAsFactors = FALSE, optional = TRUE)
 }

@@ -504,6 +504,7 @@ report_checks <- function(md, min_cell) {
 # Pairs whose key level or pair is held by fewer than min_cell original records are
 # counted, not shown.
 two_way_pairs <- function(rows, m, target, grouping, n_orig, min_cell) {
+  rows$target_key_levs <- as.character(rows$target_key_levs)
   pairs <- unique(rows[c("key", "target_key_levs")])
   at_of <- lapply(seq_len(nrow(pairs)), function(i) {
     which(rows$key == pairs$key[i] & rows$target_key_levs == pairs$target_key_levs[i])

@@ -117,8 +117,12 @@ two_way_checks <- function(raw, m, target, keys, labels, thresh) {
     # Keys named by the user: their names, when distinct, name the rows (as
     # data.frame() took them from the key column).
     row_names <- if (!is.null(key_names) && !anyDuplicated(key_names) && any(nzchar(key_names))) key_names
-    out[[j]] <- vctrs::new_data_frame(lapply(columns, `[`, at), n = length(at),
-                                      row.names = row_names %||% .set_row_names(length(at)))
+    cols <- lapply(columns, `[`, at)
+    # A factor, as synthpop gives it; its levels are the pairs of this table, key by
+    # key (synthpop's also hold pairs that the table does not show).
+    by_key <- order(key[ord][at], cols$target_key_levs)
+    cols$target_key_levs <- factor(cols$target_key_levs, levels = unique(cols$target_key_levs[by_key]))
+    out[[j]] <- vctrs::new_data_frame(cols, n = length(at), row.names = row_names %||% .set_row_names(length(at)))
   }
   out
 }
@@ -168,7 +172,9 @@ two_way_message <- function(n_pairs, m) {
   paste(n_pairs[max(which(n_pairs > 0))], "pairs need checks")
 }
 
-print_choices <- c("short", "ident", "attrib", "allCAPs", "check_1way", "check_2way", "exclusions", "holdout", "all")
+# "checks" is both checks, as multi.disclosure()'s printout names them.
+print_choices <- c("short", "ident", "attrib", "allCAPs", "check_1way", "check_2way", "checks", "exclusions", "holdout",
+                   "all")
 
 #' Print or format disclosure measures
 #'
@@ -180,7 +186,8 @@ print_choices <- c("short", "ident", "attrib", "allCAPs", "check_1way", "check_2
 #' @param x A `disclosure` object.
 #' @param to.print What to show, any of `"short"` (the UiO/repU and Dorig/DiSCO
 #'   table with the check warnings), `"ident"`, `"attrib"`, `"allCAPs"`,
-#'   `"check_1way"`, `"check_2way"`, `"exclusions"`, `"holdout"` (the holdout
+#'   `"check_1way"`, `"check_2way"`, `"checks"` (both checks, as for
+#'   [multi.disclosure()]), `"exclusions"`, `"holdout"` (the holdout
 #'   baseline: each measure with the training and the control records as the
 #'   original, and R; see [disclosure()]'s `control`), `"all"`. `NULL` (default):
 #'   the object's own `to.print`, as synthpop does; it includes `"holdout"` when
@@ -209,7 +216,8 @@ format.synthrisk_disclosure <- function(x, to.print = NULL, digits = NULL, ...) 
   digits <- digits %||% x$digits %||% 2
   check_digits(digits, rlang::current_env())
   show_call <- "all" %in% to.print
-  if (show_call) to.print <- setdiff(print_choices, c("all", if (is.null(x$holdout)) "holdout"))
+  if (show_call) to.print <- setdiff(print_choices, c("all", "checks", if (is.null(x$holdout)) "holdout"))
+  if ("checks" %in% to.print) to.print <- union(setdiff(to.print, "checks"), c("check_1way", "check_2way"))
   cli::cli_format_method(disclosure_cli(x, to.print, digits, show_call))
 }
 
@@ -264,8 +272,9 @@ disclosure_cli <- function(x, to.print, digits, show_call = FALSE) {
     cli::cli_h2("Released together")
     cli::cli_text(escape_braces(release_lines(x$release, m, digits, mean(x$attrib$DiSCO), mean(x$ident$repU))))
   }
-  lines <- c(interval_lines(x$uncertainty, m), missed_estimate_line(x$intervals, headline_measures))
-  if (summary && length(lines) > 0) {
+  # Shown with every table that shows intervals, so that a "*" is explained.
+  lines <- interval_lines(x$uncertainty, m, x$intervals)
+  if ((summary || any(c("ident", "attrib", "allCAPs") %in% to.print)) && length(lines) > 0) {
     cli::cli_h2("Intervals")
     for (line in lines) cli::cli_bullets(c("*" = escape_braces(line)))
   }
@@ -411,7 +420,7 @@ flag_message <- function(message) {
 #' @param x A `disclosure` or `multi.disclosure` object (from synthrisk or synthpop).
 #' @param type For `tidy()`: `"measures"` (default), `"holdout"` for the holdout
 #'   baseline of an object made with `control` (see [disclosure()]), or `"intervals"`
-#'   for every interval of an object made with `conf.level` or `boot`, or `"release"`
+#'   for every interval of an object made with `conf.level` or `resynthesize`, or `"release"`
 #'   for an object made with `release = TRUE`: per target `measure`, `value` and `of`
 #'   (`"any synthesis"` for `DiSCO_any` and `repU_any`, `"pooled"` for every measure of
 #'   the stacked syntheses).
@@ -423,14 +432,16 @@ flag_message <- function(message) {
 #'   `"CAP"`), `measure` (the column names of `ident`, `attrib` and `allCAPs`; `DCAPd`,
 #'   held in both `attrib` and `allCAPs`, once), `value`, `unit` (`"%"`, or
 #'   `"count"` for `max_denom` and `mean_denom`) and `definition` (see below). See [synthrisk-package] for the
-#'   definitions. With intervals (`conf.level` or `boot`), broom's `conf.low` and
-#'   `conf.high`: the interval of the measure's mean over syntheses (the bootstrap's
-#'   when there are both), the same on every synthesis's row, and `conf.method`; with
-#'   `type = "holdout"` the same for `R`.
+#'   definitions. With intervals (`conf.level` or `resynthesize`), broom's `conf.low` and
+#'   `conf.high`: the interval of the measure's expected value over syntheses
+#'   (resynthesis's when there are both), the same on every synthesis's row,
+#'   `conf.method` and `conf.caveat` (`NA`, or why the interval may cover less often
+#'   than its level: `"all equal"`, `"at a bound"`); with `type =
+#'   "holdout"` the same for `R`.
 #'
 #'   `tidy(type = "intervals")`: `target`, `measure`, `quantity` (`"measure"` or
 #'   `"R"`, the holdout's), `estimate`, `conf.low`, `conf.high`, `method` (`"across
-#'   syntheses"` or `"bootstrap"`).
+#'   syntheses"` or `"resynthesized"`), `caveat`.
 #'
 #'   `glance()`: `target`, `Norig` (original records), `m` (syntheses), `keys`
 #'   (comma-separated), the means over syntheses of `UiO`, `repU`, `Dorig`, `DiSCO`,

@@ -90,11 +90,11 @@
 #'   the measure with `data` as the original, `control` = with `control` as the
 #'   original, `R`; see the section "Holdout baseline"), `Ncontrol` and
 #'   `holdout_notes` (control values put in end intervals of grouped variables).
-#'   With `conf.level` or `boot`: `intervals` (`measure`, `estimate`, `conf.low`,
-#'   `conf.high`, `method`: `"across syntheses"` or `"bootstrap"`), with `control`
-#'   also `holdout_intervals` (the same for R), with `boot` the replicate values
-#'   (`replicates`, `holdout_replicates`: `replicate`, `measure`, `value`), and
-#'   `uncertainty` (what was asked). With `release = TRUE`: `release` (`DiSCO_any`,
+#'   With `conf.level` or `resynthesize`: `intervals` (`measure`, `estimate` (the
+#'   mean over the syntheses the interval is across), `conf.low`, `conf.high`,
+#'   `method`: `"across syntheses"` or `"resynthesized"`, `caveat`: `NA` or why the
+#'   interval may cover less often than its level), with `control` also
+#'   `holdout_intervals` (the same for R), and `uncertainty` (what was asked). With `release = TRUE`: `release` (`DiSCO_any`,
 #'   `repU_any`) and `pooled` (the `disclosure` of the syntheses stacked).
 #'
 #' @section Holdout baseline:

@@ -288,8 +288,8 @@ holdout_points <- function(labels, train, control, R, group = NULL, first_on_top
   r_text <- vapply(seq_along(labels), function(i) {
     iv <- r_iv[[i]]
     if (is.null(iv) || is.na(iv$conf.low)) format_ratio(R[i]) else
-      paste0(format_ratio(R[i]), " [", formatC(round(iv$conf.low, 2) + 0, format = "f", digits = 2), ", ",
-             formatC(round(iv$conf.high, 2) + 0, format = "f", digits = 2), "]")
+      paste0(format_ratio(R[i]), " [", format_fixed(iv$conf.low, 2), ", ", format_fixed(iv$conf.high, 2), "]",
+             if (!is.na(iv$caveat)) "*" else "")
   }, character(1))
   lab <- paste0(labels, "  (", r_text, ")")
   lab <- factor(lab, levels = if (first_on_top) rev(lab) else lab)
@@ -314,10 +314,10 @@ holdout_plot_measures <- function() {
   unique(disclosure_plot_pairs()$synthetic)
 }
 
-# "; bars and [ ]: 95% bootstrap intervals" when intervals are drawn.
+# "; bars and [ ]: 95% intervals across syntheses" when intervals are drawn.
 holdout_interval_note <- function(x, drawn) {
   if (is.null(drawn$bars)) return("")
-  method <- if (any(x$intervals$method == "bootstrap")) "bootstrap" else "across syntheses"
+  method <- if (any(x$intervals$method == "resynthesized")) "resynthesized" else "across syntheses"
   paste0("; bars and [ ]: ", interval_label(x$uncertainty, method))
 }
 

@@ -189,7 +189,7 @@ multi_disclosure_cli <- function(x, to.print, digits) {
       shown$attrib.syn <- vapply(seq_along(found), function(i) {
         iv <- found[[i]]
         if (is.null(iv)) format_interval(tab$attrib.syn[i], NA, NA, digits) else
-          format_interval(tab$attrib.syn[i], iv$conf.low, iv$conf.high, digits)
+          format_interval(tab$attrib.syn[i], iv$conf.low, iv$conf.high, digits, iv$caveat)
       }, character(1))
     }
     names(shown)[1:2] <- c(cols[1], cols[2])
@@ -229,8 +229,9 @@ multi_disclosure_cli <- function(x, to.print, digits) {
     cli::cli_h2("Released together")
     cli::cli_text(escape_braces(release_lines(x$release, m, digits, NA, NA)))
   }
-  lines <- c(interval_lines(x$uncertainty, m), missed_estimate_line(x$intervals, cols[2]))
-  if (summary && length(lines) > 0) {
+  # Shown with the attribute table, which shows intervals, so that a "*" is explained.
+  lines <- interval_lines(x$uncertainty, m, x$intervals)
+  if ((summary || "attrib" %in% to.print) && length(lines) > 0) {
     cli::cli_h2("Intervals")
     for (line in lines) cli::cli_bullets(c("*" = escape_braces(line)))
   }

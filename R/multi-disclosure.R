@@ -22,7 +22,7 @@
 #'   `output.list` (the `disclosure` object of each target), `grouping`, `notes`,
 #'   `call`. With `control`, also `holdout` (the holdout tables of all targets, with
 #'   a first column `target`; see [disclosure()], section "Holdout baseline"),
-#'   `Ncontrol` and `holdout_notes`. With `conf.level` or `boot`, `intervals` and
+#'   `Ncontrol` and `holdout_notes`. With `conf.level` or `resynthesize`, `intervals` and
 #'   `holdout_intervals` of every target (a first column `target`; see [disclosure()])
 #'   and `uncertainty`; with `release = TRUE`, `release` (per target `DiSCO_any`,
 #'   `repU_any`) and `pooled` (the `multi.disclosure` of the syntheses stacked).

@@ -13,11 +13,12 @@ point_styles <- data.frame(
   stringsAsFactors = FALSE
 )
 
-# A legend of several entries in `n` rows (so that it fits a 5-inch figure).
+# A legend of several entries in `n` rows (so that it fits a 5-inch figure), filled
+# column by column: ggplot2 3.4 spaces rows filled row by row far apart.
 legend_rows <- function(n) {
-  ggplot2::guides(colour = ggplot2::guide_legend(nrow = n, byrow = TRUE),
-                  shape = ggplot2::guide_legend(nrow = n, byrow = TRUE),
-                  size = ggplot2::guide_legend(nrow = n, byrow = TRUE))
+  ggplot2::guides(colour = ggplot2::guide_legend(nrow = n),
+                  shape = ggplot2::guide_legend(nrow = n),
+                  size = ggplot2::guide_legend(nrow = n))
 }
 
 # Intervals of the synthetic measure as horizontal error bars (vermillion, thin).

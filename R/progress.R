@@ -1,5 +1,5 @@
-# A progress bar (cli) for runs of many views (the bootstrap's replicates, the size
-# curve's subsamples) that take more than a few seconds: the plan's views are then
+# A progress bar (cli) for runs of many views (the size curve's subsamples) that take
+# more than a few seconds, and for drawing syntheses (resynthesize): the views are then
 # counted in batches, one core call each, the bar moving between them. A view's numbers
 # do not depend on the views counted beside it, so batches change no number. Shown in
 # interactive sessions outside knitr, or whenever option synthrisk.progress is TRUE;
@@ -9,10 +9,16 @@
 progress_min_work <- 5e7
 
 wants_progress <- function(work) {
+  if (work == 0) return(FALSE)
+  if (isTRUE(getOption("synthrisk.progress"))) return(TRUE)
+  progress_shown() && work > progress_min_work
+}
+
+# Whether a bar may be shown at all.
+progress_shown <- function() {
   asked <- getOption("synthrisk.progress")
-  if (isFALSE(asked) || work == 0) return(FALSE)
-  if (isTRUE(asked)) return(TRUE)
-  interactive() && !isTRUE(getOption("knitr.in.progress")) && work > progress_min_work
+  if (isFALSE(asked)) return(FALSE)
+  isTRUE(asked) || (interactive() && !isTRUE(getOption("knitr.in.progress")))
 }
 
 # The rows a plan counts for `n_targets` targets: each view's rows (the original's

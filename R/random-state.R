@@ -1,5 +1,5 @@
-# The one helper for reproducible random draws (holdout_split(), size_curve(), the
-# bootstrap): withr's, which puts the session's random numbers back; a NULL seed just
+# The one helper for reproducible random draws (holdout_split(), size_curve(),
+# resynthesize): withr's, which puts the session's random numbers back; a NULL seed just
 # runs `code`, drawing from the session's stream as synthpop does.
 with_seed <- function(seed, code) {
   if (is.null(seed)) return(code)

@@ -69,19 +69,14 @@ disclosure_request <- function(.family, .object, .cont.na, .data, ..., .env = pa
   uncertainty <- request_uncertainty(a, syn, control, env)
   check_flag(a$release, "release", env)
   if (isTRUE(a$release)) check_release(syn, .records || !is.null(.plan_of), env)
-  if ((.records || !is.null(.plan_of)) && uncertainty$boot > 0) {
-    cli::cli_abort("{.arg boot} is for {.fn disclosure} and {.fn multi.disclosure}; here it would be ignored.",
-                   call = env)
+  if (.records && uncertainty$resynthesize > 0) {
+    cli::cli_abort("{.arg resynthesize} is not used by record-level output; pass it to {.fn disclosure}.", call = env)
   }
   if (.records && !is.null(uncertainty$conf.level)) {
     cli::cli_abort("{.arg conf.level} is not used by record-level output; pass it to {.fn disclosure}.", call = env)
   }
   plans <- holdout_plans(length(syn), !is.null(control))
   if (!is.null(.plan_of)) plans$train <- .plan_of(syn)
-  if (uncertainty$boot > 0) {
-    plans <- c(plans, bootstrap_plans(vapply(syn, nrow, integer(1)), uncertainty$boot, uncertainty$seed,
-                                      !is.null(control)))
-  }
   structure(list(
     family = .family, call = call, env = env, syn = syn, cont.na = inputs$cont.na, data = data, control = control,
     keys = keys, usekeysNA = usekeysNA[key_order], targets = targets,
@@ -177,6 +172,7 @@ check_extra_args <- function(dots, call) {
   if (length(dots) == 0) return(invisible())
   nm <- names(dots) %||% rep("", length(dots))
   if ("cont.na" %in% nm) abort_cont_na_of_synds("disclosure", call)
+  if ("boot" %in% nm) abort_boot(call)
   shown <- ifelse(nzchar(nm), nm, paste0("..", seq_along(dots)))
   cli::cli_abort(c("Unknown argument{?s}: {.arg {shown}}.",
                    did_you_mean(nm[nzchar(nm)], known_argument_names())), call = call)

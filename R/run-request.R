@@ -81,5 +81,9 @@ run_front_door <- function(family, object, cont.na, data, frame) {
   request <- disclosure_request(family, object, cont.na, data, .bound = frame_arguments(family, frame), .env = frame,
                                 .call = sys.call(-1))
   counted <- run_request(request)
-  if (family == "multi") as_multi_disclosure(request, counted) else as_disclosure(request, counted)
+  result <- if (family == "multi") as_multi_disclosure(request, counted) else as_disclosure(request, counted)
+  if (request$uncertainty$resynthesize > 0) {
+    result <- add_resynthesized(result, family, object, cont.na, data, frame, request)
+  }
+  result
 }

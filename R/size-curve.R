@@ -42,8 +42,9 @@
 size_curve <- function(object, data, keys, targets = NULL, sizes = NULL, reps = 10, seed = NULL,
                        measures = size_curve_measures, ...) {
   env <- rlang::current_env()
-  if ("conf.level" %in% names(list(...))) {
-    cli::cli_abort(c("{.arg conf.level} is not used by {.fn size_curve}: its spread is over {.arg reps} subsamples.",
+  asked <- intersect(c("conf.level", "resynthesize", "synthesizer"), names(list(...)))
+  if (length(asked) > 0) {
+    cli::cli_abort(c("{.arg {asked}} {?is/are} not used by {.fn size_curve}: its spread is over {.arg reps} subsamples.",
                      i = "{.code summary()} of the curve gives the spread of each size."), call = env)
   }
   refuse_counted(object, "object", "size_curve", env)

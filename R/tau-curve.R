@@ -55,8 +55,23 @@ tau_curve <- function(object, data, keys, targets = NULL, tau = seq(0, 1, by = 0
     list(original = 0L, syntheses = lapply(seq_along(syn), function(j) list(dataset = as.integer(j), rows = NULL)),
          tau = tau)
   }
-  res <- run_curve(object, data, keys, targets, list(...), plan_of, env)
-  build_tau_curve(res, tau)
+  dots <- list(...)
+  res <- run_curve(object, data, keys, targets, dots, plan_of, env)
+  curve <- build_tau_curve(res, tau)
+  u <- res$uncertainty
+  if (u$resynthesize > 0) {
+    # The same curve over the given and drawn syntheses: its intervals are resynthesis's.
+    more <- resynthesized_object(object, data, u, c(res$keys, res$targets), env)
+    dots[c("resynthesize", "synthesizer", "seed")] <- NULL
+    dots$conf.level <- u$level
+    again <- withr::with_options(list(synthrisk.warn_labels = FALSE),
+                                 run_curve(more, data, keys, targets, dots, plan_of, env))
+    intervals <- as_resynthesized(tau_intervals(build_tau_curve(again, tau), u$level, again$m))
+    attr(curve, "intervals") <- intervals
+    attr(curve, "conf.level") <- u$level
+    attr(curve, "resynthesized") <- u$resynthesize
+  }
+  curve
 }
 
 build_tau_curve <- function(res, tau) {
@@ -86,12 +101,11 @@ build_tau_curve <- function(res, tau) {
 tau_intervals <- function(curve, conf.level, m) {
   if (is.null(conf.level) || m < 2) return(NULL)
   cells <- curve[!duplicated(curve[c("target", "tau")]), c("target", "tau")]
-  v <- do.call(rbind, lapply(seq_len(nrow(cells)), function(i) {
-    across_syntheses(curve$synthetic[curve$target == cells$target[i] & curve$tau == cells$tau[i]], conf.level)
-  }))
-  data.frame(target = cells$target, tau = cells$tau, estimate = unname(v[, "estimate"]),
-             conf.low = unname(v[, "conf.low"]), conf.high = unname(v[, "conf.high"]),
-             method = "across syntheses", stringsAsFactors = FALSE, row.names = NULL)
+  found <- lapply(seq_len(nrow(cells)), function(i) {
+    interval_across(curve$synthetic[curve$target == cells$target[i] & curve$tau == cells$tau[i]], conf.level)
+  })
+  cbind(data.frame(target = cells$target, tau = cells$tau, stringsAsFactors = FALSE),
+        interval_frame(rep("synthetic", nrow(cells)), found, "across syntheses")[-1])
 }
 
 #' @export
@@ -99,6 +113,7 @@ format.tau_curve <- function(x, digits = 2, ...) {
   keys <- attr(x, "keys")
   intervals <- attr(x, "intervals")
   conf.level <- attr(x, "conf.level")
+  B <- attr(x, "resynthesized") %||% 0
   m <- length(unique(x$synthesis))
   x <- as.data.frame(unclass(x), stringsAsFactors = FALSE)
   targets <- unique(x$target)
@@ -117,8 +132,12 @@ format.tau_curve <- function(x, digits = 2, ...) {
     matrix_lines(cells),
     "At tau = 1: DiSCO (Dorig); at tau = 0: DCAPd (CAPd) when nothing is excluded. as.data.frame() has every value.",
     if (!is.null(intervals)) {
-      sprintf("%s%% intervals across syntheses of each synthetic value: attr(x, \"intervals\").", format(100 * conf.level))
-    } else if (!is.null(conf.level)) "conf.level gives no interval with one synthesis (intervals across syntheses need m >= 2).")
+      c(sprintf("%s%% intervals %s of each synthetic value: attr(x, \"intervals\").", format(100 * conf.level),
+                if (B > 0) sprintf("across the %d given and %d drawn syntheses", m, B) else "across syntheses"),
+        if (any(!is.na(intervals$caveat))) {
+          "Intervals with a caveat (column caveat: values all equal, or at 0 or 100 %) may cover less often than their level."
+        })
+    } else if (!is.null(conf.level)) "conf.level gives no interval with one synthesis (intervals across syntheses need m >= 2; resynthesize = B draws more).")
 }
 
 #' @export

@@ -167,7 +167,9 @@ did_you_mean <- function(bad, candidates) {
     if (length(candidates) == 0) break
     d <- utils::adist(b, candidates, ignore.case = TRUE)[1, ]
     best <- which.min(d)
-    if (d[best] <= max(2, nchar(b) %/% 3)) {
+    # Close means a slip: one edit in a name of up to 5 characters, one in three in a
+    # longer one ("xx" is not "sex", "regoin" is "region").
+    if (d[best] <= max(1, nchar(b) %/% 3)) {
       out <- c(out, i = cli::format_inline("Did you mean {.val {candidates[best]}} for {.val {b}}?"))
     }
   }

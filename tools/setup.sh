@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
 # Installs what synthrisk needs on a Debian machine that has only cargo: R, the R
-# packages from Debian, and the tools of R CMD check --as-cran (LaTeX for the manual,
-# tidy for its HTML, checkbashisms from devscripts for configure) and of the pkgdown
-# site. Idempotent: does nothing when everything is there.
+# packages from Debian, and (mode "all", the default) the tools of R CMD check
+# --as-cran (LaTeX for the manual, tidy for its HTML, checkbashisms from devscripts for
+# configure) and of the pkgdown site. `tools/setup.sh runtime` installs only what the
+# package, `make demo` and the vignettes need. Idempotent: does nothing when
+# everything is there.
 set -euo pipefail
 
-packages=(r-base-core r-base-dev r-cran-testthat r-cran-ggplot2 r-cran-cli r-cran-rlang
-  r-cran-knitr r-cran-rmarkdown r-cran-roxygen2 r-cran-data.table r-cran-bench
-  r-cran-vdiffr r-cran-classint r-cran-generics r-cran-vctrs r-cran-tibble r-cran-bit64 r-cran-jsonlite r-cran-pkgdown
-  r-cran-dbi r-cran-dbplyr r-cran-dplyr r-cran-rsqlite r-cran-rpostgresql r-cran-withr r-cran-gower r-cran-utf8 r-cran-xml2 postgresql
-  pandoc qpdf time tidy devscripts texlive-latex-base texlive-latex-recommended texlive-fonts-recommended)
+# What installing the package, its demo and its vignettes need ("runtime"), and what
+# the tests, the checks and the site need besides ("all", the default).
+runtime=(r-base-core r-base-dev r-cran-cli r-cran-rlang r-cran-ggplot2 r-cran-classint r-cran-generics
+  r-cran-vctrs r-cran-utf8 r-cran-withr r-cran-knitr r-cran-rmarkdown r-cran-data.table r-cran-tibble
+  r-cran-dbi r-cran-dbplyr r-cran-dplyr r-cran-rsqlite r-cran-gower pandoc)
+checks=(r-cran-testthat r-cran-roxygen2 r-cran-bench r-cran-vdiffr r-cran-bit64 r-cran-jsonlite r-cran-pkgdown
+  r-cran-rpostgresql r-cran-xml2 postgresql
+  qpdf time tidy devscripts texlive-latex-base texlive-latex-recommended texlive-fonts-recommended)
+case "${1:-all}" in
+  runtime) packages=("${runtime[@]}") ;;
+  all) packages=("${runtime[@]}" "${checks[@]}") ;;
+  *) echo "setup: unknown mode '$1' (runtime or all)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

@@ -45,7 +45,8 @@ test_that("the front doors show synthpop 1.9-3's formals in its order with its d
       f <- formals(getS3method(generic, cls))
       lead <- c(alist(object = , data = ), if (cls != "synds") alist(cont.na = NULL), synthpop_formals[[family]])
       expect_identical(as.list(f)[seq_along(lead)], lead, label = paste(generic, cls))
-      expect_identical(utils::tail(names(f), 7), c("n_threads", "control", "conf.level", "boot", "seed", "release", "..."))
+      expect_identical(utils::tail(names(f), 8), c("n_threads", "control", "conf.level", "resynthesize", "synthesizer",
+                                                   "seed", "release", "..."))
     }
   }
   expect_identical(names(formals(synthrisk:::multi.disclosure.synds))[1:4], c("object", "data", "keys", "targets"))

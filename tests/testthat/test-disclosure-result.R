@@ -55,3 +55,21 @@ test_that("lines wrap at the console width and long labels are shortened in tabl
   expect_gt(length(out), 1)
   expect_lte(max(nchar(out, type = "width")), 50)
 })
+
+test_that("print(d, to.print = 'checks') shows both checks, as multi.disclosure() recommends", {
+  d <- disclosure(sd2011_synds, sd2011, keys = c("sex", "age", "region", "placesize"), target = "marital",
+                  print.flag = FALSE)
+  both <- format(d, to.print = "checks")
+  expect_identical(both, format(d, to.print = c("check_1way", "check_2way")))
+  expect_match(paste(both, collapse = "\n"), "2-way check", fixed = TRUE)
+})
+
+test_that("check_2way's target_key_levs is a factor, as synthpop gives it, levels key by key", {
+  d <- disclosure(sd2011_synds, sd2011, keys = c("sex", "age", "region", "placesize"), target = "marital",
+                  print.flag = FALSE)
+  c2 <- d$check_2way
+  expect_s3_class(c2$target_key_levs, "factor")
+  expect_setequal(levels(c2$target_key_levs), as.character(c2$target_key_levs))
+  key_of_level <- c2$key[match(levels(c2$target_key_levs), as.character(c2$target_key_levs))]
+  expect_false(is.unsorted(match(key_of_level, d$keys)))
+})

@@ -5,6 +5,8 @@ compare_check_table <- function(got, want, label) {
     expect_s3_class(got, "data.frame")
     expect_identical(names(got), names(want), label = label)
     for (col in names(want)) {
+      # A factor where synthpop gives one (check_2way's target_key_levs).
+      expect_identical(class(got[[col]]), class(want[[col]]), label = paste(label, col, "class"))
       if (is.numeric(want[[col]])) {
         expect_numbers(got[[col]], want[[col]], label = paste(label, col))
       } else {

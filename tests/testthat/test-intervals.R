@@ -1,151 +1,90 @@
 # Intervals (R/intervals.R, definitions vignette section 12): across syntheses against a
-# hand computation with qt(), the bootstrap against a plain-R reference that draws the
-# same rmultinom() weights and recomputes the measures with the reference of
-# helper-reference.R on the resampled records.
+# hand computation with qt(), clamped to what the measure can take and with the caveat
+# read from SPEC 12 by hand; the resampling bootstrap refused. Resynthesis is tested in
+# test-resynthesize.R.
 
 keys4 <- c("sex", "age", "region", "placesize")
 
-# By hand: mean -/+ qt((1 + conf) / 2, m - 1) * sd / sqrt(m).
-hand_interval <- function(v, conf) {
+# By hand: mean -/+ qt((1 + conf) / 2, m - 1) * sd / sqrt(m), clamped to `range`; the
+# caveat: all values equal, or a value at the range's edge or the interval past it.
+hand_interval <- function(v, conf, range = c(0, 100)) {
   m <- length(v)
   half <- qt((1 + conf) / 2, m - 1) * sd(v) / sqrt(m)
-  c(mean(v), mean(v) - half, mean(v) + half)
+  low <- mean(v) - half
+  high <- mean(v) + half
+  caveat <- if (sd(v) == 0) "all equal" else
+    if (min(v) <= range[1] || max(v) >= range[2] || low < range[1] || high > range[2]) "at a bound" else NA
+  list(value = c(mean(v), max(low, range[1]), min(high, range[2])), caveat = caveat)
 }
 
-test_that("intervals across syntheses are the mean -/+ t times the standard error (SD2011, m = 5)", {
+expect_interval <- function(row, v, conf, range = c(0, 100), label = "") {
+  want <- hand_interval(v, conf, range)
+  expect_equal(unname(unlist(row[c("estimate", "conf.low", "conf.high")])), want$value, tolerance = 1e-12,
+               label = label)
+  expect_identical(row$caveat, as.character(want$caveat), label = paste(label, "caveat"))
+}
+
+test_that("intervals across syntheses are the mean -/+ t times the standard error, clamped (SD2011, m = 5)", {
   d <- disclosure(sd2011_synds5, sd2011, keys4, "depress", print.flag = FALSE, conf.level = 0.9)
   iv <- d$intervals
   expect_setequal(iv$method, "across syntheses")
   for (me in c("repU", "UiS", "DiSCO", "DCAPd", "TCAP", "DCAPi", "max_denom")) {
     v <- if (me %in% names(d$ident)) d$ident[[me]] else if (me %in% names(d$attrib)) d$attrib[[me]] else d$allCAPs[[me]]
-    got <- unlist(iv[iv$measure == me, c("estimate", "conf.low", "conf.high")])
-    expect_equal(unname(got), hand_interval(v, 0.9), tolerance = 1e-12, label = me)
+    range <- if (me == "max_denom") c(0, Inf) else c(0, 100)
+    expect_interval(iv[iv$measure == me, ], v, 0.9, range, me)
   }
-  # A measure of the original alone does not vary over syntheses.
-  expect_equal(unlist(iv[iv$measure == "UiO", c("conf.low", "conf.high")]), c(conf.low = 48.38, conf.high = 48.38))
+  # A measure of the original alone does not vary over syntheses: a point, said.
+  uio <- iv[iv$measure == "UiO", ]
+  expect_equal(c(uio$conf.low, uio$conf.high), c(48.38, 48.38))
+  expect_identical(uio$caveat, "all equal")
   md <- multi.disclosure(sd2011_synds5, sd2011, keys4, print.flag = FALSE, plot = FALSE, conf.level = 0.95)
   for (tv in c("depress", "marital")) {
     v <- md$output.list[[tv]]$attrib$DiSCO
-    got <- md$intervals[md$intervals$target == tv & md$intervals$measure == "DiSCO", c("estimate", "conf.low", "conf.high")]
-    expect_equal(unname(unlist(got)), hand_interval(v, 0.95), tolerance = 1e-12)
+    expect_interval(md$intervals[md$intervals$target == tv & md$intervals$measure == "DiSCO", ], v, 0.95, label = tv)
   }
 })
 
-test_that("the holdout's R has an interval across syntheses", {
+test_that("intervals near 0 are clamped at 0 and carry a caveat; random cases equal the hand computation", {
+  local_quiet_labels()
+  # Few keys and a dominant target level: DiSDiO near 0 in every synthesis.
+  d <- disclosure(sd2011_synds5, sd2011, c("sex", "region", "placesize"), "marital", print.flag = FALSE,
+                  conf.level = 0.95)
+  iv <- d$intervals[d$intervals$measure == "DiSDiO", ]
+  expect_gte(iv$conf.low, 0)
+  expect_true(iv$caveat %in% c("at a bound", "all equal"))
+  expect_interval(iv, d$attrib$DiSDiO, 0.95, label = "DiSDiO")
+  for (seed in 1:60) {
+    case <- random_case(seed)
+    if (!is.list(case$syn) || is.data.frame(case$syn) || length(case$syn) < 2) next
+    got <- do.call(disclosure, c(list(case$syn, case$data), case$args, list(print.flag = FALSE, conf.level = 0.9)))
+    for (me in c("repU", "DiSCO", "DCAPd", "DiSDiO")) {
+      v <- if (me == "repU") got$ident$repU else got$attrib[[me]]
+      if (anyNA(v)) next
+      expect_interval(got$intervals[got$intervals$measure == me, ], v, 0.9, label = paste("case", seed, me))
+    }
+  }
+})
+
+test_that("the holdout's R has an interval across syntheses, at most 1", {
   parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
   d <- disclosure(sd2011_synds5, parts$train, keys4, "depress", print.flag = FALSE, control = parts$control,
                   conf.level = 0.95)
   for (me in c("repU", "DiSCO")) {
     r <- d$holdout$R[d$holdout$measure == me]
-    got <- d$holdout_intervals[d$holdout_intervals$measure == me, c("estimate", "conf.low", "conf.high")]
-    expect_equal(unname(unlist(got)), hand_interval(r, 0.95), tolerance = 1e-12)
+    expect_interval(d$holdout_intervals[d$holdout_intervals$measure == me, ], r, 0.95, c(-Inf, 1), me)
   }
 })
 
-# The bootstrap by hand: the same draws, the syntheses' records repeated by their counts,
-# every measure from the reference, the mean over syntheses per replicate.
-reference_replicates <- function(syn, data, args, boot, seed, measures) {
-  set.seed(seed)
-  per_replicate <- vector("list", boot)
-  for (b in seq_len(boot)) {
-    resampled <- lapply(syn, function(s) {
-      n <- nrow(s)
-      w <- rmultinom(1, n, rep(1, n))[, 1]
-      s[rep(seq_len(n), w), , drop = FALSE]
-    })
-    want <- do.call(ref_disclosure, c(list(resampled, data), args))
-    per_replicate[[b]] <- vapply(measures, function(me) mean(vapply(want, function(r) as.double(r[[me]]), 0)), 0)
-  }
-  do.call(rbind, per_replicate)
-}
-
-expect_replicates_match <- function(got, want, label) {
-  for (me in colnames(want)) {
-    g <- got$value[got$measure == me]
-    expect_equal(g, unname(want[, me]), tolerance = 1e-9, label = paste(label, me))
-  }
-}
-
-boot_measures <- c("UiS", "UiOiS", "repU", "Dsyn", "iS", "DiS", "DiSCO", "DCAPd", "DiSDiO", "DCAPs", "DCAPb",
-                   "TCAP", "TCAPs", "TCAPb", "TCAP_taub", "DCAPi")
-
-test_that("bootstrap replicates equal the reference on 200 random cases (grouping aside)", {
-  local_quiet_labels()
-  for (seed in 1:200) {
-    case <- random_case(seed)
-    # Grouping breaks are made once from every synthesis; the reference would remake
-    # them from each resample, so grouped cases are left to the other tests.
-    case$args$ngroups_target <- 0
-    got <- do.call(disclosure, c(list(case$syn, case$data), case$args,
-                                 list(print.flag = FALSE, boot = 3, seed = seed)))
-    want <- reference_replicates(case$syn, case$data, case$args, 3, seed,
-                                 intersect(boot_measures, names(got$measures)))
-    expect_replicates_match(got$replicates, want, paste("case", seed))
-  }
-})
-
-test_that("bootstrap replicates and intervals equal the reference on SD2011 (m = 1 and 5)", {
-  got <- disclosure(sd2011_synds, sd2011, keys4, "depress", print.flag = FALSE, boot = 3, seed = 11)
-  want <- reference_replicates(list(sd2011_synds$syn), sd2011, list(keys = keys4, target = "depress"), 3, 11,
-                               c("repU", "DiSCO", "DCAPd", "TCAP"))
-  expect_replicates_match(got$replicates, want, "m = 1")
-  got5 <- disclosure(sd2011_synds5, sd2011, keys4, "depress", print.flag = FALSE, boot = 2, seed = 12)
-  want5 <- reference_replicates(sd2011_synds5$syn, sd2011, list(keys = keys4, target = "depress"), 2, 12,
-                                c("repU", "DiSCO", "DCAPd"))
-  expect_replicates_match(got5$replicates, want5, "m = 5")
-  # The interval: type 7 quantiles of the replicates, around the estimate of the call.
-  d <- disclosure(sd2011_synds, sd2011, keys4, "depress", print.flag = FALSE, boot = 40, seed = 3, conf.level = 0.8)
-  r <- d$replicates$value[d$replicates$measure == "DiSCO"]
-  iv <- d$intervals[d$intervals$measure == "DiSCO", ]
-  expect_equal(c(iv$conf.low, iv$conf.high), unname(quantile(r, c(0.1, 0.9), type = 7)))
-  expect_equal(iv$estimate, d$attrib$DiSCO)
-  expect_identical(iv$method, "bootstrap")
-})
-
-test_that("the holdout's R has a bootstrap interval from the same resampled syntheses", {
-  parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
-  d <- disclosure(sd2011_synds5, parts$train, keys4, "depress", print.flag = FALSE, control = parts$control,
-                  boot = 3, seed = 5)
-  train <- reference_replicates(sd2011_synds5$syn, parts$train, list(keys = keys4, target = "depress"), 3, 5,
-                                c("repU", "DiSCO"))
-  control <- reference_replicates(sd2011_synds5$syn, parts$train,
-                                  list(keys = keys4, target = "depress", control = parts$control), 3, 5,
-                                  c("repU", "DiSCO"))
-  for (me in c("repU", "DiSCO")) {
-    r <- (train[, me] / 100 - control[, me] / 100) / (1 - control[, me] / 100)
-    expect_equal(d$holdout_replicates$value[d$holdout_replicates$measure == me], unname(r), tolerance = 1e-9)
-  }
-})
-
-test_that("the bootstrap is identical for 1 and 2 threads, reproducible with seed, and leaves the random state", {
-  set.seed(99)
-  before <- .Random.seed
-  a <- disclosure(sd2011_synds5, sd2011, keys4, "depress", print.flag = FALSE, boot = 5, seed = 7, n_threads = 1)
-  expect_identical(.Random.seed, before)
-  b <- disclosure(sd2011_synds5, sd2011, keys4, "depress", print.flag = FALSE, boot = 5, seed = 7, n_threads = 2)
-  expect_identical(a$replicates, b$replicates)
-  expect_identical(a$intervals, b$intervals)
-  c2 <- disclosure(sd2011_synds5, sd2011, keys4, "depress", print.flag = FALSE, boot = 5, seed = 8)
-  expect_false(identical(a$replicates, c2$replicates))
-  # The measures of the call itself do not change.
-  plain <- disclosure(sd2011_synds5, sd2011, keys4, "depress", print.flag = FALSE)
-  expect_identical(a$measures, plain$measures)
-})
-
-test_that("bad conf.level, boot and seed are errors naming them; nothing asked is ignored silently", {
+test_that("boot is refused with what to use instead; bad conf.level and seed are errors naming them", {
+  expect_error(disclosure(sd2011_synds, sd2011, keys4, "depress", boot = 200, seed = 1),
+               "`boot` is gone.*resynthesize")
+  expect_error(multi.disclosure(sd2011_synds5, sd2011, keys4, boot = 2), "`boot` is gone.*conf.level")
   expect_error(disclosure(sd2011_synds, sd2011, keys4, "depress", conf.level = 95), "conf.level.*95")
-  expect_error(disclosure(sd2011_synds, sd2011, keys4, "depress", boot = -1), "boot.*-1")
-  expect_error(disclosure(sd2011_synds, sd2011, keys4, "depress", boot = 2.5), "boot.*2.5")
-  expect_error(disclosure(sd2011_synds, sd2011, keys4, "depress", boot = 2, seed = "a"), "seed")
-  cells <- cell_counts(data.frame(k = c("a", "b"), t = c("x", "y"), n = c(2, 3)))
-  expect_error(disclosure(cells, data.frame(k = c("a", "b"), t = c("x", "x")), keys = "k", target = "t", boot = 2),
-               "boot.*counted cells")
-  expect_error(record_risk(sd2011_synds, sd2011, keys4, "depress", boot = 2), "boot")
-  expect_error(tau_curve(sd2011_synds5, sd2011, keys4, "depress", boot = 2), "boot")
+  expect_error(disclosure(sd2011_synds, sd2011, keys4, "depress", seed = 1), "seed.*resynthesize")
   # One synthesis: conf.level alone gives no interval, and the printout says why.
   d <- disclosure(sd2011_synds, sd2011, keys4, "depress", print.flag = FALSE, conf.level = 0.95)
   expect_null(d$intervals)
-  expect_match(paste(format(d), collapse = "\n"), "need m >= 2", fixed = TRUE)
+  expect_match(paste(format(d), collapse = " "), "need m >= 2; with one\\s+synthesis draw more")
 })
 
 test_that("the tau curve has intervals across syntheses per target and tau", {
@@ -154,55 +93,60 @@ test_that("the tau curve has intervals across syntheses per target and tau", {
   expect_identical(nrow(iv), 6L)
   for (i in seq_len(nrow(iv))) {
     v <- tc$synthetic[tc$target == iv$target[i] & tc$tau == iv$tau[i]]
-    expect_equal(unname(unlist(iv[i, c("estimate", "conf.low", "conf.high")])), hand_interval(v, 0.95),
-                 tolerance = 1e-12)
+    expect_interval(iv[i, ], v, 0.95, label = paste(iv$target[i], iv$tau[i]))
   }
   expect_match(paste(format(tc), collapse = "\n"), "95% intervals across syntheses", fixed = TRUE)
   one <- tau_curve(sd2011_synds, sd2011, keys4, targets = "depress", tau = c(0, 1), conf.level = 0.95)
   expect_null(attr(one, "intervals"))
   expect_match(paste(format(one), collapse = "\n"), "need m >= 2", fixed = TRUE)
   expect_error(size_curve(sd2011_synds5, sd2011, keys4, targets = "depress", conf.level = 0.95), "conf.level")
-  expect_error(disclosure(sd2011_synds, sd2011, keys4, "depress", seed = 1), "seed.*boot")
+  expect_error(size_curve(sd2011_synds5, sd2011, keys4, targets = "depress", resynthesize = 2), "resynthesize")
 })
 
-test_that("tidy() gains conf.low and conf.high; type = 'intervals' lists them all", {
+test_that("tidy() gains conf.low, conf.high and conf.caveat; type = 'intervals' lists them all", {
   parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
   md <- multi.disclosure(sd2011_synds5, parts$train, keys4, targets = c("depress", "ls"), print.flag = FALSE,
-                         plot = FALSE, control = parts$control, conf.level = 0.95, boot = 3, seed = 1)
+                         plot = FALSE, control = parts$control, conf.level = 0.95)
   t <- tidy(md)
-  # The bootstrap's interval where there are both, on every synthesis's row.
   row <- t[t$target == "ls" & t$measure == "DiSCO", ]
-  want <- md$intervals[md$intervals$target == "ls" & md$intervals$measure == "DiSCO" &
-                         md$intervals$method == "bootstrap", ]
+  want <- md$intervals[md$intervals$target == "ls" & md$intervals$measure == "DiSCO", ]
   expect_identical(nrow(row), 5L)
   expect_equal(unique(row$conf.low), want$conf.low)
   expect_equal(unique(row$conf.high), want$conf.high)
-  expect_identical(unique(row$conf.method), "bootstrap")
+  expect_identical(unique(row$conf.method), "across syntheses")
+  expect_identical(unique(row$conf.caveat), want$caveat)
   h <- tidy(md, type = "holdout")
-  hr <- md$holdout_intervals[md$holdout_intervals$target == "depress" & md$holdout_intervals$measure == "repU" &
-                               md$holdout_intervals$method == "bootstrap", ]
+  hr <- md$holdout_intervals[md$holdout_intervals$target == "depress" & md$holdout_intervals$measure == "repU", ]
   expect_equal(unique(h$conf.low[h$target == "depress" & h$measure == "repU"]), hr$conf.low)
   all_iv <- tidy(md, type = "intervals")
-  expect_named(all_iv, c("target", "measure", "quantity", "estimate", "conf.low", "conf.high", "method"))
-  expect_setequal(all_iv$method, c("across syntheses", "bootstrap"))
+  expect_named(all_iv, c("target", "measure", "quantity", "estimate", "conf.low", "conf.high", "method", "caveat"))
   expect_setequal(all_iv$quantity, c("measure", "R"))
-  # Without intervals tidy() is as before, and type = "intervals" says what is missing.
   plain <- multi.disclosure(sd2011_synds5, sd2011, keys4, targets = "ls", print.flag = FALSE, plot = FALSE)
   expect_false("conf.low" %in% names(tidy(plain)))
   expect_error(tidy(plain, type = "intervals"), "no intervals")
 })
 
-test_that("printouts show the estimate with its interval where there is one", {
+test_that("printouts show the estimate with its interval, and a * with its explanation where there is a caveat", {
   md <- multi.disclosure(sd2011_synds5, sd2011, keys4, targets = c("depress", "ls"), print.flag = FALSE,
                          plot = FALSE, conf.level = 0.95)
   out <- paste(format(md), collapse = "\n")
   iv <- md$intervals[md$intervals$target == "depress" & md$intervals$measure == "DiSCO", ]
-  expect_match(out, sprintf("%.2f (%.2f\u2013%.2f)", iv$estimate, iv$conf.low, iv$conf.high), fixed = TRUE)
+  star <- if (is.na(iv$caveat)) "" else "*"
+  shown <- sprintf("%.2f (%.2f\u2013%.2f%s)", iv$estimate, iv$conf.low, iv$conf.high, star)
+  expect_match(out, shown, fixed = TRUE)
   expect_match(out, "Intervals across the 5 syntheses", fixed = TRUE)
   d <- md$output.list$depress
   d$to.print <- "short"
-  expect_match(paste(format(d), collapse = "\n"),
-               sprintf("%.2f (%.2f\u2013%.2f)", iv$estimate, iv$conf.low, iv$conf.high), fixed = TRUE)
+  expect_match(paste(format(d), collapse = "\n"), shown, fixed = TRUE)
+  near0 <- disclosure(sd2011_synds5, sd2011, c("sex", "region", "placesize"), "marital", print.flag = FALSE,
+                      conf.level = 0.95)
+  out <- paste(format(near0, to.print = "attrib"), collapse = "\n")
+  expect_match(out, "[0-9]\\*", perl = TRUE)
+  expect_match(out, "*: the values across syntheses are all equal, or reach 0 or 100 %", fixed = TRUE)
+  # Without any caveat, no footnote.
+  clean <- md
+  clean$intervals$caveat <- NA_character_
+  expect_no_match(paste(format(clean), collapse = "\n"), "*: the values", fixed = TRUE)
 })
 
 test_that("the full tables end with an Interval row holding each measure's interval", {
@@ -210,6 +154,6 @@ test_that("the full tables end with an Interval row holding each measure's inter
   out <- format(d, to.print = "attrib")
   row <- grep("^Interval ", out, value = TRUE)[1]
   iv <- d$intervals[d$intervals$measure %in% c("Dorig", "Dsyn", "iS", "DiS", "DiSCO"), ]
-  want <- sprintf("%.2f\u2013%.2f", iv$conf.low, iv$conf.high)
+  want <- sprintf("%.2f\u2013%.2f%s", iv$conf.low, iv$conf.high, ifelse(is.na(iv$caveat), "", "*"))
   expect_identical(strsplit(trimws(sub("^Interval", "", row)), " +")[[1]], want)
 })

@@ -16,3 +16,11 @@ test_that("arrows run from ring to dot, none where the points nearly touch", {
   theme <- ggplot2::ggplot() + synthrisk:::plot_theme("bottom")
   expect_identical(theme$theme$legend.position, "bottom")
 })
+
+test_that("legends of several rows are filled column by column (rows filled by row sit far apart in ggplot2 3.4)", {
+  g <- synthrisk:::legend_rows(2)
+  for (aes in c("colour", "shape", "size")) {
+    expect_identical(g[[aes]]$nrow %||% g$guides[[aes]]$nrow, 2)
+    expect_false(isTRUE(g[[aes]]$byrow %||% g$guides[[aes]]$byrow))
+  }
+})

@@ -11,10 +11,10 @@ test_that("disclosure() is the one-target case of the request; the request print
   expect_output(print(one), "<synthrisk request: disclosure() of 1 target, 4 keys, 5 syntheses>", fixed = TRUE)
   parts <- holdout_split(sd2011, prop = 0.5, seed = 1)
   multi <- synthrisk:::disclosure_request("multi", sd2011_synds5$syn, NULL, parts$train, keys4,
-                                          c("depress", "ls"), control = parts$control, boot = 2, seed = 1)
+                                          c("depress", "ls"), control = parts$control)
   expect_identical(multi$targets, c("depress", "ls"))
-  expect_identical(names(multi$plans), c("train", "control", "boot", "boot_control"))
-  expect_length(multi$plans$boot$syntheses, 2 * 5)
+  expect_identical(names(multi$plans), c("train", "control"))
+  expect_length(multi$plans$control$syntheses, 5)
   expect_output(print(multi), "multi.disclosure() of 2 targets, 4 keys, 5 syntheses, with control", fixed = TRUE)
 })
 

@@ -160,3 +160,15 @@ test_that("unusable columns and arguments get clear errors naming them", {
   }
   arg_error(quiet_disclosure(o, o, keys = "k", target = "t", ngroups_target = c(2, 3)), "ngroups_target")
 })
+
+test_that("did you mean suggests only close names: a slip, not any short name", {
+  dym <- synthrisk:::did_you_mean
+  expect_length(dym("xx", c("sex", "age")), 0)
+  expect_length(dym("ag", c("sex", "age", "region")), 1)
+  expect_match(dym("regoin", c("sex", "age", "region")), "region")
+  expect_match(dym("agee", c("sex", "age")), "age")
+  expect_length(dym("income", c("sex", "age", "region")), 0)
+  expect_error(disclosure(sd2011_synds, sd2011, keys = c("sex", "age"), target = "depres"), "depress")
+  err <- tryCatch(disclosure(sd2011_synds, sd2011, keys = c("xx", "age"), target = "depress"), error = identity)
+  expect_no_match(conditionMessage(err), "Did you mean")
+})
