@@ -137,7 +137,7 @@ argument_docs <- list(
                      "t (m - 1 degrees of freedom) times its standard error, an interval for the expected value of the measure over",
                      "syntheses from the same model. Intervals are clamped to what the measure can take (0-100 for",
                      "percentages); one marked `*` may cover less often than its level (its values are all equal,",
-                     "or reach 0 or 100). Also the level of the intervals of",
+                     "reach 0 or 100, or are a few whole numbers). Also the level of the intervals of",
                      "`resynthesize` (default 0.95). `NULL`: no interval across syntheses."),
   resynthesize = paste("Number B of further syntheses to draw from the same model (0: none): every measure's",
                        "interval (and `R`'s) is then the one across the m given and the B drawn syntheses, for",

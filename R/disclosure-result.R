@@ -436,7 +436,7 @@ flag_message <- function(message) {
 #'   `conf.high`: the interval of the measure's expected value over syntheses
 #'   (resynthesis's when there are both), the same on every synthesis's row,
 #'   `conf.method` and `conf.caveat` (`NA`, or why the interval may cover less often
-#'   than its level: `"all equal"`, `"at a bound"`); with `type =
+#'   than its level: `"all equal"`, `"at a bound"`, `"few values"`); with `type =
 #'   "holdout"` the same for `R`.
 #'
 #'   `tidy(type = "intervals")`: `target`, `measure`, `quantity` (`"measure"` or

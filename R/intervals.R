@@ -55,12 +55,15 @@ abort_boot <- function(call) {
 # between syntheses, clamped to `range` (what the measure can take). `caveat` (NA when
 # none) says why the t interval may cover less often than its level:
 # * "all equal": no spread was seen, so the interval is a point;
-# * "at a bound": a value lies at the edge of `range` (0 %, 100 %), or the interval
-#   reaches past it before clamping: the values pile up against the edge and their
-#   spread is one-sided (measures near 0), which the t interval does not model.
-# bench/coverage.R measures how often intervals with and without a caveat cover.
-# (Sample skewness, e.g. Cochran's rule m < 25 g1^2, was tried: from 5 values it is
-# noise and flagged half of the intervals that cover.)
+# * "at a bound": a value lies at the edge of `range` (0 %, 100 %, R's 1): the values
+#   pile up against it and their spread is one-sided (measures near 0);
+# * "few values": whole numbers (a count such as max_denom) taking fewer distinct
+#   values than min(m, 4), a lattice the t interval does not model.
+# bench/coverage.R measures how often intervals with and without a caveat cover. Two
+# other rules were tried and dropped: "the interval reaches past the bound" (intervals
+# that do not are those whose few values happen to lie close together, which cover
+# less often: 64-74 % with m = 2 near 0), and sample skewness (Cochran's m < 25 g1^2:
+# from five values it is noise).
 interval_across <- function(v, conf.level, range = c(0, 100)) {
   m <- length(v)
   est <- mean(v)
@@ -72,8 +75,9 @@ interval_across <- function(v, conf.level, range = c(0, 100)) {
   half <- stats::qt((1 + conf.level) / 2, m - 1) * sd / sqrt(m)
   low <- est - half
   high <- est + half
-  at_bound <- any(v <= range[1] | v >= range[2]) || low < range[1] || high > range[2]
-  caveat <- if (sd == 0) "all equal" else if (at_bound) "at a bound" else NA_character_
+  lattice <- all(v == round(v)) && length(unique(v)) < min(m, 4)
+  caveat <- if (sd == 0) "all equal" else if (any(v <= range[1] | v >= range[2])) "at a bound" else
+    if (lattice) "few values" else NA_character_
   list(estimate = est, conf.low = max(low, range[1]), conf.high = min(high, range[2]), caveat = caveat)
 }
 
@@ -99,7 +103,14 @@ target_intervals <- function(x, uncertainty) {
   if (!is.null(x$holdout)) {
     r_measures <- unique(x$holdout$measure)
     out$holdout_intervals <- interval_frame(r_measures, lapply(r_measures, function(me) {
-      interval_across(x$holdout$R[x$holdout$measure == me], level, measure_range(me, "R"))
+      rows <- x$holdout$measure == me
+      iv <- interval_across(x$holdout$R[rows], level, measure_range(me, "R"))
+      # R is made from the measure: values of the measure piled against 0 or 100 make
+      # R's one-sided too (bench/coverage.R: R of DiSDiO near 0).
+      if (is.na(iv$caveat) && !is.na(iv$conf.low)) {
+        iv$caveat <- interval_across(x$holdout$train[rows], level, measure_range(me))$caveat
+      }
+      iv
     }), "across syntheses")
   }
   out
@@ -157,8 +168,8 @@ interval_lines <- function(u, m, intervals = NULL) {
 }
 
 caveat_line <- function() {
-  paste("*: the values across syntheses are all equal, or reach 0 or 100 % (definitions vignette, section 12);",
-        "such an interval may cover less often than its level: read it as a rough range.")
+  paste("*: the values across syntheses are all equal, reach 0 or 100 %, or are a few whole numbers (definitions",
+        "vignette, section 12); such an interval may cover less often than its level: read it as a rough range.")
 }
 
 # "2.40 (1.95-2.88)" with an en dash, "*" after it with a caveat; plain numbers where

@@ -135,7 +135,7 @@ format.tau_curve <- function(x, digits = 2, ...) {
       c(sprintf("%s%% intervals %s of each synthetic value: attr(x, \"intervals\").", format(100 * conf.level),
                 if (B > 0) sprintf("across the %d given and %d drawn syntheses", m, B) else "across syntheses"),
         if (any(!is.na(intervals$caveat))) {
-          "Intervals with a caveat (column caveat: values all equal, or at 0 or 100 %) may cover less often than their level."
+          "Intervals with a caveat (column caveat: values all equal, at 0 or 100 %, or a few whole numbers) may cover less often than their level."
         })
     } else if (!is.null(conf.level)) "conf.level gives no interval with one synthesis (intervals across syntheses need m >= 2; resynthesize = B draws more).")
 }

@@ -6,14 +6,15 @@
 keys4 <- c("sex", "age", "region", "placesize")
 
 # By hand: mean -/+ qt((1 + conf) / 2, m - 1) * sd / sqrt(m), clamped to `range`; the
-# caveat: all values equal, or a value at the range's edge or the interval past it.
+# caveat: all values equal, a value at the range's edge, or whole numbers with fewer
+# distinct values than min(m, 4).
 hand_interval <- function(v, conf, range = c(0, 100)) {
   m <- length(v)
   half <- qt((1 + conf) / 2, m - 1) * sd(v) / sqrt(m)
   low <- mean(v) - half
   high <- mean(v) + half
-  caveat <- if (sd(v) == 0) "all equal" else
-    if (min(v) <= range[1] || max(v) >= range[2] || low < range[1] || high > range[2]) "at a bound" else NA
+  caveat <- if (sd(v) == 0) "all equal" else if (min(v) <= range[1] || max(v) >= range[2]) "at a bound" else
+    if (all(v %% 1 == 0) && length(unique(v)) < min(m, 4)) "few values" else NA
   list(value = c(mean(v), max(low, range[1]), min(high, range[2])), caveat = caveat)
 }
 
@@ -72,6 +73,17 @@ test_that("the holdout's R has an interval across syntheses, at most 1", {
   for (me in c("repU", "DiSCO")) {
     r <- d$holdout$R[d$holdout$measure == me]
     expect_interval(d$holdout_intervals[d$holdout_intervals$measure == me, ], r, 0.95, c(-Inf, 1), me)
+  }
+  # R inherits the caveat of its measure's values (DiSDiO near 0).
+  near0 <- disclosure(sd2011_synds5, parts$train, c("sex", "region", "placesize"), "marital", print.flag = FALSE,
+                      control = parts$control, conf.level = 0.95)
+  for (me in unique(near0$holdout$measure)) {
+    rows <- near0$holdout$measure == me
+    r_iv <- near0$holdout_intervals[near0$holdout_intervals$measure == me, ]
+    if (is.na(r_iv$conf.low)) next
+    own <- hand_interval(near0$holdout$R[rows], 0.95, c(-Inf, 1))$caveat
+    want <- if (is.na(own)) hand_interval(near0$holdout$train[rows], 0.95)$caveat else own
+    expect_identical(r_iv$caveat, as.character(want), label = me)
   }
 })
 
@@ -142,7 +154,7 @@ test_that("printouts show the estimate with its interval, and a * with its expla
                       conf.level = 0.95)
   out <- paste(format(near0, to.print = "attrib"), collapse = "\n")
   expect_match(out, "[0-9]\\*", perl = TRUE)
-  expect_match(out, "*: the values across syntheses are all equal, or reach 0 or 100 %", fixed = TRUE)
+  expect_match(out, "*: the values across syntheses are all equal, reach 0 or 100 %", fixed = TRUE)
   # Without any caveat, no footnote.
   clean <- md
   clean$intervals$caveat <- NA_character_
