@@ -32,8 +32,10 @@
 #' @param ... Other arguments of [multi.disclosure()]: `cont.na` (for data frames),
 #'   `denom_lim`, `exclude_ov_denom_lim`, `not.targetslev`, `usetargetsNA`, `usekeysNA`,
 #'   `exclude.keys`, `exclude.keylevs`, `exclude.targetlevs`, `ngroups_targets`,
-#'   `ngroups_keys`, `compare.synorig`, `n_threads`; `print.flag = TRUE` prints how
-#'   numeric variables were grouped (default `FALSE`).
+#'   `ngroups_keys`, `compare.synorig`, `n_threads`, `conf.level` (intervals across
+#'   syntheses of each synthetic value, m >= 2), `resynthesize`, `synthesizer` and
+#'   `seed` (intervals across the given and drawn syntheses, see [disclosure()]);
+#'   `print.flag = TRUE` prints how numeric variables were grouped (default `FALSE`).
 #' @return A data frame of class `tau_curve` with one row per target, synthesis and
 #'   `tau`: `target`, `synthesis`, `tau`, `synthetic` and `original` (in %). Its
 #'   attribute `measures` holds `Dorig`, `DiSCO`, `CAPd` and `DCAPd` per target and

@@ -24,7 +24,7 @@ cat(sprintf(paste("Measured %s, load average %s. SD2011 split by holdout_split(p
                   "drawn from the training records' cells (sampled with replacement, as many as there are), the",
                   "control records as the holdout. The true value is each measure's (and R's) mean over 500 fresh",
                   "syntheses. %d replications per setting and kind of interval. Each cell: coverage of all",
-                  "intervals / of those printed without a caveat (\"- (n)\" when fewer than 20) (share with a caveat). A caveat (\"*\") marks an",
+                  "intervals / of those printed without a caveat (\"k of n\" when fewer than 20) (share with a caveat). A caveat (\"*\") marks an",
                   "interval whose values are all equal, reach 0 or 100 %% (1 for R), or are a few whole numbers. Coverage should be near",
                   "95%%; its binomial standard error is about 1.5 points at 200 replications.\n"),
             format(Sys.time(), "%Y-%m-%d %H:%M UTC", tz = "UTC"), readLines("/proc/loadavg"), reps))
@@ -86,7 +86,7 @@ for (setting in settings) {
       h <- hits[[kind]][hits[[kind]]$quantity == q, ]
       clean <- h$covered[!h$caveat]
       if (length(clean) >= 20) worst[paste(setting$target, q, kind)] <<- mean(clean)
-      shown <- if (length(clean) >= 20) pct(clean) else sprintf("- (%d)", length(clean))
+      shown <- if (length(clean) >= 20) pct(clean) else sprintf("%d of %d", sum(clean), length(clean))
       sprintf("%s / %s (%s)", pct(h$covered), shown, pct(h$caveat))
     }, character(1))
     cat(sprintf("| %s | %.3f | %s |\n", q, truth[[q]], paste(cells, collapse = " | ")))

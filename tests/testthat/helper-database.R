@@ -90,6 +90,8 @@ postgres_server <- local({
 # A connection to the test run's PostgreSQL server, holding `tables`; closed when the
 # calling test ends.
 local_postgres <- function(tables, env = parent.frame()) {
+  # A server of our own is started for make test; not on CRAN's machines.
+  testthat::skip_on_cran()
   s <- postgres_server()
   con <- DBI::dbConnect(RPostgreSQL::PostgreSQL(), host = s$host, port = s$port, user = s$user, dbname = "postgres")
   withr::defer(DBI::dbDisconnect(con), envir = env)

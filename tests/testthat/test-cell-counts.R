@@ -5,7 +5,7 @@ keys4 <- c("sex", "age", "region", "placesize")
 
 test_that("weighted breaks equal classInt's on the repeated values", {
   set.seed(3)
-  for (i in 1:400) {
+  for (i in random_cases(400, cran = 40)) {
     k <- sample(2:25, 1)
     values <- switch(i %% 3 + 1,
                      sort(unique(sample(-40:40, k))),
@@ -27,7 +27,7 @@ test_that("weighted breaks equal classInt's on the repeated values", {
 
 test_that("disclosure() on counted cells equals disclosure() on the records, on 300 random cases", {
   local_quiet_labels()
-  for (seed in 1:300) {
+  for (seed in random_cases(300)) {
     case <- random_case(seed)
     set.seed(seed)
     vars <- intersect(names(case$data), c(case$args$keys, "t"))
@@ -42,8 +42,9 @@ test_that("disclosure() on counted cells equals disclosure() on the records, on 
 })
 
 test_that("the holdout baseline with counted cells equals that of the records, grouped keys included", {
+  skip_on_cran()
   local_quiet_labels()
-  for (seed in 1:150) {
+  for (seed in random_cases(150)) {
     case <- random_holdout_case(seed)
     set.seed(seed)
     vars <- intersect(names(case$data), c(case$args$keys, "t"))

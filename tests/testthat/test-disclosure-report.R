@@ -412,6 +412,7 @@ test_that("html_text() leaves no markup", {
 })
 
 test_that("data in a database: the report is written, the record counts say why they are absent", {
+  skip_on_cran()
   skip_without_report_tools()
   skip_if_not(all(vapply(c("DBI", "dplyr", "dbplyr", "RSQLite"), requireNamespace, logical(1), quietly = TRUE)),
               "DBI, dplyr, dbplyr and RSQLite are needed")

@@ -56,6 +56,7 @@ test_that("the size plot draws the mean of each measure: line type = numerator, 
 })
 
 test_that("the curve plots keep titles, legends and axes whole at 5 x 3 and 7 x 4 inches", {
+  skip_on_cran()
   skip_if_not(capabilities("cairo"))
   plots <- list(tau = list(autoplot(sd2011_tau(targets = c("depress", "workab", "marital"))), c(0, 1), 2.4),
                 tau_all = list(autoplot(sd2011_tau(ngroups_targets = c(income = 10))), c(0, 1), 2.4),

@@ -111,6 +111,7 @@ test_that("an original equal to the synthetic measure stays visible around it", 
 })
 
 test_that("the attribute plot keeps its legend keys, labels and points whole at 5 x 3 and 7 x 4 inches", {
+  skip_on_cran()
   for (md in list(sd2011_multi(), hard_multi(), synthpop_objects()$md_s1_repU_DiSDiO)) {
     p <- autoplot(md)
     for (size in figure_sizes) {

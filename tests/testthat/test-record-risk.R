@@ -48,7 +48,7 @@ test_that("sums equal disclosure() on the SD2011 fixtures, with every exclusion"
 test_that("sums equal disclosure() on random data, with exclusions", {
   local_quiet_labels()
   set.seed(11)
-  for (case in 1:200) {
+  for (case in random_cases(200)) {
     n <- sample(1:30, 1)
     make <- function(rows) data.frame(k1 = sample(c("a", "b", NA), rows, TRUE), k2 = sample(c(1, 2, NaN), rows, TRUE),
                                       t = sample(c("x", "y", "z", NA), rows, TRUE))

@@ -10,7 +10,7 @@ compare_with_reference <- function(case, seed) {
 
 test_that("disclosure() agrees with the plain-R reference on 500 random datasets", {
   local_quiet_labels()
-  for (seed in seq_len(500)) {
+  for (seed in random_cases(500)) {
     compare_with_reference(random_case(seed), seed)
   }
 })

@@ -41,7 +41,7 @@ ref_repuniq <- function(syn, data, keys) {
 
 test_that("replicated.uniques agrees with the reference on random data", {
   set.seed(7)
-  for (case in 1:150) {
+  for (case in random_cases(150)) {
     n <- sample(1:40, 1)
     make <- function(rows) data.frame(a = sample(c("x", "y", NA), rows, TRUE), b = sample(c(1, 2, NaN, NA, 2), rows, TRUE),
                                       c = factor(sample(c("p", "q"), rows, TRUE)))

@@ -81,7 +81,7 @@ test_that("the curves are non-increasing in tau and keep the user's order of tau
 
 test_that("tau_curve() agrees with the plain-R reference on 300 random datasets", {
   local_quiet_labels()
-  for (seed in seq_len(300)) {
+  for (seed in random_cases(300)) {
     case <- random_case(seed)
     set.seed(10000 + seed)
     tau <- c(sample(c(0, 1, 0.5, 1 / 3, 2 / 3, 0.25, 0.75, 0.2)), stats::runif(3))[seq_len(sample(2:11, 1))]
