@@ -163,6 +163,7 @@ interval_lines <- function(u, m, intervals = NULL) {
       "conf.level asks for intervals across syntheses, which need m >= 2; with one synthesis draw more from its model: resynthesize = B (e.g. 20)."
     })
   }
+  out <- c(out, mismatch_lines(u$mismatch))
   if (!is.null(intervals) && any(!is.na(intervals$caveat))) out <- c(out, caveat_line())
   out
 }

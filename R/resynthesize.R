@@ -107,6 +107,41 @@ resynthesized_object <- function(object, data, u, needed, call) {
   with_drawn(object, draw_syntheses(synthesizer, data, u$resynthesize, u$seed, needed, call))
 }
 
+# Where the given syntheses do not look drawn from the synthesizer's model: per target
+# and headline measure (repU, DiSCO), the mean of the m given syntheses more than 4
+# standard deviations of the B drawn values (B >= 2) from their mean (for values from
+# one model, a few in a hundred at B = 4, about one in a thousand at B = 20), or NULL. `runs`: per target, the disclosure of
+# the m + B syntheses.
+drawn_mismatch <- function(runs, m, B) {
+  if (B < 2) return(NULL)
+  rows <- list()
+  for (tv in names(runs)) {
+    d <- runs[[tv]]
+    for (me in c("repU", "DiSCO")) {
+      v <- if (me == "repU") d$ident$repU else d$attrib$DiSCO
+      given <- mean(v[seq_len(m)])
+      drawn <- v[m + seq_len(B)]
+      far <- abs(given - mean(drawn)) > 4 * stats::sd(drawn)
+      if (isTRUE(far)) {
+        rows[[length(rows) + 1]] <- data.frame(target = tv, measure = me, given = given, drawn_mean = mean(drawn),
+                                               drawn_sd = stats::sd(drawn), stringsAsFactors = FALSE)
+      }
+    }
+  }
+  bind_frames(rows)
+}
+
+# A line saying where the given syntheses lie outside the drawn ones, or nothing.
+mismatch_lines <- function(mismatch) {
+  if (is.null(mismatch) || nrow(mismatch) == 0) return(character(0))
+  f <- function(v) format_fixed(v, 2)
+  what <- paste0(mismatch$measure, " of ", mismatch$target, " ", f(mismatch$given), " (drawn: mean ",
+                 f(mismatch$drawn_mean), ", sd ", f(mismatch$drawn_sd), ")")
+  paste0("The given syntheses lie far from the drawn ones (more than 4 standard deviations) for ",
+         paste(what, collapse = ", "),
+         ": the synthesizer may not be the model that made them, and the intervals then describe its model, not theirs.")
+}
+
 # An interval table of the run on the m + B syntheses as the intervals of
 # resynthesis.
 as_resynthesized <- function(intervals) {
@@ -132,6 +167,8 @@ add_resynthesized <- function(result, family, object, cont.na, data, frame, requ
     if (family == "multi") as_multi_disclosure(again, counted) else as_disclosure(again, counted)
   })
   u$drawn <- u$resynthesize
+  runs <- if (family == "multi") second$output.list else stats::setNames(list(second), second$target)
+  u$mismatch <- drawn_mismatch(runs, length(request$syn), u$resynthesize)
   if (family == "multi") {
     for (tv in names(result$output.list)) {
       d <- result$output.list[[tv]]

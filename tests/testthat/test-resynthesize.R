@@ -156,3 +156,25 @@ test_that("the default synthesizer of a synds object is synthpop's syn() with th
                      conf.level = 0.95, cont.na = sd2011_synds$cont.na)
   expect_equal(got$intervals[c("estimate", "conf.low", "conf.high")], want$intervals[c("estimate", "conf.low", "conf.high")])
 })
+
+test_that("given syntheses outside every drawn one are said: the synthesizer may not be their model", {
+  # sd2011_synds was made by CART; resampling the original's records is another model.
+  d <- disclosure(sd2011_synds, small, keys4, "depress", print.flag = FALSE, resynthesize = 4,
+                  synthesizer = resample_rows, seed = 1)
+  mm <- d$uncertainty$mismatch
+  expect_true(all(c("repU", "DiSCO") %in% mm$measure))
+  repu <- mm[mm$measure == "repU", ]
+  drawn <- disclosure(draws_by_hand(resample_rows, small, 4, 1), small, keys = keys4, target = "depress",
+                      print.flag = FALSE)
+  expect_equal(c(repu$given, repu$drawn_mean, repu$drawn_sd),
+               c(d$ident$repU, mean(drawn$ident$repU), sd(drawn$ident$repU)))
+  expect_gt(abs(repu$given - repu$drawn_mean), 4 * repu$drawn_sd)
+  expect_match(paste(format(d), collapse = " "), "far from the drawn ones \\(more than 4 standard\\s+deviations\\) for repU of depress")
+  # Drawn from the model of the given synthesis: nothing to say.
+  set.seed(5)
+  given <- resample_rows(small)
+  same <- disclosure(given, small, keys = keys4, target = "depress", print.flag = FALSE, resynthesize = 19,
+                     synthesizer = resample_rows, seed = 2)
+  expect_null(same$uncertainty$mismatch)
+  expect_no_match(paste(format(same), collapse = " "), "far from the drawn ones")
+})
