@@ -272,8 +272,10 @@ disclosure_cli <- function(x, to.print, digits, show_call = FALSE) {
     cli::cli_h2("Released together")
     cli::cli_text(escape_braces(release_lines(x$release, m, digits, mean(x$attrib$DiSCO), mean(x$ident$repU))))
   }
-  # Shown with every table that shows intervals, so that a "*" is explained.
-  lines <- interval_lines(x$uncertainty, m, x$intervals)
+  # Shown with every table that shows intervals, so that a "*" there is explained.
+  shown <- c(if ("short" %in% to.print) headline_measures, if ("ident" %in% to.print) names(x$ident),
+             if ("attrib" %in% to.print) names(x$attrib), if ("allCAPs" %in% to.print) names(x$allCAPs))
+  lines <- interval_lines(x$uncertainty, m, shown_intervals(x$intervals, shown))
   if ((summary || any(c("ident", "attrib", "allCAPs") %in% to.print)) && length(lines) > 0) {
     cli::cli_h2("Intervals")
     for (line in lines) cli::cli_bullets(c("*" = escape_braces(line)))

@@ -81,6 +81,14 @@ interval_across <- function(v, conf.level, range = c(0, 100)) {
   list(estimate = est, conf.low = max(low, range[1]), conf.high = min(high, range[2]), caveat = caveat)
 }
 
+# A measure of the original data alone (UiO, Dorig, CAPd, baseCAPd) is the same in
+# every synthesis: its interval is the exact value, with no caveat.
+of_original <- function(iv, measure) {
+  hit <- measure_registry$data[match(measure, measure_registry$measure)]
+  if (identical(hit, "original")) iv$caveat <- NA_character_
+  iv
+}
+
 # What each measure can take: 0-100 for percentages, from 0 for counts, and at most 1
 # for the holdout's R (a share that can be negative).
 measure_range <- function(measure, quantity = "measure") {
@@ -98,7 +106,7 @@ target_intervals <- function(x, uncertainty) {
   long <- measure_rows(x)
   measures <- unique(long$measure)
   out$intervals <- interval_frame(measures, lapply(measures, function(me) {
-    interval_across(long$value[long$measure == me], level, measure_range(me))
+    of_original(interval_across(long$value[long$measure == me], level, measure_range(me)), me)
   }), "across syntheses")
   if (!is.null(x$holdout)) {
     r_measures <- unique(x$holdout$measure)
@@ -110,7 +118,7 @@ target_intervals <- function(x, uncertainty) {
       if (is.na(iv$caveat) && !is.na(iv$conf.low)) {
         iv$caveat <- interval_across(x$holdout$train[rows], level, measure_range(me))$caveat
       }
-      iv
+      of_original(iv, me)
     }), "across syntheses")
   }
   out
@@ -166,6 +174,20 @@ interval_lines <- function(u, m, intervals = NULL) {
   out <- c(out, mismatch_lines(u$mismatch))
   if (!is.null(intervals) && any(!is.na(intervals$caveat))) out <- c(out, caveat_line())
   out
+}
+
+# The intervals a printout shows: of `measures`, resynthesis's where there are both
+# (as interval_of() picks them).
+shown_intervals <- function(intervals, measures) {
+  if (is.null(intervals)) return(NULL)
+  keys <- unique(intervals[intervals$measure %in% measures, intersect(c("target", "measure"), names(intervals)),
+                           drop = FALSE])
+  rows <- lapply(seq_len(nrow(keys)), function(i) {
+    at <- intervals$measure == keys$measure[i]
+    if ("target" %in% names(keys)) at <- at & intervals$target == keys$target[i]
+    interval_of(intervals[at, , drop = FALSE], keys$measure[i])
+  })
+  bind_frames(rows)
 }
 
 caveat_line <- function() {

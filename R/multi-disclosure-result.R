@@ -230,7 +230,8 @@ multi_disclosure_cli <- function(x, to.print, digits) {
     cli::cli_text(escape_braces(release_lines(x$release, m, digits, NA, NA)))
   }
   # Shown with the attribute table, which shows intervals, so that a "*" is explained.
-  lines <- interval_lines(x$uncertainty, m, x$intervals)
+  lines <- interval_lines(x$uncertainty, m,
+                          if ("attrib" %in% to.print) shown_intervals(x$intervals, cols[2]))
   if ((summary || "attrib" %in% to.print) && length(lines) > 0) {
     cli::cli_h2("Intervals")
     for (line in lines) cli::cli_bullets(c("*" = escape_braces(line)))

@@ -25,14 +25,32 @@ check_synthesizer <- function(x, call) {
 
 # The arguments of synthpop's syn() that reproduce the specification a synds object
 # stores (method, visit sequence, predictor matrix, cont.na, smoothing and the rest),
-# for one synthesis of `data`'s synthesized variables.
+# for one synthesis of the variables it synthesized. syn() stores some of them in
+# another form than it takes them: smoothing as a vector ("" for none), event and
+# denom as column numbers (0 for none); they go back as the named lists it takes.
 synds_syn_arguments <- function(object) {
   stored <- c("method", "visit.sequence", "predictor.matrix", "proper", "k", "rules", "rvalues", "cont.na",
-              "semicont", "smoothing", "event", "denom", "drop.not.used", "drop.pred.only", "numtocat", "catgroups")
+              "semicont", "drop.not.used", "drop.pred.only", "numtocat", "catgroups")
   args <- object[intersect(stored, names(object))]
+  vars <- synds_variables(object)
+  named_list <- function(x, keep) if (any(keep)) as.list(x[keep]) else NULL
+  if (!is.null(object$smoothing)) {
+    smoothing <- unlist(object$smoothing)
+    args$smoothing <- named_list(smoothing, !is.na(smoothing) & smoothing != "")
+  }
+  for (field in c("event", "denom")) {
+    at <- unlist(object[[field]])
+    if (!is.null(at)) {
+      keep <- !is.na(at) & at > 0 & at <= length(vars)
+      args[[field]] <- if (any(keep)) stats::setNames(as.list(vars[at[keep]]), names(at)[keep])
+    }
+  }
   args <- args[!vapply(args, is.null, logical(1))]
   c(args, list(m = 1, models = FALSE, print.flag = FALSE))
 }
+
+# The variables a synds object's specification is about, in its order.
+synds_variables <- function(object) names(object$method) %||% object$obs.vars
 
 # The synthesizer of a request: the user's, or for a synds object synthpop's syn()
 # with the object's specification (an error naming `synthesizer` without synthpop).
@@ -49,7 +67,7 @@ resolve_synthesizer <- function(synthesizer, object, call) {
                    call = call)
   }
   args <- synds_syn_arguments(object)
-  vars <- object$obs.vars %||% names(object$method)
+  vars <- synds_variables(object)
   function(data) {
     syn <- get("syn", envir = asNamespace("synthpop"))
     out <- do.call(syn, c(list(data = data[intersect(vars, names(data))]), args))

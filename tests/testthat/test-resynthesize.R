@@ -139,10 +139,22 @@ test_that("bad resynthesize, synthesizer and seed are errors naming them", {
 
 test_that("the default synthesizer of a synds object is synthpop's syn() with the object's specification", {
   args <- synthrisk:::synds_syn_arguments(sd2011_synds)
-  for (field in c("method", "visit.sequence", "predictor.matrix", "smoothing", "cont.na", "rules", "rvalues",
-                  "semicont", "proper", "k")) {
+  for (field in c("method", "visit.sequence", "predictor.matrix", "cont.na", "rules", "rvalues", "semicont", "proper",
+                  "k")) {
     expect_identical(args[[field]], sd2011_synds[[field]], label = field)
   }
+  # Stored as vectors, taken as named lists: none here (no smoothing, event or denom).
+  expect_null(args$smoothing)
+  expect_null(args$event)
+  expect_null(args$denom)
+  spec <- sd2011_synds
+  spec$smoothing[["income"]] <- "density"
+  spec$denom[["nofriend"]] <- match("age", names(spec$method))
+  spec$event[["age"]] <- -1
+  spec_args <- synthrisk:::synds_syn_arguments(spec)
+  expect_identical(spec_args$smoothing, list(income = "density"))
+  expect_identical(spec_args$denom, list(nofriend = "age"))
+  expect_null(spec_args$event)
   expect_identical(args[c("m", "models", "print.flag")], list(m = 1, models = FALSE, print.flag = FALSE))
   if (!requireNamespace("synthpop", quietly = TRUE)) {
     expect_error(disclosure(sd2011_synds, sd2011, keys4, "depress", resynthesize = 2), "synthpop is not installed")
@@ -150,7 +162,7 @@ test_that("the default synthesizer of a synds object is synthpop's syn() with th
   }
   got <- disclosure(sd2011_synds, sd2011, keys4, "depress", print.flag = FALSE, resynthesize = 2, seed = 3)
   set.seed(3)
-  vars <- sd2011_synds$obs.vars
+  vars <- names(sd2011_synds$method)
   drawn <- lapply(1:2, function(b) do.call(synthpop::syn, c(list(data = sd2011[vars]), args))$syn)
   want <- disclosure(c(list(sd2011_synds$syn), drawn), sd2011, keys = keys4, target = "depress", print.flag = FALSE,
                      conf.level = 0.95, cont.na = sd2011_synds$cont.na)
