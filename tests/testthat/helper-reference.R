@@ -332,6 +332,8 @@ got_measures <- function(got, j) {
 
 pairs_in_order <- function(x) {
   x <- as.data.frame(x, stringsAsFactors = FALSE)
+  # synthrisk's target_key_levs is a factor (as synthpop's): compared by label.
+  x$target_key_levs <- as.character(x$target_key_levs)
   x <- x[order(x$key, x$target_key_levs, x$npairs, x$key_total, x$key_target_total), ]
   rownames(x) <- NULL
   x

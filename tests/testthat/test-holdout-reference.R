@@ -35,11 +35,11 @@ compare_holdout_with_reference <- function(case, seed) {
 
 test_that("the holdout baseline agrees with the plain-R reference on 300 random cases", {
   n_cases <- length(random_cases(300))
-  ran <- 0
+  ran <- 0L
   local_quiet_labels()
   for (seed in seq_len(n_cases)) {
     compare_holdout_with_reference(random_holdout_case(seed), seed)
-    ran <- ran + 1
+    ran <- ran + 1L
   }
   expect_identical(ran, n_cases)
 })

@@ -158,7 +158,7 @@ test_that("the default synthesizer of a synds object is synthpop's syn() with th
   expect_identical(args[c("m", "models", "print.flag")], list(m = 1, models = FALSE, print.flag = FALSE))
   if (!requireNamespace("synthpop", quietly = TRUE)) {
     expect_error(disclosure(sd2011_synds, sd2011, keys4, "depress", resynthesize = 2), "synthpop is not installed")
-    skip("synthpop is not installed: the default synthesizer is checked where it is")
+    skip("synthpop is not installed (tools/install-synthpop.sh puts it in a scratch library): the default synthesizer is checked where it is")
   }
   got <- disclosure(sd2011_synds, sd2011, keys4, "depress", print.flag = FALSE, resynthesize = 2, seed = 3)
   set.seed(3)
