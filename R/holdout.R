@@ -302,7 +302,8 @@ holdout_points <- function(labels, train, control, R, group = NULL, first_on_top
   has <- !vapply(t_iv, is.null, logical(1))
   bars <- if (any(has)) {
     b <- data.frame(target = lab[has], low = vapply(t_iv[has], `[[`, 0, "conf.low"),
-                    high = vapply(t_iv[has], `[[`, 0, "conf.high"))
+                    high = vapply(t_iv[has], `[[`, 0, "conf.high"),
+                    caveat = vapply(t_iv[has], function(iv) iv$caveat %||% NA_character_, ""))
     if (!is.null(group)) b$group <- factor(group[has], levels = unique(group))
     b
   }
@@ -318,7 +319,7 @@ holdout_plot_measures <- function() {
 holdout_interval_note <- function(x, drawn) {
   if (is.null(drawn$bars)) return("")
   method <- if (any(x$intervals$method == "resynthesized")) "resynthesized" else "across syntheses"
-  paste0("; bars and [ ]: ", interval_label(x$uncertainty, method))
+  paste0("; bars and [ ]: ", interval_label(x$uncertainty, method), bars_caveat_note(drawn$bars))
 }
 
 holdout_plot_disclosure <- function(x) {

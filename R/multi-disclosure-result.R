@@ -353,7 +353,9 @@ attrib_plot <- function(x) {
   arrows <- arrow_segments(target, tab$attrib.orig, tab$attrib.syn)
   bars <- attrib_bars(x, cols[2], target)
   note <- if (m > 1) paste0("; means over ", m, " syntheses") else ""
-  if (!is.null(bars)) note <- paste0(note, "; bars: ", interval_label(x$uncertainty, bars$method[1]))
+  if (!is.null(bars)) {
+    note <- paste0(note, "; bars: ", interval_label(x$uncertainty, bars$method[1]), bars_caveat_note(bars))
+  }
   subtitle <- keys_subtitle(x$keys, note)
   if (!any(is.finite(tab$attrib.orig))) subtitle <- paste0(subtitle, "\nNo original ", cols[1], " in this object")
   draw_attrib_plot(points, arrows, legend_labels, subtitle, styles, bars)
@@ -367,7 +369,8 @@ attrib_bars <- function(x, measure, target) {
   if (!any(keep)) return(NULL)
   data.frame(target = target[keep], low = vapply(found[keep], `[[`, 0, "conf.low"),
              high = vapply(found[keep], `[[`, 0, "conf.high"),
-             method = vapply(found[keep], `[[`, "", "method"), stringsAsFactors = FALSE)
+             method = vapply(found[keep], `[[`, "", "method"),
+             caveat = vapply(found[keep], function(iv) iv$caveat %||% NA_character_, ""), stringsAsFactors = FALSE)
 }
 
 # The released-together marker: DiSCO_any for DiSCO, else the pooled synthesis's measure.

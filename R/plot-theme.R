@@ -21,11 +21,23 @@ legend_rows <- function(n) {
                   size = ggplot2::guide_legend(nrow = n))
 }
 
-# Intervals of the synthetic measure as horizontal error bars (vermillion, thin).
+# Intervals of the synthetic measure as horizontal error bars (vermillion, thin); those
+# with a caveat (`caveat` not NA: they may cover less often than their level) dashed.
 interval_bars <- function(bars) {
   if (is.null(bars) || nrow(bars) == 0) return(NULL)
-  ggplot2::geom_errorbar(data = bars, ggplot2::aes(xmin = .data$low, xmax = .data$high, y = .data$target),
-                         inherit.aes = FALSE, orientation = "y", width = 0.35, colour = "#D55E00", linewidth = 0.45)
+  doubtful <- if (is.null(bars$caveat)) rep(FALSE, nrow(bars)) else !is.na(bars$caveat)
+  layer <- function(rows, linetype) {
+    if (!any(rows)) return(NULL)
+    ggplot2::geom_errorbar(data = bars[rows, , drop = FALSE],
+                           ggplot2::aes(xmin = .data$low, xmax = .data$high, y = .data$target), inherit.aes = FALSE,
+                           orientation = "y", width = 0.35, colour = "#D55E00", linewidth = 0.45, linetype = linetype)
+  }
+  list(layer(!doubtful, "solid"), layer(doubtful, "22"))
+}
+
+# "; dashed: may cover less often" when a drawn interval has a caveat.
+bars_caveat_note <- function(bars) {
+  if (is.null(bars$caveat) || all(is.na(bars$caveat))) "" else " (dashed: may cover less often)"
 }
 
 # The x axis runs from 0 to 100 % with room beyond both ends for a whole point.

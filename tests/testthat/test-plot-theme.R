@@ -24,3 +24,14 @@ test_that("legends of several rows are filled column by column (rows filled by r
     expect_false(isTRUE(g[[aes]]$byrow %||% g$guides[[aes]]$byrow))
   }
 })
+
+test_that("intervals with a caveat are drawn dashed, the others solid, and the subtitle says so", {
+  bars <- data.frame(target = c("a", "b"), low = c(1, 2), high = c(3, 4), caveat = c(NA, "at a bound"))
+  layers <- synthrisk:::interval_bars(bars)
+  expect_identical(vapply(layers, function(l) l$aes_params$linetype, ""), c("solid", "22"))
+  expect_identical(nrow(layers[[2]]$data), 1L)
+  expect_match(synthrisk:::bars_caveat_note(bars), "dashed")
+  bars$caveat <- NA
+  expect_null(synthrisk:::interval_bars(bars)[[2]])
+  expect_identical(synthrisk:::bars_caveat_note(bars), "")
+})
