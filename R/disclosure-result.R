@@ -91,17 +91,22 @@ two_way_checks <- function(raw, m, target, keys, labels, thresh) {
   out <- vector("list", m)
   tw <- raw$two_way
   pct <- 100 * tw$key_target_total / tw$key_total
-  keep <- which(pct > thresh[2] & tw$synthesis <= m)
-  if (length(keep) == 0) return(out)
-  synthesis <- tw$synthesis[keep]
-  key <- tw$key[keep]
-  key_level <- tw$key_level[keep]
-  key_labels <- character(length(keep))
-  for (k in unique(key)) {
-    at <- key == k
-    key_labels[at] <- labels[[keys[k]]][key_level[at]]
+  # Every pair of the DiSCO cells above thresh[1] is labelled: the factor's levels.
+  counted <- which(tw$synthesis <= m)
+  keep_counted <- pct[counted] > thresh[2]
+  if (!any(keep_counted)) return(out)
+  key_all <- tw$key[counted]
+  key_labels <- character(length(counted))
+  for (k in unique(key_all)) {
+    at <- key_all == k
+    key_labels[at] <- labels[[keys[k]]][tw$key_level[counted][at]]
   }
-  pair <- paste(labels[[target]][tw$target_level[keep]], key_labels, sep = "|")
+  pair_all <- paste(labels[[target]][tw$target_level[counted]], key_labels, sep = "|")
+  synthesis_all <- tw$synthesis[counted]
+  keep <- counted[keep_counted]
+  synthesis <- synthesis_all[keep_counted]
+  key <- key_all[keep_counted]
+  pair <- pair_all[keep_counted]
   npairs <- tw$npairs[keep]
   # Per synthesis, most pairs first; ties keep synthpop's order: key by key, pair
   # labels sorted.
@@ -118,10 +123,11 @@ two_way_checks <- function(raw, m, target, keys, labels, thresh) {
     # data.frame() took them from the key column).
     row_names <- if (!is.null(key_names) && !anyDuplicated(key_names) && any(nzchar(key_names))) key_names
     cols <- lapply(columns, `[`, at)
-    # A factor, as synthpop gives it; its levels are the pairs of this table, key by
-    # key (synthpop's also hold pairs that the table does not show).
-    by_key <- order(key[ord][at], cols$target_key_levs)
-    cols$target_key_levs <- factor(cols$target_key_levs, levels = unique(cols$target_key_levs[by_key]))
+    # A factor, as synthpop gives it: its levels are every pair of synthesis j's DiSCO
+    # cells above thresh[1], key by key, pair labels sorted, the table's rows among them.
+    in_j <- synthesis_all == j
+    levels_j <- pair_all[in_j][order(key_all[in_j], pair_all[in_j])]
+    cols$target_key_levs <- factor(cols$target_key_levs, levels = unique(levels_j))
     out[[j]] <- vctrs::new_data_frame(cols, n = length(at), row.names = row_names %||% .set_row_names(length(at)))
   }
   out

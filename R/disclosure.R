@@ -78,7 +78,10 @@
 #'   object brings its own.
 #' @eval argument_docs_roxygen("disclosure")
 #' @return An object of class `disclosure`: `ident`, `attrib`, `allCAPs` (data
-#'   frames, one row per synthesis), `check_1way`, `check1`, `check_2way`, `check2`,
+#'   frames, one row per synthesis), `check_1way`, `check1`, `check_2way` (its
+#'   `target_key_levs`, "target level|key level", a factor as in synthpop: its levels
+#'   are every pair of the DiSCO cells above `thresh_2way[1]`, key by key, the pairs
+#'   the table shows among them), `check2`,
 #'   `Nexclusions` (one 8 x 6 matrix per synthesis), `measures` (every number in one
 #'   data frame, plus `TCAP_synthpop`, synthpop 1.9-3's TCAP, and the record counts
 #'   `Nd`, `Ns`), `grouping` (breaks and labels of each grouped variable), `notes`

@@ -64,12 +64,17 @@ test_that("print(d, to.print = 'checks') shows both checks, as multi.disclosure(
   expect_match(paste(both, collapse = "\n"), "2-way check", fixed = TRUE)
 })
 
-test_that("check_2way's target_key_levs is a factor, as synthpop gives it, levels key by key", {
-  d <- disclosure(sd2011_synds, sd2011, keys = c("sex", "age", "region", "placesize"), target = "marital",
-                  print.flag = FALSE)
+test_that("check_2way's target_key_levs is a factor, as synthpop gives it: levels are every pair, key by key", {
+  keys <- c("sex", "age", "region", "placesize")
+  d <- disclosure(sd2011_synds, sd2011, keys = keys, target = "marital", print.flag = FALSE)
   c2 <- d$check_2way
   expect_s3_class(c2$target_key_levs, "factor")
-  expect_setequal(levels(c2$target_key_levs), as.character(c2$target_key_levs))
-  key_of_level <- c2$key[match(levels(c2$target_key_levs), as.character(c2$target_key_levs))]
-  expect_false(is.unsorted(match(key_of_level, d$keys)))
+  # With no share threshold the table shows every pair: its labels are the levels.
+  every <- disclosure(sd2011_synds, sd2011, keys = keys, target = "marital", print.flag = FALSE,
+                      thresh_2way = c(4, 0))$check_2way
+  expect_identical(levels(c2$target_key_levs), levels(every$target_key_levs))
+  expect_setequal(levels(every$target_key_levs), as.character(every$target_key_levs))
+  key_of_level <- every$key[match(levels(every$target_key_levs), as.character(every$target_key_levs))]
+  expect_false(is.unsorted(match(key_of_level, keys)))
+  expect_true(all(as.character(c2$target_key_levs) %in% levels(c2$target_key_levs)))
 })

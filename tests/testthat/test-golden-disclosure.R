@@ -7,6 +7,7 @@ compare_check_table <- function(got, want, label) {
     for (col in names(want)) {
       # A factor where synthpop gives one (check_2way's target_key_levs).
       expect_identical(is.factor(got[[col]]), is.factor(want[[col]]), label = paste(label, col, "is a factor"))
+      if (is.factor(want[[col]])) expect_identical(levels(got[[col]]), levels(want[[col]]), label = paste(label, col, "levels"))
       if (is.numeric(want[[col]])) {
         expect_numbers(got[[col]], want[[col]], label = paste(label, col))
       } else {
