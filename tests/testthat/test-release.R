@@ -67,7 +67,7 @@ test_that("the release measures equal the record_risk() reference on random case
     expect_identical(got$pooled$measures, want$measures, label = paste("pooled, case", seed))
     checked <- checked + 1
   }
-  expect_gte(checked, 200)
+  expect_gte(checked, if (exhaustive()) 200 else 5)
 })
 
 test_that("release is refused where it would be ignored or cannot be made", {
