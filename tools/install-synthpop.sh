@@ -10,6 +10,7 @@ set -euo pipefail
 lib=$1; shift
 sudo_cmd=""
 [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+$sudo_cmd apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends \
   r-cran-party r-cran-polspline r-cran-randomforest r-cran-proto r-cran-plyr r-cran-ranger r-cran-rpart \
   r-cran-foreign r-cran-nnet r-cran-lattice r-cran-mass r-cran-rmutil r-cran-stringr r-cran-forcats \
