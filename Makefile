@@ -42,12 +42,14 @@ check: setup
 # As CRAN checks the built tarball, with no network: an empty CARGO_HOME and an empty
 # HOME (CARGO_HOME and ~/.cargo are checked empty afterwards), cargo offline,
 # the incoming checks that need the network off, and suggested packages that CRAN has
-# but Debian does not (synthpop) not required. Tests run as on CRAN (NOT_CRAN
-# unset); the full suite runs in test-r. Fails on an ERROR or a WARNING; the NOTEs are
+# but Debian does not (synthpop) not required; the orphaned-package check that
+# --as-cran forces reads a stand-in of CRAN's database (tools/offline-cran-db.R).
+# Tests run as on CRAN (NOT_CRAN unset); the full suite runs in test-r. Fails on an ERROR or a WARNING; the NOTEs are
 # explained in cran-comments.md.
 check-cran: setup
 	rm -rf synthrisk.Rcheck $(TARBALL) /tmp/synthrisk-check-cran.log
 	@scratch=$$(mktemp -d) && mkdir -p $$scratch/cargo-home $$scratch/home && \
+	Rscript tools/offline-cran-db.R $$scratch/cran && export R_CRAN_WEB=file://$$scratch/cran && \
 	export RUSTUP_HOME=$${RUSTUP_HOME:-$$HOME/.rustup} CARGO_HOME=$$scratch/cargo-home HOME=$$scratch/home \
 	  CARGO_NET_OFFLINE=true _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=false _R_CHECK_ORPHANED_=false \
 	  _R_CHECK_FORCE_SUGGESTS_=false \
