@@ -1,4 +1,4 @@
-# synthrisk beside synthpop 1.9-3 in one process, each call timed with system.time()
+# synthrisk beside synthpop (1.9-3, or the version installed) in one process, each call timed with system.time()
 # (its default full garbage collection first): SD2011 (m = 5, 4 keys, default targets)
 # and Adult (m = 1, 4 keys, 9 targets). synthpop is not a dependency and cannot come
 # from Debian; point SYNTHPOP_LIB at a library that holds it (bench/RESULTS.md says
@@ -12,6 +12,7 @@ if (!nzchar(lib) || !requireNamespace("synthpop", lib.loc = lib, quietly = TRUE)
   quit(save = "no")
 }
 invisible(loadNamespace("synthpop", lib.loc = lib))
+synthpop_version <- utils::packageDescription("synthpop", lib.loc = lib)$Version
 suppressPackageStartupMessages(library(synthrisk))
 options(synthrisk.n_threads = 2)
 reps <- suppressWarnings(as.integer(commandArgs(trailingOnly = TRUE)[1]))
@@ -46,17 +47,18 @@ rows <- lapply(names(workloads), function(w) {
              same_attrib_syn = same)
 })
 tab <- do.call(rbind, rows)
-cat("\n## Beside synthpop 1.9-3, one process, system.time()\n\n")
+cat(sprintf("\n## Beside synthpop %s, one process, system.time()\n\n", synthpop_version))
 cat(sprintf("Measured %s, load average %s; median of %d calls each, every call after a full garbage collection.",
             format(Sys.time(), "%Y-%m-%d %H:%M UTC", tz = "UTC"), readLines("/proc/loadavg"), reps),
     "`same_attrib_syn`: targets whose synthetic summary measure is the same in both to 1e-9; where it is not, synthpop",
-    "1.9-3 misaligns the tables of an ungrouped numeric target with values on one side only (SPEC section 9;",
+    synthpop_version, "misaligns the tables of an ungrouped numeric target with values on one side only (SPEC section 9;",
     "the result's notes say so).\n\n")
 cat("| workload | synthrisk_s | synthpop_s | ratio | same_attrib_syn |\n| --- | --- | --- | --- | --- |\n")
 for (i in seq_len(nrow(tab))) {
   cat(sprintf("| %s | %.4f | %.2f | %.0fx | %s |\n", tab$workload[i], tab$synthrisk_s[i], tab$synthpop_s[i],
               tab$ratio[i], tab$same_attrib_syn[i]))
 }
-cat("\nsynthpop is not a dependency and cannot come from Debian: it was installed for this from its GitHub sources",
-    "(version 1.9-3) into a scratch library, with two imports that Debian lacks (mipfp, broman: used by its `ipf`",
-    "method and a utility plot, not by `disclosure()` or `multi.disclosure()`) left out of its NAMESPACE.\n")
+cat(sprintf(paste("\nsynthpop is not a dependency and cannot come from Debian: synthpop %s was installed for this into a",
+                  "scratch library by tools/install-synthpop.sh, from the GitHub mirrors of CRAN (cran/synthpop and",
+                  "the three imports Debian lacks: cran/cmm, cran/mipfp, cran/broman), its other imports from Debian.\n"),
+            synthpop_version))
