@@ -4,6 +4,7 @@
 //! folder each); each module is also re-exported at the crate root, so that a path
 //! names the module, not the folder.
 
+pub mod attacks;
 pub mod counting;
 pub mod distances;
 pub mod encoding;
@@ -12,6 +13,7 @@ pub mod runtime;
 #[cfg(test)]
 mod test_random;
 
+pub use attacks::{inference, linkability, singling_out, tie_sets};
 pub use counting::{bucket_order, checks, engine, exclusions, keys, measures, plan, rows_by_q, sweep};
 pub use distances::{distance, distance_tables, nearest};
 pub use encoding::{codes, encode};

@@ -264,6 +264,17 @@ impl Index {
     }
 }
 
+/// What a search keeps of the records it meets: the nearest (`Best`) or every record up
+/// to the k-th distance (`attacks::tie_sets`). The search skips whatever the collector
+/// says is settled.
+pub(crate) trait Collector {
+    fn update(&mut self, d: f64, row: u32);
+    /// Records that are all the same record (one distance).
+    fn update_uniform(&mut self, d: f64, rows: &[u32]);
+    /// Whether records at a distance of at least `lower` can change nothing.
+    fn settled_below(&self, lower: f64) -> bool;
+}
+
 /// The best two distances found so far for one query.
 struct Best {
     d1: f64,
@@ -272,7 +283,7 @@ struct Best {
     want_second: bool,
 }
 
-impl Best {
+impl Collector for Best {
     #[inline]
     fn update(&mut self, d: f64, row: u32) {
         if d < self.d1 || (d == self.d1 && row < self.row1) {
@@ -292,28 +303,45 @@ impl Best {
     fn settled_below(&self, lower: f64) -> bool {
         lower > self.d1 && (!self.want_second || lower >= self.d2)
     }
+
+    /// The two smallest rows are all the multiset needs.
+    #[inline]
+    fn update_uniform(&mut self, d: f64, rows: &[u32]) {
+        for &row in rows.iter().take(2) {
+            self.update(d, row);
+        }
+    }
 }
 
-struct Search<'a> {
+pub(crate) struct Search<'a, C: Collector> {
     metric: &'a Metric,
     index: &'a Index,
     slack: f64,
-    codes: Vec<i32>,
-    values: Vec<f64>,
+    pub(crate) codes: Vec<i32>,
+    pub(crate) values: Vec<f64>,
     /// Numeric variables (positions in `numeric_vars`) finite in the query and the
     /// current pattern.
     active: Vec<usize>,
-    best: Best,
+    pub(crate) best: C,
 }
 
-impl Search<'_> {
-    #[inline]
-    fn lower(&self, sum: f64) -> f64 {
-        sum / self.metric.total_weight * self.slack
+impl<'a, C: Collector> Search<'a, C> {
+    /// A search of `index` for queries read into `codes` and `values`.
+    pub(crate) fn new(metric: &'a Metric, index: &'a Index, best: C) -> Self {
+        let p = metric.n_vars();
+        Search {
+            metric,
+            index,
+            slack: metric.bound_slack(),
+            codes: vec![0; p],
+            values: vec![0.0; p],
+            active: Vec::with_capacity(p),
+            best,
+        }
     }
 
-    fn run(&mut self, want_second: bool) -> (f64, u32, f64) {
-        self.best = Best { d1: f64::INFINITY, row1: NONE, d2: f64::INFINITY, want_second };
+    /// Visits every record the collector may need, for the query in `codes`/`values`.
+    pub(crate) fn visit_all(&mut self) {
         let mut sum = 0.0;
         for &(v, c) in &self.index.constant {
             if self.codes[v] != c {
@@ -325,7 +353,21 @@ impl Search<'_> {
         } else {
             self.visit_trie(0, 0, sum);
         }
+    }
+}
+
+impl Search<'_, Best> {
+    fn run(&mut self, want_second: bool) -> (f64, u32, f64) {
+        self.best = Best { d1: f64::INFINITY, row1: NONE, d2: f64::INFINITY, want_second };
+        self.visit_all();
         (self.best.d1, self.best.row1, self.best.d2)
+    }
+}
+
+impl<C: Collector> Search<'_, C> {
+    #[inline]
+    fn lower(&self, sum: f64) -> f64 {
+        sum / self.metric.total_weight * self.slack
     }
 
     fn visit_trie(&mut self, node: u32, depth: usize, sum: f64) {
@@ -443,12 +485,9 @@ impl Search<'_> {
         if left == NONE {
             let (start, end) = (start as usize, end as usize);
             if uniform {
-                // Every record of the leaf is the same record: one distance, and the
-                // two smallest rows are all the multiset needs.
+                // Every record of the leaf is the same record: one distance.
                 let d = self.record_distance(start);
-                for pos in start..(start + 2).min(end) {
-                    self.best.update(d, index.rows[pos]);
-                }
+                self.best.update_uniform(d, &index.rows[start..end]);
                 return;
             }
             for pos in start..end {
@@ -489,8 +528,6 @@ pub fn nearest(
         row: Vec::with_capacity(n),
         second: Vec::with_capacity(if want_second { n } else { 0 }),
     };
-    let p = metric.n_vars();
-    let slack = metric.bound_slack();
     let mut start = 0;
     while start < n {
         let end = (start + QUERIES_PER_CHUNK).min(n);
@@ -498,15 +535,7 @@ pub fn nearest(
             (start..end)
                 .into_par_iter()
                 .map_init(
-                    || Search {
-                        metric,
-                        index,
-                        slack,
-                        codes: vec![0; p],
-                        values: vec![0.0; p],
-                        active: Vec::with_capacity(p),
-                        best: Best { d1: f64::INFINITY, row1: NONE, d2: f64::INFINITY, want_second },
-                    },
+                    || Search::new(metric, index, Best { d1: f64::INFINITY, row1: NONE, d2: f64::INFINITY, want_second }),
                     |search, j| {
                         queries.record_into(metric, j, &mut search.codes, &mut search.values);
                         search.run(want_second)
