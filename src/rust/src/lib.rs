@@ -5,6 +5,7 @@
 //! through extendr's `result_condition` feature as an `extendr_error` condition, whose
 //! `value` the R side raises (rust_result()).
 
+mod attacks;
 mod compute;
 mod dcr;
 mod encoding;
@@ -98,6 +99,91 @@ fn rust_dcr(
     respond(dcr::dcr(encoded, vars, label_codes, names, weights, searches, n_threads))
 }
 
+/// The inference attack (definitions vignette 13), per attack of `runs`.
+/// @noRd
+#[extendr]
+fn rust_inference(
+    encoded: Robj,
+    aux: Robj,
+    aux_codes: Robj,
+    aux_names: Robj,
+    secret: Robj,
+    secret_codes: Robj,
+    secret_name: Robj,
+    tolerance: f64,
+    runs: Robj,
+    n_threads: i32,
+) -> Response {
+    respond(attacks::inference(
+        encoded,
+        aux,
+        aux_codes,
+        aux_names,
+        secret,
+        secret_codes,
+        secret_name,
+        tolerance,
+        runs,
+        n_threads,
+    ))
+}
+
+/// The linkability attack (definitions vignette 13), per attack of `runs`.
+/// @noRd
+#[extendr]
+fn rust_linkability(
+    encoded: Robj,
+    aux_a: Robj,
+    codes_a: Robj,
+    names_a: Robj,
+    aux_b: Robj,
+    codes_b: Robj,
+    names_b: Robj,
+    k: i32,
+    runs: Robj,
+    n_threads: i32,
+) -> Response {
+    respond(attacks::linkability(encoded, aux_a, codes_a, names_a, aux_b, codes_b, names_b, k, runs, n_threads))
+}
+
+/// The datasets of singling out, distinct on its columns, behind a pointer.
+/// @noRd
+#[extendr]
+fn rust_singling_out_data(encoded: Robj, vars: Robj, missing_levels: Robj, n_threads: i32) -> Response {
+    respond(attacks::singling_out_data(encoded, vars, missing_levels, n_threads))
+}
+
+/// The univariate queries that single out in dataset `k`.
+/// @noRd
+#[extendr]
+fn rust_singling_out_univariate(ptr: Robj, k: i32) -> Response {
+    respond(attacks::singling_out_univariate(ptr, k))
+}
+
+/// Multivariate queries from a chunk of R's attempts.
+/// @noRd
+#[extendr]
+fn rust_singling_out_generate(
+    ptr: Robj,
+    k: i32,
+    positions: Robj,
+    columns: Robj,
+    n_cols: i32,
+    medians: Robj,
+    kept: Robj,
+    wanted: i32,
+    n_threads: i32,
+) -> Response {
+    respond(attacks::singling_out_generate(ptr, k, positions, columns, n_cols, medians, kept, wanted, n_threads))
+}
+
+/// The rows that queries single out, per target dataset.
+/// @noRd
+#[extendr]
+fn rust_singling_out_evaluate(ptr: Robj, queries: Robj, targets: Robj, n_threads: i32) -> Response {
+    respond(attacks::singling_out_evaluate(ptr, queries, targets, n_threads))
+}
+
 extendr_module! {
     mod synthrisk;
     fn rust_encode_variables;
@@ -109,4 +195,10 @@ extendr_module! {
     fn rust_record_keys;
     fn rust_records;
     fn rust_dcr;
+    fn rust_inference;
+    fn rust_linkability;
+    fn rust_singling_out_data;
+    fn rust_singling_out_univariate;
+    fn rust_singling_out_generate;
+    fn rust_singling_out_evaluate;
 }

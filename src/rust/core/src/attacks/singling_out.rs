@@ -174,6 +174,34 @@ impl Dataset {
         self.rows.len()
     }
 
+    /// The records at `positions` (of this dataset), rows as given kept.
+    pub fn subset(&self, workers: &Workers, positions: &[u32]) -> CoreResult<Dataset> {
+        if let Some(&bad) = positions.iter().find(|&&p| p as usize >= self.n_records()) {
+            return Err(CoreError::new(format!("internal: position {bad} of a subset is beyond the records")));
+        }
+        let refs: Vec<&[f64]> = self.columns.iter().map(|c| c.as_slice()).collect();
+        let mut out = Dataset::of_rows(workers, &refs, positions.to_vec());
+        out.rows = positions.iter().map(|&p| self.rows[p as usize]).collect();
+        Ok(out)
+    }
+
+    /// Per column, its values in order of first appearance (missing as NaN, once).
+    pub fn distinct_values(&self) -> Vec<Vec<f64>> {
+        self.columns
+            .iter()
+            .map(|c| {
+                let mut seen: HashSet<u64> = HashSet::new();
+                c.iter()
+                    .copied()
+                    .filter(|&x| {
+                        let key = if x.is_nan() { f64::NAN.to_bits() } else if x == 0.0 { 0f64.to_bits() } else { x.to_bits() };
+                        seen.insert(key)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     pub fn n_columns(&self) -> usize {
         self.columns.len()
     }
