@@ -110,3 +110,41 @@ rust_records <- function(encoded, keys, use_keys_na, target, n_threads) {
 # Every crossing into the core is marked by crossed(), which returns the core's value:
 # one place to count them (tests trace it).
 crossed <- function(value) value
+
+# The attacks of definitions vignette 13. `runs`: list(synthesis, targets, rows) of
+# 0-based datasets of the encoding and 0-based target rows. Inference: `aux` and
+# `secret` variables (0-based) with their cont.na codes and names, `tolerance` (NaN:
+# exact). Returns list(attacks = per run list(success, set_size, distance, baseline),
+# numeric, secret_numeric).
+rust_inference <- function(encoded, aux, aux_codes, aux_names, secret, secret_codes, secret_name, tolerance, runs,
+                           n_threads) {
+  crossed(.Call(wrap__rust_inference, encoded, aux, aux_codes, aux_names, secret, secret_codes, secret_name,
+                tolerance, runs, n_threads))
+}
+
+# Linkability on `aux_a` and `aux_b` with `k` neighbours; per run list(success, any, a,
+# alpha, b, beta, baseline).
+rust_linkability <- function(encoded, aux_a, codes_a, names_a, aux_b, codes_b, names_b, k, runs, n_threads) {
+  crossed(.Call(wrap__rust_linkability, encoded, aux_a, codes_a, names_a, aux_b, codes_b, names_b, k, runs,
+                n_threads))
+}
+
+# Singling out: the datasets distinct on `vars` behind a pointer, with list(ptr,
+# numeric, rows, distinct); then queries (list(query, column, op, value), columns
+# 0-based, operators coded as in so_ops) generated, or evaluated per target dataset.
+rust_singling_out_data <- function(encoded, vars, missing_levels, n_threads) {
+  crossed(.Call(wrap__rust_singling_out_data, encoded, vars, missing_levels, n_threads))
+}
+
+rust_singling_out_univariate <- function(ptr, k) {
+  crossed(.Call(wrap__rust_singling_out_univariate, ptr, k))
+}
+
+rust_singling_out_generate <- function(ptr, k, positions, columns, n_cols, medians, kept, wanted, n_threads) {
+  crossed(.Call(wrap__rust_singling_out_generate, ptr, k, positions, columns, n_cols, medians, kept, wanted,
+                n_threads))
+}
+
+rust_singling_out_evaluate <- function(ptr, queries, targets, n_threads) {
+  crossed(.Call(wrap__rust_singling_out_evaluate, ptr, queries, targets, n_threads))
+}

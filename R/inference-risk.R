@@ -1,0 +1,173 @@
+#' Inference risk: what the synthetic data let an attacker guess about a person
+#'
+#' anonymeter's inference attack (Giomi et al., PETS 2023), computed over every record
+#' with ties resolved by probability (definitions vignette, section 13), so the numbers
+#' are exact and the same on every run. The attacker knows the auxiliary columns `aux`
+#' of a person and guesses their `secret` as that of the synthetic record nearest on
+#' `aux` (Gower distance of section 11), chosen at random among ties. A target's
+#' success is the share of its nearest synthetic records whose secret matches its own;
+#' the main attack targets the records used for the synthesis (`data`), the control
+#' attack records of the same population that were not (`control`), and the baseline
+#' guesses the secret of a random synthetic record. The risk is anonymeter's
+#' \eqn{(p_{main} - p_{control}) / (1 - p_{control})} from Wilson intervals: what the
+#' synthesis reveals of the people in it beyond what it reveals of anyone.
+#'
+#' With categorical `aux` and an exact match, a target's nearest records are the
+#' synthetic records of its key: inference then extends [disclosure()]'s DCAP to
+#' records whose key combination the synthetic data lack.
+#'
+#' Labels are prepared and encoded as [disclosure()] prepares them: `NA`, an `NA` level
+#' and `"Missing"` are one label, labels are compared in Unicode normal form C, a
+#' variable that is not numeric on every side is compared by its labels. A numeric
+#' secret matches exactly, or with `tolerance` when \eqn{|g - y| \le} `tolerance`
+#' \eqn{\cdot |y|} (relative to the target's value \eqn{y}); `NA`, `NaN`, `Inf` and the
+#' `cont.na` codes match only themselves.
+#'
+#' @param object A `synds` object, a data frame or a list of data frames (one per
+#'   synthesis).
+#' @param data The original data used for the synthesis, a data frame.
+#' @param secret The variable(s) the attacker guesses (names or column numbers of
+#'   `data`); several give one row each.
+#' @param aux The variables the attacker knows; default every other variable that
+#'   `data`, every synthesis (and `control`) have. Must not include a secret.
+#' @param control `NULL`, or original records of the same population not used for the
+#'   synthesis (e.g. from [holdout_split()]), for the control attack.
+#' @param tolerance `NULL` (numeric secrets match exactly) or a number \eqn{\ge 0}: a
+#'   guess within `tolerance` times the secret's absolute value matches.
+#' @param ... Must be empty.
+#' @param n_attacks `NULL` (every record is a target) or a number of targets to draw,
+#'   as anonymeter samples them: `sample.int(nrow(data), n_attacks)` rows of `data`,
+#'   then `sample.int(nrow(control), min(n_attacks, nrow(control)))` rows of `control`.
+#' @param seed `NULL` or a seed for drawing the targets (the session's random numbers
+#'   are restored afterwards).
+#' @param conf.level Level of the intervals.
+#' @param cont.na For data frames: special codes of numeric variables, a named list
+#'   such as `list(income = c(-8, -9))`; a `synds` object brings its own.
+#' @param records `TRUE` to add the record-level results (`records`): which original
+#'   and control records had their secret guessed, with what probability. They name
+#'   real people's records: keep them with the confidential data.
+#' @param n_threads Threads for the Rust core; default [synthrisk_threads()].
+#' @return An object of class `c("synthrisk_inference", "synthrisk_attack")`, a list
+#'   with `results` (one row per secret and synthesis: `n` targets, `successes`, `rate`,
+#'   the same for control and baseline, `risk`, `conf.low`, `conf.high`), `summary`
+#'   (one row per secret: the risk, its interval and method, the mean rates), `aux`,
+#'   `secret`, `tolerance`, `n` (records of data, control and each synthesis) and, with
+#'   `records = TRUE`, `records` (per target record: `set` "train" or "control",
+#'   `synthesis`, `secret`, `row`, `success` (the chance its secret is guessed),
+#'   `nearest` (its nearest synthetic records), `distance` (theirs)).
+#' @seealso [linkability_risk()], [singling_out_risk()]; [disclosure()] for DCAP.
+#' @export
+#' @examples
+#' vars <- c("sex", "age", "region", "placesize", "depress")
+#' parts <- holdout_split(sd2011[, vars], seed = 1)
+#' r <- inference_risk(sd2011_synds$syn[, vars], parts$train, secret = "depress",
+#'                     control = parts$control)
+#' r
+#' autoplot(r)
+inference_risk <- function(object, data, secret, aux = NULL, control = NULL, tolerance = NULL, ...,
+                           n_attacks = NULL, seed = NULL, conf.level = 0.95, cont.na = NULL, records = FALSE,
+                           n_threads = NULL) {
+  env <- rlang::current_env()
+  rlang::check_dots_empty(call = env)
+  inputs <- prepare_inputs(object, data, control = control, cont.na = cont.na, n_threads = n_threads,
+                           fn = "inference_risk", call = env)
+  syn <- inputs$syn
+  conf.level <- check_conf_level(conf.level, env) %||% 0.95
+  n_attacks <- check_n_attacks(n_attacks, env)
+  seed <- check_seed(seed, env)
+  check_flag(records, "records", env)
+  if (missing(secret)) cli::cli_abort("{.arg secret} must name the variable(s) the attacker guesses.", call = env)
+  secret <- check_attack_columns(secret, data, syn, control, "secret", env)
+  if (!is.null(aux)) {
+    aux <- check_attack_columns(aux, data, syn, control, "aux", env)
+    among <- intersect(secret, aux)
+    if (length(among) > 0) {
+      cli::cli_abort(c("{.arg secret} {.val {among}} {?is/are} among {.arg aux}.",
+                       i = "The attacker knows {.arg aux} and guesses {.arg secret}: a column cannot be both."),
+                     call = env)
+    }
+  }
+  if (!is.null(tolerance) && (!is.numeric(tolerance) || length(tolerance) != 1 || is.na(tolerance) ||
+                                !is.finite(tolerance) || tolerance < 0)) {
+    cli::cli_abort("{.arg tolerance} must be {.code NULL} or one number >= 0, not {.code {describe_value(tolerance)}}.",
+                   call = env)
+  }
+  check_sizes_for_attack(data, syn, control, env)
+  common <- attack_common_columns(data, syn, control)
+  aux_of <- lapply(secret, function(s) {
+    a <- if (is.null(aux)) setdiff(common, s) else aux
+    if (length(a) == 0) {
+      cli::cli_abort("The attacker of {.val {s}} knows no column: {.arg data} has no other column that every synthesis has.",
+                     call = env)
+    }
+    in_data_order(a, data)
+  })
+  vars <- in_data_order(unique(c(secret, unlist(aux_of))), data)
+  enc <- encode_variables(vars, data, syn, inputs$cont.na, stats::setNames(as.list(rep(0, length(vars))), vars),
+                          strict = FALSE, n_threads = inputs$n_threads, call = env, control = control)
+  m <- length(syn)
+  n_control <- if (is.null(control)) 0L else nrow(control)
+  targets <- with_seed(seed, attack_targets(n_attacks, nrow(data), n_control))
+  runs <- list()
+  for (j in seq_len(m)) {
+    runs[[length(runs) + 1L]] <- list(synthesis = j, targets = 0L, rows = as.integer(targets$main))
+    if (n_control > 0) runs[[length(runs) + 1L]] <- list(synthesis = j, targets = m + 1L, rows = as.integer(targets$control))
+  }
+  codes_of <- function(v) as.double(cont_na_codes(inputs$cont.na, v))
+  rows <- list()
+  record_rows <- list()
+  secret_numeric <- logical(0)
+  for (k in seq_along(secret)) {
+    s <- secret[[k]]
+    a <- aux_of[[k]]
+    raw <- rust_result(rust_inference(enc$ptr, match(a, vars) - 1L, lapply(a, codes_of), a, match(s, vars) - 1L,
+                                      codes_of(s), s, if (is.null(tolerance)) NaN else as.double(tolerance), runs,
+                                      inputs$n_threads), call = env)
+    secret_numeric[[s]] <- raw$secret_numeric
+    found <- raw$attacks
+    for (j in seq_len(m)) {
+      main <- found[[if (n_control > 0) 2L * j - 1L else j]]
+      ctrl <- if (n_control > 0) found[[2L * j]]
+      n <- length(main$success)
+      row <- attack_row(j, n, sum(main$success), if (n_control > 0) length(ctrl$success) else 0L,
+                        if (n_control > 0) sum(ctrl$success) else NA_real_, sum(main$baseline), conf.level)
+      rows[[length(rows) + 1L]] <- cbind(secret = s, row)
+      if (records) {
+        record_rows[[length(record_rows) + 1L]] <- inference_records("train", j, s, targets$main, main)
+        if (n_control > 0) record_rows[[length(record_rows) + 1L]] <- inference_records("control", j, s, targets$control, ctrl)
+      }
+    }
+  }
+  results <- do.call(rbind, rows)
+  notes <- character(0)
+  if (!is.null(tolerance) && any(!secret_numeric)) {
+    notes <- c(notes, paste0("`tolerance` applies to numeric secrets; ", paste(secret[!secret_numeric], collapse = ", "),
+                             " ", if (sum(!secret_numeric) == 1) "is" else "are", " compared by label."))
+  }
+  label_gaps <- enc$label_gaps[intersect(vars, names(enc$label_gaps))]
+  notes <- c(notes, label_gap_lines(label_gaps, m))
+  aux_words <- if (is.null(aux)) {
+    if (length(secret) == 1) paste0("every other column (", length(aux_of[[1]]), ": ", paste(aux_of[[1]], collapse = ", "), ")")
+    else "every other column"
+  } else paste(aux, collapse = ", ")
+  sentence <- paste0("The attacker knows ", aux_words, " of a person and guesses their ",
+                     paste(secret, collapse = ", "),
+                     " as that of a synthetic record nearest on those columns (one drawn at random among ties)",
+                     if (!is.null(tolerance) && any(secret_numeric)) paste0("; a numeric guess within ", tolerance, " times the value counts") else "",
+                     ".")
+  new_attack("inference", "synthrisk_inference", results, conf.level, "secret", list(
+    what_method = "anonymeter's attack, exact",
+    sentence = sentence,
+    rate_words = list(main = "share of the original (training) records whose secret is guessed",
+                      baseline = "guessing the secret of a random synthetic record"),
+    secret = secret, aux = stats::setNames(aux_of, secret), tolerance = tolerance, n_attacks = n_attacks,
+    seed = seed, notes = notes, adjusted = enc$adjusted,
+    n = list(data = nrow(data), control = n_control, synthetic = vapply(syn, nrow, integer(1))),
+    records = if (records) do.call(rbind, record_rows)
+  ))
+}
+
+inference_records <- function(set, j, secret, rows, found) {
+  data.frame(set = set, synthesis = j, secret = secret, row = as.integer(rows) + 1L, success = found$success,
+             nearest = found$set_size, distance = found$distance)
+}
