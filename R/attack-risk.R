@@ -32,11 +32,22 @@ check_attack_columns <- function(x, data, syn, control, arg, call) {
   x
 }
 
-# Every column of `data` that every synthesis (and `control`) has.
-attack_common_columns <- function(data, syn, control) {
+# Every column of `data` that every synthesis has (`control` must have them all).
+attack_common_columns <- function(data, syn) {
   common <- dataset_names(data)
-  for (s in c(syn, if (!is.null(control)) list(control))) common <- intersect(common, dataset_names(s))
+  for (s in syn) common <- intersect(common, dataset_names(s))
   common
+}
+
+# `control` must have the attack's columns.
+check_control_columns <- function(vars, control, call) {
+  if (is.null(control)) return(invisible())
+  bad <- setdiff(vars, dataset_names(control))
+  if (length(bad) > 0) {
+    cli::cli_abort(c("{.arg control} lacks {.val {bad}}, which the attack reads.",
+                     i = "{.arg control} holds original records that were not used for the synthesis, with the columns of {.arg data}."),
+                   call = call)
+  }
 }
 
 # Columns in the order of `data` (the distance adds contributions in that order).

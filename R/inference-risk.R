@@ -28,8 +28,8 @@
 #' @param data The original data used for the synthesis, a data frame.
 #' @param secret The variable(s) the attacker guesses (names or column numbers of
 #'   `data`); several give one row each.
-#' @param aux The variables the attacker knows; default every other variable that
-#'   `data`, every synthesis (and `control`) have. Must not include a secret.
+#' @param aux The variables the attacker knows; default every other variable of `data`
+#'   that every synthesis has. Must not include a secret.
 #' @param control `NULL`, or original records of the same population not used for the
 #'   synthesis (e.g. from [holdout_split()]), for the control attack.
 #' @param tolerance `NULL` (numeric secrets match exactly) or a number \eqn{\ge 0}: a
@@ -93,7 +93,7 @@ inference_risk <- function(object, data, secret, aux = NULL, control = NULL, tol
                    call = env)
   }
   check_sizes_for_attack(data, syn, control, env)
-  common <- attack_common_columns(data, syn, control)
+  common <- attack_common_columns(data, syn)
   aux_of <- lapply(secret, function(s) {
     a <- if (is.null(aux)) setdiff(common, s) else aux
     if (length(a) == 0) {
@@ -103,6 +103,7 @@ inference_risk <- function(object, data, secret, aux = NULL, control = NULL, tol
     in_data_order(a, data)
   })
   vars <- in_data_order(unique(c(secret, unlist(aux_of))), data)
+  check_control_columns(vars, control, env)
   enc <- encode_variables(vars, data, syn, inputs$cont.na, stats::setNames(as.list(rep(0, length(vars))), vars),
                           strict = FALSE, n_threads = inputs$n_threads, call = env, control = control)
   m <- length(syn)

@@ -23,7 +23,7 @@
 #'
 #' @inheritParams inference_risk
 #' @param cols The columns queries may use (names or column numbers of `data`);
-#'   default every column that `data`, every synthesis (and `control`) have.
+#'   default every column of `data` that every synthesis has.
 #' @param n_cols Predicates per query: 1 for univariate queries, 2 or more for
 #'   multivariate ones.
 #' @param n_attacks The multivariate queries wanted (ignored for univariate queries,
@@ -67,10 +67,11 @@ singling_out_risk <- function(object, data, cols = NULL, n_cols = 1, n_attacks =
   conf.level <- check_conf_level(conf.level, env) %||% 0.95
   seed <- check_seed(seed, env)
   check_flag(records, "records", env)
-  cols <- if (is.null(cols)) attack_common_columns(data, syn, control) else
+  cols <- if (is.null(cols)) attack_common_columns(data, syn) else
     check_attack_columns(cols, data, syn, control, "cols", env)
   if (length(cols) == 0) cli::cli_abort("{.arg data} and the synthetic data have no column in common.", call = env)
   cols <- in_data_order(cols, data)
+  check_control_columns(cols, control, env)
   n_cols <- check_count(n_cols, "n_cols", env)
   if (n_cols > length(cols)) {
     cli::cli_abort("{.arg n_cols} is {n_cols}, more than the {length(cols)} column{?s} of {.arg cols}.", call = env)
@@ -193,7 +194,6 @@ multivariate_queries <- function(so, j, cols, numeric, syn_j, n_cols, n_attacks,
   kept <- empty_queries()
   attempts <- 0
   batches <- 1L
-  if (!exists(".Random.seed", envir = globalenv())) stats::runif(1)
   repeat {
     if (n_queries(kept) >= n_attacks || attempts >= max_attempts) break
     positions <- list()
