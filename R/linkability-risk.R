@@ -64,7 +64,7 @@ linkability_risk <- function(object, data, aux_a, aux_b, n_neighbors = 1, contro
   k <- check_count(n_neighbors, "n_neighbors", env)
   smallest <- min(vapply(syn, nrow, integer(1)))
   if (k > smallest) {
-    cli::cli_abort(c("{.arg n_neighbors} is {k}, more than the {format_count(smallest)} record{?s} of the smallest synthesis.",
+    cli::cli_abort(c("{.arg n_neighbors} is {k}, more than the {format_count(smallest)} record{if (smallest == 1) '' else 's'} of the smallest synthesis.",
                      i = "Each side lists {.arg n_neighbors} synthetic records."), call = env)
   }
   vars <- in_data_order(c(aux_a, aux_b), data)
