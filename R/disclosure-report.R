@@ -56,6 +56,13 @@
 #'   section "Thresholds".
 #' @param distances Whether to add the distance measures of [dcr()] (distance to
 #'   the closest record, with `control` when given; their summary table only).
+#' @param attacks Whether to add the three attacks of definitions vignette section 13
+#'   (anonymeter's singling out, linkability and inference, exact): inference of each
+#'   target by an attacker who knows the keys ([inference_risk()]), linkability of the
+#'   keys to the targets ([linkability_risk()], one owner holding the keys, another the
+#'   targets) and univariate and multivariate singling out on the keys and targets
+#'   ([singling_out_risk()], 500 queries on 3 columns, seed 1); with `control` when
+#'   given. Risks and success rates only: no query and no record.
 #' @param min_cell The smallest number of original records a level or pair of
 #'   levels named in the report must have: 10 or more (it can be raised, not
 #'   lowered).
@@ -81,18 +88,19 @@
 #' }
 #' }
 disclosure_report <- function(object, data, keys, targets = NULL, control = NULL, file = "disclosure-report.html",
-                              title = NULL, thresholds = NULL, distances = FALSE, min_cell = 10, ...) {
+                              title = NULL, thresholds = NULL, distances = FALSE, attacks = FALSE, min_cell = 10, ...) {
   env <- rlang::current_env()
   file <- check_report_file(file, env)
   title <- check_report_title(title, env)
   check_flag(distances, "distances", env)
+  check_flag(attacks, "attacks", env)
   min_cell <- check_min_cell(min_cell, env)
   thresholds <- check_report_thresholds(thresholds, distances, env)
   check_report_tools(env)
   if (missing(keys)) keys <- NULL
   dcr_fun <- if (distances) dcr
   contents <- report_contents(object, data, keys = keys, targets = targets, control = control,
-                              thresholds = thresholds, distances = distances, min_cell = min_cell,
+                              thresholds = thresholds, distances = distances, attacks = attacks, min_cell = min_cell,
                               args = list(...), dcr_fun = dcr_fun, call = report_call(match.call()), env = env)
   contents$title <- title
   render_report(contents, file)
@@ -120,14 +128,16 @@ disclosure_report <- function(object, data, keys, targets = NULL, control = NULL
 #' r$identity
 #' }
 disclosure_report_contents <- function(object, data, keys, targets = NULL, control = NULL, thresholds = NULL,
-                                       distances = FALSE, min_cell = 10, ...) {
+                                       distances = FALSE, attacks = FALSE, min_cell = 10, ...) {
   env <- rlang::current_env()
   check_flag(distances, "distances", env)
+  check_flag(attacks, "attacks", env)
   min_cell <- check_min_cell(min_cell, env)
   thresholds <- check_report_thresholds(thresholds, distances, env)
   if (missing(keys)) keys <- NULL
   report_contents(object, data, keys = keys, targets = targets, control = control, thresholds = thresholds,
-                  distances = distances, min_cell = min_cell, args = list(...), dcr_fun = if (distances) dcr,
+                  distances = distances, attacks = attacks, min_cell = min_cell, args = list(...),
+                  dcr_fun = if (distances) dcr,
                   call = report_call(match.call()), env = env)
 }
 
@@ -274,7 +284,8 @@ call_with_symbols <- function(fun, args) {
 # Everything the report shows, computed with the package's own functions and made
 # safe (see the help page's "What the report never shows").
 report_contents <- function(object, data, keys, targets = NULL, control = NULL, thresholds = NULL, distances = FALSE,
-                            min_cell = 10L, args = list(), dcr_fun = NULL, call = NULL, env = rlang::caller_env()) {
+                            attacks = FALSE, min_cell = 10L, args = list(), dcr_fun = NULL, call = NULL,
+                            env = rlang::caller_env()) {
   args$print.flag <- NULL
   args$plot <- NULL
   digits <- args$digits %||% 2
@@ -291,6 +302,7 @@ report_contents <- function(object, data, keys, targets = NULL, control = NULL, 
   tc <- call_with_symbols(tau_curve, c(list(object, data, keys = keys, targets = targets), tau_args))
   records <- report_records(object, data, keys, targets, md, args, env)
   dcr_summary <- if (distances) report_distances(dcr_fun, object, data, control)
+  attack_summary <- if (attacks) report_attacks(object, data, keys, targets, control, args)
   first <- md$output.list[[1]]
   contents <- list(
     digits = digits,
@@ -319,9 +331,10 @@ report_contents <- function(object, data, keys, targets = NULL, control = NULL, 
     holdout_plot = if (!is.null(md$holdout)) autoplot(md, type = "holdout"),
     holdout_notes = md$holdout_notes,
     distances = dcr_summary,
+    attacks = attack_summary,
     records = records,
     notes = report_notes(md),
-    settings = report_settings(md, args, control, distances, min_cell),
+    settings = report_settings(md, args, control, distances, min_cell, attacks),
     call = call %||% "",
     versions = report_versions(),
     format = report_formatters(digits)
@@ -647,6 +660,54 @@ report_distances <- function(dcr_fun, object, data, control) {
   summary
 }
 
+# The three attacks (definitions vignette 13), aggregated: per attack (and secret) the
+# risk, its interval and the three success rates, never a query or a record. Skipped,
+# with the reason, when the syntheses are not records held in R.
+report_attacks <- function(object, data, keys, targets, control, args) {
+  syn <- if (inherits(object, "synds")) object$syn else object
+  held <- function(x) is.null(x) || (is.data.frame(x) && !is_cell_counts(x) && !is_db_table(x))
+  all_held <- held(data) && held(control) && (if (is.data.frame(syn)) held(syn) else all(vapply(syn, held, logical(1))))
+  if (!all_held) {
+    return(list(available = FALSE,
+                reason = "The attacks need the records themselves; counted cells and database tables have none here."))
+  }
+  cont.na <- if (inherits(object, "synds")) NULL else args$cont.na
+  n_threads <- args$n_threads
+  inference <- inference_risk(object, data, secret = targets, aux = keys, control = control, cont.na = cont.na,
+                              n_threads = n_threads)
+  link <- linkability_risk(object, data, aux_a = keys, aux_b = targets, control = control, cont.na = cont.na,
+                           n_threads = n_threads)
+  cols <- unique(c(keys, targets))
+  # A synthesis in which no query singles out a record has no singling-out attack.
+  singling <- function(...) {
+    tryCatch(singling_out_risk(object, data, cols = cols, control = control, cont.na = cont.na, seed = 1,
+                               n_threads = n_threads, ...),
+             error = function(e) if (grepl("No query singles out", conditionMessage(e))) NULL else stop(e))
+  }
+  uni <- singling()
+  multi <- if (length(cols) >= 2) singling(n_cols = min(3L, length(cols)), n_attacks = 500)
+  # Percentages, as the rest of the report.
+  row <- function(what, x, k = 1) {
+    if (is.null(x)) {
+      return(data.frame(attack = what, risk = NA_real_, conf.low = NA_real_, conf.high = NA_real_, main = NA_real_,
+                        control = NA_real_, baseline = NA_real_, attacks = 0, caveat = ""))
+    }
+    sm <- x$summary[k, ]
+    data.frame(attack = what, risk = 100 * sm$risk, conf.low = 100 * sm$conf.low, conf.high = 100 * sm$conf.high,
+               main = 100 * sm$rate, control = 100 * sm$rate_control, baseline = 100 * sm$rate_baseline,
+               attacks = x$results$n[1], caveat = if (is.na(sm$conf.caveat)) "" else sm$conf.caveat)
+  }
+  rows <- c(lapply(seq_len(nrow(inference$summary)), function(k) {
+    row(paste("inference of", inference$summary$secret[k]), inference, k)
+  }), list(row("linkability of keys to targets", link), row("singling out, univariate", uni)),
+  if (length(cols) >= 2) list(row(paste0("singling out, ", min(3L, length(cols)), " columns"), multi)))
+  list(available = TRUE, table = do.call(rbind, rows), conf.level = inference$conf.level,
+       m = length(inference$n$synthetic),
+       notes = if (is.null(uni) || (length(cols) >= 2 && is.null(multi))) {
+         "NA: no query singled out a synthetic record, so there was no singling-out attack to measure."
+       })
+}
+
 report_notes <- function(md) {
   shared <- md$notes %||% character(0)
   # A target's notes, named by the target, unless the summary's notes already say it
@@ -661,7 +722,7 @@ report_notes <- function(md) {
 }
 
 # The settings of the call: every argument of multi.disclosure() with the value used.
-report_settings <- function(md, args, control, distances, min_cell) {
+report_settings <- function(md, args, control, distances, min_cell, attacks = FALSE) {
   show <- function(x) {
     if (is.null(x)) return("NULL")
     if (is.list(x)) return(paste(deparse(x, width.cutoff = 500), collapse = " "))
@@ -695,6 +756,7 @@ report_settings <- function(md, args, control, distances, min_cell) {
     c("cont.na", if (is.null(args$cont.na)) "from the synds object, or none" else show(args$cont.na)),
     c("n_threads", resolve_threads(args$n_threads, call = NULL)),
     c("distances", distances),
+    c("attacks", attacks),
     c("min_cell (report)", min_cell)
   )
   data.frame(setting = vapply(rows, `[`, "", 1), value = vapply(rows, function(r) as.character(r[2]), ""),
