@@ -6,7 +6,7 @@ RSCRIPT := R_LIBS=$(R_LIB) Rscript
 PKG_VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := synthrisk_$(PKG_VERSION).tar.gz
 
-.PHONY: setup setup-runtime install demo test test-rust test-r check check-cran vendor-check site readme bench clean docs
+.PHONY: setup setup-runtime install demo test test-rust test-r check check-cran vendor-check site readme bench bench-anonymeter clean docs
 
 # Everything (tests, checks, site); setup-runtime: only what install and demo need.
 setup:
@@ -94,8 +94,16 @@ bench: setup install
 	SYNTHPOP_LIB=$${SYNTHPOP_LIB:-} $(RSCRIPT) bench/synthpop.R 3 >> bench/RESULTS.md
 	$(RSCRIPT) bench/intervals.R >> bench/RESULTS.md
 	$(RSCRIPT) bench/coverage.R 200 >> bench/RESULTS.md
+	$(RSCRIPT) bench/anonymeter.R speed >> bench/RESULTS.md
+	$(RSCRIPT) bench/attack-coverage.R 200 >> bench/RESULTS.md
 	mkdir -p vignettes/performance
 	cp bench/RESULTS.md bench/time_vs_rows.png vignettes/performance/
+
+# Run apart (about 20 minutes, mostly anonymeter): anonymeter's own singling-out queries
+# through `queries`, and 20 seeds of its sampled inference and linkability against the
+# exhaustive values; appended to bench/RESULTS.md.
+bench-anonymeter: setup install
+	$(RSCRIPT) bench/anonymeter.R agreement >> bench/RESULTS.md
 
 clean:
 	rm -rf $(R_LIB) synthrisk.Rcheck $(TARBALL) src/rust/target src/*.o src/*.so src/Makevars src/vendor src/.cargo \
