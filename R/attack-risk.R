@@ -330,7 +330,7 @@ autoplot.synthrisk_attack <- function(object, ...) {
   row_label <- if (m >= 2) ifelse(is.na(td$synthesis), paste(label, "(mean)"), paste0(label, " (synthesis ", td$synthesis, ")")) else label
   levels <- rev(unique(row_label))
   risk <- data.frame(panel = "Risk", row = factor(row_label, levels), value = td$estimate, low = td$conf.low,
-                     high = td$conf.high, what = "risk")
+                     high = td$conf.high, what = "risk", caveat = !is.na(td$conf.caveat))
   rates <- td[if (m >= 2) is.na(td$synthesis) else rep(TRUE, nrow(td)), ]
   rl <- row_label[if (m >= 2) is.na(td$synthesis) else rep(TRUE, nrow(td))]
   long <- rbind(
@@ -341,20 +341,25 @@ autoplot.synthrisk_attack <- function(object, ...) {
     data.frame(panel = "Success rates", row = factor(rl, levels), value = rates$rate_baseline, low = NA_real_,
                high = NA_real_, what = "baseline"))
   long <- long[!is.na(long$value), ]
+  long$caveat <- FALSE
   all <- rbind(risk, long)
   all$what <- factor(all$what, levels = c("risk", "main", "control", "baseline"))
   colours <- c(risk = "#000000", main = "#D55E00", control = "#0072B2", baseline = "#009E73")
   shapes <- c(risk = 16, main = 16, control = 17, baseline = 15)
   level <- paste0(format(100 * object$conf.level), "%")
   ggplot2::ggplot(all, ggplot2::aes(x = .data$value, y = .data$row, colour = .data$what, shape = .data$what)) +
+    # An interval with a caveat (section 12) is dashed, as in the other plots.
     ggplot2::geom_errorbarh(data = all[all$panel == "Risk", ],
-                            ggplot2::aes(xmin = .data$low, xmax = .data$high), height = 0.2, na.rm = TRUE) +
+                            ggplot2::aes(xmin = .data$low, xmax = .data$high, linetype = .data$caveat), height = 0.2,
+                            na.rm = TRUE, show.legend = FALSE) +
+    ggplot2::scale_linetype_manual(values = c("FALSE" = "solid", "TRUE" = "dashed")) +
     ggplot2::geom_point(size = 2.4, na.rm = TRUE) +
     ggplot2::facet_wrap(~panel, scales = "free_x") +
     ggplot2::scale_colour_manual(values = colours, name = NULL, drop = TRUE) +
     ggplot2::scale_shape_manual(values = shapes, name = NULL, drop = TRUE) +
     ggplot2::labs(title = attack_title(object), x = NULL, y = NULL,
                   subtitle = wrap_subtitle(paste0("Risk with its ", level, " interval; success rates of the main, control and baseline attacks"))) +
-    plot_theme("bottom")
+    plot_theme("bottom") +
+    ggplot2::theme(panel.spacing.x = grid::unit(1.5, "lines"))
 }
 

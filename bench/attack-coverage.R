@@ -3,10 +3,13 @@
 # records (sampled with replacement, as many as there are), so the synthesis leaks and
 # the risks are above 0. Reported whatever it is.
 # * One synthesis (Wilson intervals): what the interval claims is the risk of this
-#   synthesis against the population of people not used for it; the control attack
-#   sees a sample of them. SD2011 split into 2,000 training records and a pool of
+#   synthesis against the population of people not used for it, the control attack
+#   seeing a sample of them. SD2011 split into 2,000 training records and a pool of
 #   3,000; per replication a fresh synthesis and a control sample of 500 from the pool;
-#   the truth is the risk with the whole pool as control.
+#   the truth is anonymeter's risk from the expected success counts of that synthesis:
+#   the control's over control samples of 500 (the chance that a query singles out
+#   depends on the size of the data set, so not the whole pool), and for singling out
+#   the main's over its subsets of the control's size; each the mean of 30 draws.
 # * m syntheses (interval across syntheses, section 12): the truth is the mean risk over
 #   300 fresh syntheses, with the control fixed.
 #
@@ -32,17 +35,29 @@ attacks <- list(
     linkability_risk(syn, train, c("sex", "age", "region"), c("placesize", "marital", "workab"), n_neighbors = 3,
                      control = control, cont.na = cont.na, ...)
   },
-  "singling out, univariate" = function(syn, control, ...) {
-    singling_out_risk(syn, train, control = control, cont.na = cont.na, seed = 1, ...)
+  "singling out, univariate" = function(syn, control, seed = 1, ...) {
+    singling_out_risk(syn, train, control = control, cont.na = cont.na, seed = seed, ...)
   },
-  "singling out, 3 columns (200 queries)" = function(syn, control, ...) {
-    singling_out_risk(syn, train, n_cols = 3, n_attacks = 200, control = control, cont.na = cont.na, seed = 1, ...)
+  "singling out, 3 columns (200 queries)" = function(syn, control, seed = 1, ...) {
+    singling_out_risk(syn, train, n_cols = 3, n_attacks = 200, control = control, cont.na = cont.na, seed = seed, ...)
   })
+# The truth of one synthesis: the risk from the expected main (for singling out, over
+# its subsets) and control success counts, over `draws` control samples of 500.
+one_truth <- function(f, syn, draws = 30) {
+  runs <- lapply(seq_len(draws), function(k) {
+    control <- pool[sample(nrow(pool), 500), ]
+    r <- if ("seed" %in% names(formals(f))) f(syn, control, seed = 100 + k) else f(syn, control)
+    r$results
+  })
+  s_main <- mean(vapply(runs, function(r) r$successes, numeric(1)))
+  s_ctrl <- mean(vapply(runs, function(r) r$successes_control, numeric(1)))
+  synthrisk:::attack_risk(s_main, runs[[1]]$n, s_ctrl, runs[[1]]$n_control, 0.95)$risk
+}
 cat("\n## Coverage of the attacks' intervals (synthesis process known)\n\n")
 cat(sprintf(paste("Measured %s, load average %s. SD2011 (%s): 2,000 training records and a pool of 3,000 others;",
                   "syntheses drawn from the training records (sampled with replacement), so they leak. %d replications.",
                   "**One synthesis** (Wilson): a fresh synthesis and a control sample of 500 from the pool per replication;",
-                  "the truth is that synthesis's risk with the whole pool as control. **m syntheses** (across syntheses,",
+                  "the truth is that synthesis's risk from its expected success counts over control samples of 500 (and, for singling out, over subsets of the training data of that size; 30 draws). **m syntheses** (across syntheses,",
                   "section 12): control = 500 fixed pool records; the truth is the mean risk over 300 fresh syntheses.",
                   "Each cell: share of 95%% intervals covering the truth / of those without a caveat (share with a caveat);",
                   "mean truth in brackets.\n\n"),
@@ -55,7 +70,7 @@ for (name in names(attacks)) {
   one <- vapply(seq_len(reps), function(i) {
     syn <- synthesis()
     r <- f(syn, pool[sample(nrow(pool), 500), ])$results
-    truth <- f(syn, pool)$results$risk
+    truth <- one_truth(f, syn)
     c(covered = r$conf.low <= truth && truth <= r$conf.high, truth = truth)
   }, numeric(2))
   cells <- sprintf("%.1f%% [%.3f]", 100 * mean(one["covered", ]), mean(one["truth", ]))

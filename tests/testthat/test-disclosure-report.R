@@ -377,6 +377,28 @@ test_that("distances = TRUE shows dcr()'s summary of the same data and control",
   for (col in c("IMS", "IMS_ctrl", "share", "share_noleak", "copied", "AUC")) expect_shown(d[[col]], want[[col]], label = col)
 })
 
+test_that("attacks = TRUE shows the three attacks' risks and rates, and no query or record", {
+  skip_without_report_tools()
+  parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
+  file <- tempfile(fileext = ".html")
+  on.exit(unlink(file), add = TRUE)
+  disclosure_report(sd2011_synds, parts$train, keys = keys4, targets = c("depress", "marital"),
+                    control = parts$control, attacks = TRUE, file = file)
+  rep <- read_report(file)
+  a <- report_table_of(rep, "tab-attacks")
+  expect_identical(a$attack, c("inference of depress", "inference of marital", "linkability of keys to targets",
+                               "singling out, univariate", "singling out, 3 columns"))
+  inf <- inference_risk(sd2011_synds, parts$train, secret = c("depress", "marital"), aux = keys4,
+                        control = parts$control)
+  expect_shown(a$main[1:2], 100 * inf$summary$rate)
+  expect_shown(a$control[1:2], 100 * inf$summary$rate_control)
+  link <- linkability_risk(sd2011_synds, parts$train, keys4, c("depress", "marital"), control = parts$control)
+  expect_shown(a$main[3], 100 * link$summary$rate)
+  # No query text: a query that singles out names a real person's values.
+  text <- paste(readLines(file, warn = FALSE), collapse = "\n")
+  expect_false(grepl("&amp; age &gt;=|age &gt;= [0-9]", text))
+})
+
 test_that("bad arguments are clear errors naming the argument", {
   call <- function(...) disclosure_report(sd2011_synds, sd2011, keys = keys4, file = tempfile(fileext = ".html"), ...)
   expect_error(call(thresholds = list(foo = 1)), "unknown measure.*foo")
@@ -389,6 +411,7 @@ test_that("bad arguments are clear errors naming the argument", {
   expect_error(call(thresholds = list()), "is empty")
   expect_error(call(thresholds = list(IMS = 1)), "distance measure.*distances = TRUE")
   expect_error(call(distances = NA), "distances")
+  expect_error(call(attacks = "yes"), "attacks")
   expect_error(call(min_cell = 5), "min_cell.*10 or more")
   expect_error(call(title = c("a", "b")), "title")
   expect_error(disclosure_report(sd2011_synds, sd2011, keys = keys4, file = "report.pdf"), "must end in")
