@@ -102,6 +102,7 @@ fn rust_dcr(
 /// The inference attack (definitions vignette 13), per attack of `runs`.
 /// @noRd
 #[extendr]
+#[allow(clippy::too_many_arguments)]
 fn rust_inference(
     encoded: Robj,
     aux: Robj,
@@ -131,6 +132,7 @@ fn rust_inference(
 /// The linkability attack (definitions vignette 13), per attack of `runs`.
 /// @noRd
 #[extendr]
+#[allow(clippy::too_many_arguments)]
 fn rust_linkability(
     encoded: Robj,
     aux_a: Robj,
@@ -163,6 +165,7 @@ fn rust_singling_out_univariate(ptr: Robj, k: i32) -> Response {
 /// Multivariate queries from a chunk of R's attempts.
 /// @noRd
 #[extendr]
+#[allow(clippy::too_many_arguments)]
 fn rust_singling_out_generate(
     ptr: Robj,
     k: i32,

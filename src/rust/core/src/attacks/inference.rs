@@ -75,8 +75,9 @@ impl SecretIndex {
             Matching::Within(tol) => {
                 // |g - y| is monotone on each side of y, so the matches are one run.
                 let t = tol * y.abs();
-                let left = values.partition_point(|&g| g < y && !((g - y).abs() <= t));
-                let right = values.partition_point(|&g| !(g > y && !((g - y).abs() <= t)));
+                let within = |g: f64| (g - y).abs() <= t;
+                let left = values.partition_point(|&g| g < y && !within(g));
+                let right = values.partition_point(|&g| g <= y || within(g));
                 (right - left) as u64
             }
             _ => (values.partition_point(|&g| g <= y) - values.partition_point(|&g| g < y)) as u64,

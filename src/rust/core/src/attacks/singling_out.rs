@@ -136,7 +136,7 @@ impl Dataset {
         let mut prev: Option<usize> = None;
         for &i in &order {
             let i = i as usize;
-            if prev.map_or(true, |j| compare(i, j) != Ordering::Equal) {
+            if prev.is_none_or(|j| compare(i, j) != Ordering::Equal) {
                 keep[i] = true;
             }
             prev = Some(i);
@@ -321,7 +321,7 @@ impl Queries {
 /// values; `== v` for every value occurring once (in sorted order).
 pub fn univariate(syn: &Dataset, numeric: &[bool]) -> Queries {
     let mut out = Queries::new();
-    for c in 0..syn.n_columns() {
+    for (c, &is_numeric) in numeric.iter().enumerate().take(syn.n_columns()) {
         let s = &syn.sorted[c];
         let np = syn.present[c];
         let col = c as u32;
@@ -329,7 +329,7 @@ pub fn univariate(syn: &Dataset, numeric: &[bool]) -> Queries {
         if s.len() - np == 1 {
             candidates.push(Predicate { col, op: Op::IsNa, value: f64::NAN });
         }
-        if numeric[c] {
+        if is_numeric {
             let finite: Vec<f64> = s[..np].iter().copied().filter(|x| x.is_finite()).collect();
             if let (Some(&lo), Some(&hi)) = (finite.first(), finite.last()) {
                 candidates.push(Predicate { col, op: Op::Le, value: lo });

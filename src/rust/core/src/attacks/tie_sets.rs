@@ -56,7 +56,7 @@ impl Distinct {
         let mut prev: Option<usize> = None;
         for &k in &order {
             let i = row_of(k as usize);
-            let new_group = prev.map_or(true, |j| compare(i, j) != Ordering::Equal);
+            let new_group = prev.is_none_or(|j| compare(i, j) != Ordering::Equal);
             if new_group {
                 counts.push(0);
                 for v in 0..p {
