@@ -140,9 +140,10 @@ rust_singling_out_univariate <- function(ptr, k) {
   crossed(.Call(wrap__rust_singling_out_univariate, ptr, k))
 }
 
-rust_singling_out_generate <- function(ptr, k, positions, columns, n_cols, medians, kept, wanted, n_threads) {
-  crossed(.Call(wrap__rust_singling_out_generate, ptr, k, positions, columns, n_cols, medians, kept, wanted,
-                n_threads))
+rust_singling_out_generate <- function(ptr, k, uniforms, rounding, n_cols, medians, kept, wanted, attempts_left,
+                                       n_threads) {
+  crossed(.Call(wrap__rust_singling_out_generate, ptr, k, uniforms, rounding, n_cols, medians, kept, wanted,
+                attempts_left, n_threads))
 }
 
 rust_singling_out_evaluate <- function(ptr, queries, targets, n_threads) {

@@ -178,49 +178,39 @@ empty_queries <- function() list(query = integer(0), column = integer(0), op = i
 # Multivariate queries of synthesis j: after the session's seed, in batches of
 # min(1000, attempts left), rows <- sample.int(Ns, B, replace = TRUE) then per attempt
 # sort(sample.int(p, n_cols)); the core keeps new queries that single out in the
-# synthesis. R draws several batches before each crossing and puts the random state
-# back to the end of the batch in which the core stopped, so the stream is that of
-# drawing batch by batch.
+# synthesis. The core draws the attempts as sample.int() would from R's own uniforms
+# (runif(), handed over in chunks), then R's generator is put back and advanced by the
+# uniforms the whole batches used, so the stream is exactly that of sample.int() batch
+# by batch, without a call into R per attempt.
 multivariate_queries <- function(so, j, cols, numeric, syn_j, n_cols, n_attacks, max_attempts, n_threads, call) {
   kept_rows <- so$rows[[j + 1L]]
-  ns <- length(kept_rows)
-  p <- length(cols)
   medians <- vapply(cols, function(v) {
     if (!numeric[[v]]) return(NaN)
     x <- as.double(syn_j[[v]][kept_rows])
     x <- x[is.finite(x)]
     if (length(x) == 0) NaN else stats::median(x)
   }, numeric(1))
+  rounding <- identical(RNGkind()[3], "Rounding")
+  # A session that has drawn nothing yet starts its generator as R would.
+  if (!exists(".Random.seed", envir = globalenv(), inherits = FALSE)) set.seed(NULL)
+  # Uniforms per batch: a row takes 1 or 2 (2 from 2^15 records), a column 1, and
+  # rejection at most doubles the expected count.
+  per_batch <- 1000 * (2 * (1 + (length(kept_rows) >= 32768)) + 2 * n_cols)
+  batches <- 4
   kept <- empty_queries()
   attempts <- 0
-  batches <- 1L
   repeat {
-    if (n_queries(kept) >= n_attacks || attempts >= max_attempts) break
-    positions <- list()
-    columns <- list()
-    states <- list()
-    sizes <- integer(0)
-    for (g in seq_len(batches)) {
-      left <- max_attempts - attempts - sum(sizes)
-      if (left <= 0) break
-      b <- min(1000, left)
-      positions[[g]] <- sample.int(ns, b, replace = TRUE) - 1L
-      columns[[g]] <- as.vector(vapply(seq_len(b), function(i) sort(sample.int(p, n_cols)), integer(n_cols))) - 1L
-      states[[g]] <- get(".Random.seed", envir = globalenv())
-      sizes[g] <- b
-    }
-    res <- rust_result(rust_singling_out_generate(so$ptr, j, unlist(positions), unlist(columns), n_cols, medians,
-                                                  kept, n_attacks, n_threads), call = call)
+    state <- get(".Random.seed", envir = globalenv())
+    uniforms <- stats::runif(batches * per_batch)
+    res <- rust_result(rust_singling_out_generate(so$ptr, j, uniforms, rounding, n_cols, medians, kept, n_attacks,
+                                                  max_attempts - attempts, n_threads), call = call)
+    assign(".Random.seed", state, envir = globalenv())
+    if (res$consumed > 0) stats::runif(res$consumed)
     kept <- res$kept
-    if (res$used < sum(sizes)) {
-      # Stopped inside batch `last`: the stream continues after it.
-      last <- which(cumsum(sizes) >= res$used)[1]
-      assign(".Random.seed", states[[last]], envir = globalenv())
-      attempts <- attempts + res$used
-      break
-    }
-    attempts <- attempts + sum(sizes)
-    batches <- min(2L * batches, 64L)
+    attempts <- attempts + res$attempts
+    if (res$done) break
+    if (res$consumed == 0) per_batch <- 2 * per_batch
+    batches <- min(2 * batches, 64)
   }
   list(queries = kept, attempts = attempts)
 }

@@ -58,6 +58,36 @@ test_that("the random state after the draws is that of drawing batch by batch", 
   expect_match(paste(format(got), collapse = " "), "asked for singled out")
 })
 
+test_that("attempts are drawn as sample.int() draws them: past 2^15 records and with the Rounding sampler", {
+  set.seed(3)
+  n <- 40000
+  data <- data.frame(a = sample(n), b = sample(c("x", "y"), n, TRUE), c = round(runif(n), 3))
+  syn <- data.frame(a = sample(n), b = sample(c("x", "y"), n, TRUE), c = round(runif(n), 3))
+  got <- singling_out_risk(syn, data, n_cols = 2, n_attacks = 6, seed = 8)
+  want <- ref_singling_out(list(syn), data, n_cols = 2, n_attacks = 6, seed = 8)
+  expect_same_so(got, want, "40,000 records")
+  small <- data[1:500, ]
+  small_syn <- syn[1:400, ]
+  withr::local_rng_version("3.5.0")
+  suppressWarnings({
+    got <- singling_out_risk(small_syn, small, n_cols = 2, n_attacks = 20, seed = 9)
+    want <- ref_singling_out(list(small_syn), small, n_cols = 2, n_attacks = 20, seed = 9)
+  })
+  expect_same_so(got, want, "Rounding")
+})
+
+test_that("the session's random numbers continue where sample.int() batch by batch would leave them", {
+  set.seed(1)
+  data <- data.frame(a = sample(1:300), b = sample(letters, 300, TRUE))
+  syn <- data.frame(a = sample(1:300), b = sample(letters, 300, TRUE))
+  set.seed(42)
+  singling_out_risk(syn, data, n_cols = 2, n_attacks = 10, reps = 1)
+  after <- runif(3)
+  set.seed(42)
+  ref_singling_out(list(syn), data, n_cols = 2, n_attacks = 10, reps = 1)
+  expect_identical(after, runif(3))
+})
+
 test_that("queries given are used as given and the output says how many do not single out", {
   vars <- c("sex", "age", "region", "income")
   set.seed(2)

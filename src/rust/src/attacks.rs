@@ -3,8 +3,8 @@
 //! attacks to run (a synthesis, a dataset of targets and its target rows); the core
 //! builds the distance tables from the encoded variables, runs the attacks on the
 //! worker pool, and the results go back after the join. Singling out keeps its
-//! distinct datasets behind a pointer, because R draws the multivariate attempts
-//! batch by batch with its own random numbers.
+//! distinct datasets behind a pointer between R's crossings: the multivariate attempts
+//! are drawn from R's uniforms, handed over in chunks.
 
 use crate::encoding::{encoded_vars, var_indices};
 use crate::protocol::*;
@@ -14,7 +14,7 @@ use synthrisk_core::distance_tables::{DistanceTables, DistanceVariable};
 use synthrisk_core::encode::{is_r_na, EncodedVar, RawColumn, NA_INTEGER};
 use synthrisk_core::inference::{infer, Matching, SecretColumn};
 use synthrisk_core::linkability::{baseline, link, Overlap, Side};
-use synthrisk_core::singling_out::{evaluate, multivariate, univariate, Dataset, Op, Predicate, Queries};
+use synthrisk_core::singling_out::{evaluate, multivariate_drawn, univariate, Dataset, Op, Predicate, Queries};
 use wire::AttackWire;
 
 /// The distance tables and metric of `vars` (0-based) with their cont.na codes: R's
@@ -297,38 +297,54 @@ pub fn singling_out_univariate(ptr: Robj, k: i32) -> GlueResult<Robj> {
     queries_robj(&univariate(dataset(so, k)?, &so.numeric))
 }
 
-/// Multivariate queries from R's attempts on dataset `k` (positions 0-based, columns
-/// 0-based, `n_cols` per attempt), after the queries `kept`, until `wanted` are kept.
-/// Returns list(kept (all kept so far), used (attempts read)).
+/// Multivariate queries on dataset `k` from attempts drawn as R's `sample.int()` draws
+/// them from `uniforms` (R's `runif()`; `rounding` for R's "Rounding" sample kind),
+/// `n_cols` columns each, after the queries `kept`, until `wanted` are kept or
+/// `attempts_left` attempts are spent. Returns list(kept (all kept so far), attempts,
+/// consumed (uniforms read, to the end of the last whole batch), done).
 #[allow(clippy::too_many_arguments)]
 pub fn singling_out_generate(
     ptr: Robj,
     k: i32,
-    positions: Robj,
-    columns: Robj,
+    uniforms: Robj,
+    rounding: bool,
     n_cols: i32,
     medians: Robj,
     kept: Robj,
     wanted: i32,
+    attempts_left: f64,
     n_threads: i32,
 ) -> GlueResult<Robj> {
     let so = singling_out(&ptr)?;
     let syn = dataset(so, k)?;
     let workers = workers(n_threads)?;
-    let positions = Vec::<u32>::from_robj(&positions, "positions")?;
-    if positions.iter().any(|&p| p as usize >= syn.n_records()) {
-        return Err(internal("an attempt's record is beyond the synthesis"));
-    }
-    let columns = Vec::<u32>::from_robj(&columns, "columns")?;
-    if columns.iter().any(|&c| c as usize >= syn.n_columns()) {
-        return Err(internal("an attempt's column is beyond the columns"));
-    }
+    let uniforms = real_slice(&uniforms, "uniforms")?;
     let medians = real_slice(&medians, "medians")?;
+    if medians.len() != syn.n_columns() {
+        return Err(internal("one median per column"));
+    }
     let mut kept = queries_from(&kept, syn.n_columns())?;
     let n_cols = usize::try_from(n_cols).map_err(|_| internal("n_cols"))?;
     let wanted = usize::try_from(wanted).map_err(|_| internal("wanted"))?;
-    let used = multivariate(&workers, syn, &so.numeric, medians, &positions, &columns, n_cols, &mut kept, wanted)?;
-    named_list(["kept", "used"], [queries_robj(&kept)?, Robj::from(used as i32)])
+    if !(attempts_left >= 0.0) {
+        return Err(internal("attempts_left"));
+    }
+    let g = multivariate_drawn(
+        &workers,
+        syn,
+        &so.numeric,
+        medians,
+        uniforms,
+        rounding,
+        n_cols,
+        &mut kept,
+        wanted,
+        attempts_left as usize,
+    )?;
+    named_list(
+        ["kept", "attempts", "consumed", "done"],
+        [queries_robj(&kept)?, Robj::from(g.attempts as f64), Robj::from(g.consumed as f64), Robj::from(g.done)],
+    )
 }
 
 /// Per target dataset (list(dataset, positions: NULL for all, or 0-based positions of

@@ -162,22 +162,34 @@ fn rust_singling_out_univariate(ptr: Robj, k: i32) -> Response {
     respond(attacks::singling_out_univariate(ptr, k))
 }
 
-/// Multivariate queries from a chunk of R's attempts.
+/// Multivariate queries from attempts drawn from a chunk of R's uniforms.
 /// @noRd
 #[extendr]
 #[allow(clippy::too_many_arguments)]
 fn rust_singling_out_generate(
     ptr: Robj,
     k: i32,
-    positions: Robj,
-    columns: Robj,
+    uniforms: Robj,
+    rounding: bool,
     n_cols: i32,
     medians: Robj,
     kept: Robj,
     wanted: i32,
+    attempts_left: f64,
     n_threads: i32,
 ) -> Response {
-    respond(attacks::singling_out_generate(ptr, k, positions, columns, n_cols, medians, kept, wanted, n_threads))
+    respond(attacks::singling_out_generate(
+        ptr,
+        k,
+        uniforms,
+        rounding,
+        n_cols,
+        medians,
+        kept,
+        wanted,
+        attempts_left,
+        n_threads,
+    ))
 }
 
 /// The rows that queries single out, per target dataset.

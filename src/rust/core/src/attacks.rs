@@ -4,5 +4,6 @@
 //! queries of singling out (`singling_out`).
 pub mod inference;
 pub mod linkability;
+pub mod r_sampling;
 pub mod singling_out;
 pub mod tie_sets;

@@ -6,6 +6,7 @@
 //! counted from its most selective predicate's run of each column's sorted order,
 //! stopping at the second record found.
 
+use crate::attacks::r_sampling::Uniforms;
 use crate::error::{CoreError, CoreResult};
 use crate::workers::Workers;
 use hashbrown::HashSet;
@@ -410,6 +411,71 @@ pub fn multivariate(
         }
     }
     Ok(queries.len())
+}
+
+/// How far the attempts drawn from R's uniforms went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Generation {
+    /// Uniforms read up to the end of the last batch drawn whole.
+    pub consumed: usize,
+    /// Attempts examined.
+    pub attempts: usize,
+    /// Whether `wanted` queries are kept or the attempts are spent.
+    pub done: bool,
+}
+
+/// Multivariate queries from attempts drawn as R draws them from `uniforms` (R's
+/// `runif()`): per batch of min(1000, attempts left), `sample.int(Ns, B, replace = TRUE)`
+/// then per attempt `sort(sample.int(p, n_cols))`. Stops at `wanted` kept queries, after
+/// `attempts_left` attempts, or when the uniforms cannot complete a batch (R then hands
+/// over more, from the end of the last whole batch).
+#[allow(clippy::too_many_arguments)]
+pub fn multivariate_drawn(
+    workers: &Workers,
+    syn: &Dataset,
+    numeric: &[bool],
+    medians: &[f64],
+    uniforms: &[f64],
+    rounding: bool,
+    n_cols: usize,
+    kept: &mut Queries,
+    wanted: usize,
+    attempts_left: usize,
+) -> CoreResult<Generation> {
+    let (ns, p) = (syn.n_records(), syn.n_columns());
+    if n_cols == 0 || n_cols > p || ns == 0 {
+        return Err(CoreError::new("internal: attempts need records and 1 to p columns"));
+    }
+    let mut stream = Uniforms::new(uniforms, rounding);
+    let mut out = Generation::default();
+    let mut pool = Vec::with_capacity(p);
+    loop {
+        if kept.len() >= wanted || out.attempts >= attempts_left {
+            out.done = true;
+            return Ok(out);
+        }
+        let b = (attempts_left - out.attempts).min(1000);
+        let mut rows = Vec::with_capacity(b);
+        for _ in 0..b {
+            match stream.unif_index(ns as f64) {
+                Some(x) => rows.push(x as u32),
+                None => return Ok(out),
+            }
+        }
+        let mut cols = Vec::with_capacity(b * n_cols);
+        for _ in 0..b {
+            let Some(mut c) = stream.sample_without_replacement(p, n_cols, &mut pool) else { return Ok(out) };
+            c.sort_unstable();
+            cols.extend(c.iter().map(|&x| (x - 1) as u32));
+        }
+        let used = multivariate(workers, syn, numeric, medians, &rows, &cols, n_cols, kept, wanted)?;
+        out.consumed = stream.used;
+        out.attempts += used;
+        if used < b {
+            out.done = true;
+            return Ok(out);
+        }
+    }
 }
 
 /// Per query, the 0-based row (as given) of the record it singles out in `data`, if any.
