@@ -84,7 +84,7 @@ elif task in ("inference", "linkability"):
         t0 = time.perf_counter()
         if task == "inference":
             secret = sys.argv[4]
-            aux = [c for c in train.columns if c != secret]
+            aux = sys.argv[5].split(",") if len(sys.argv) > 5 else [c for c in train.columns if c != secret]
             ev = InferenceEvaluator(ori=train, syn=syn, aux_cols=aux, secret=secret, n_attacks=500, control=control)
         else:
             aux_a, aux_b, k = sys.argv[4].split(","), sys.argv[5].split(","), int(sys.argv[6])

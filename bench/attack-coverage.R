@@ -31,7 +31,7 @@ attacks <- list(
     inference_risk(syn, train, secret = "depress", aux = c("sex", "age", "region", "placesize"), control = control,
                    cont.na = cont.na, ...)
   },
-  "linkability (sex, age, region | placesize, marital, workab; k = 3)" = function(syn, control, ...) {
+  "linkability (sex, age, region / placesize, marital, workab; k = 3)" = function(syn, control, ...) {
     linkability_risk(syn, train, c("sex", "age", "region"), c("placesize", "marital", "workab"), n_neighbors = 3,
                      control = control, cont.na = cont.na, ...)
   },
