@@ -59,6 +59,16 @@ check_n_attacks <- function(x, call, arg = "n_attacks") {
   check_count(x, arg, call)
 }
 
+# `seed` draws the targets; without `n_attacks` every record is attacked and it would
+# be ignored.
+check_seed_for_targets <- function(seed, n_attacks, call) {
+  if (!is.null(seed) && is.null(n_attacks)) {
+    cli::cli_abort(c("{.arg seed} draws the targets of {.arg n_attacks}; without it every record is attacked and {.arg seed} would be ignored.",
+                     i = "Attack a sample with e.g. {.code n_attacks = 500, seed = {seed}}, or drop {.arg seed}."),
+                   call = call)
+  }
+}
+
 check_sizes_for_attack <- function(data, syn, control, call) {
   if (nrow(data) == 0) cli::cli_abort("{.arg data} has no records to attack.", call = call)
   empty <- which(vapply(syn, nrow, integer(1)) == 0)

@@ -75,6 +75,7 @@ inference_risk <- function(object, data, secret, aux = NULL, control = NULL, tol
   conf.level <- check_conf_level(conf.level, env) %||% 0.95
   n_attacks <- check_n_attacks(n_attacks, env)
   seed <- check_seed(seed, env)
+  check_seed_for_targets(seed, n_attacks, env)
   check_flag(records, "records", env)
   if (missing(secret)) cli::cli_abort("{.arg secret} must name the variable(s) the attacker guesses.", call = env)
   secret <- check_attack_columns(secret, data, syn, control, "secret", env)

@@ -49,6 +49,7 @@ linkability_risk <- function(object, data, aux_a, aux_b, n_neighbors = 1, contro
   conf.level <- check_conf_level(conf.level, env) %||% 0.95
   n_attacks <- check_n_attacks(n_attacks, env)
   seed <- check_seed(seed, env)
+  check_seed_for_targets(seed, n_attacks, env)
   check_flag(records, "records", env)
   if (missing(aux_a) || missing(aux_b)) {
     cli::cli_abort("{.arg aux_a} and {.arg aux_b} must name the columns each data owner holds.", call = env)

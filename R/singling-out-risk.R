@@ -61,6 +61,8 @@ singling_out_risk <- function(object, data, cols = NULL, n_cols = 1, n_attacks =
                               cont.na = NULL, records = FALSE, n_threads = NULL) {
   env <- rlang::current_env()
   rlang::check_dots_empty(call = env)
+  # Arguments given (before they are checked and reassigned), to say which do not apply.
+  given_args <- c(n_attacks = !missing(n_attacks), max_attempts = !missing(max_attempts), n_cols = !missing(n_cols))
   inputs <- prepare_inputs(object, data, control = control, cont.na = cont.na, n_threads = n_threads,
                            fn = "singling_out_risk", call = env)
   syn <- inputs$syn
@@ -151,6 +153,16 @@ singling_out_risk <- function(object, data, cols = NULL, n_cols = 1, n_attacks =
                                                          if (m == 1) "synthesis" else paste("synthesis", seq_len(m))),
                if (n_control > 0) c(control = n_control - nc))
   notes <- singling_out_notes(results, removed, given, n_cols, n_attacks, max_attempts, nd, nc, reps, m)
+  unused <- c(if (given_args[["n_attacks"]]) "n_attacks", if (given_args[["max_attempts"]]) "max_attempts")
+  if (length(unused) > 0 && (!is.null(given) || n_cols == 1)) {
+    notes <- c(notes, paste0(paste0("`", unused, "`", collapse = " and "),
+                             if (length(unused) == 1) " applies" else " apply", " to generated multivariate queries; ",
+                             if (!is.null(given)) "the queries given were used as they are." else
+                               "univariate queries are all taken."))
+  }
+  if (!is.null(given) && given_args[["n_cols"]]) {
+    notes <- c(notes, "`n_cols` applies to generated queries and to the baseline's random queries; the queries given keep their own predicates.")
+  }
   what <- if (!is.null(given)) "the queries given" else if (n_cols == 1) "univariate queries, all" else
     paste0("multivariate queries on ", n_cols, " columns")
   sentence <- paste0("The attacker writes queries from the synthetic data that hold for exactly one synthetic record (",

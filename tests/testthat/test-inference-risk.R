@@ -24,7 +24,7 @@ test_that("inference_risk() equals the reference on random data with ties, NA, M
     tolerance <- if (numeric_secret && runif(1) < 0.5) sample(c(0, 0.1, 0.5), 1) else NULL
     n_attacks <- if (runif(1) < 0.2) sample(1:5, 1) else NULL
     got <- inference_risk(case$syn, case$data, secret = secret, aux = aux, control = case$control,
-                          tolerance = tolerance, cont.na = case$cont.na, n_attacks = n_attacks, seed = seed,
+                          tolerance = tolerance, cont.na = case$cont.na, n_attacks = n_attacks, seed = if (!is.null(n_attacks)) seed,
                           records = TRUE, n_threads = 1 + seed %% 2)
     want <- ref_inference(case$syn, case$data, secret, aux, case$control, tolerance, case$cont.na, n_attacks, seed)
     expect_same_inference(got, want, paste("seed", seed))
@@ -91,6 +91,7 @@ test_that("inference_risk() errors name the argument and the value", {
   expect_error(inference_risk(s, d, secret = "depress", boot = 10), "boot")
   expect_error(inference_risk(s[, c("sex", "age")], d, secret = "depress"), "lacks")
   expect_error(inference_risk(s, d), "secret")
+  expect_error(inference_risk(s, d, secret = "depress", seed = 1), "without it every record is attacked")
 })
 
 test_that("inputs are not modified and a tolerance on a categorical secret is said", {

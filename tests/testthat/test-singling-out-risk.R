@@ -124,4 +124,6 @@ test_that("singling_out_risk() errors name the argument, the query and the value
   expect_error(singling_out_risk(s, d, cols = "regio"), "not in `data`")
   expect_error(singling_out_risk(s, d, control = d[, 1:2]), "`control` lacks \"region\"")
   expect_error(singling_out_risk(s, d, reps = 0), "reps")
+  # A request that does not apply is said, not dropped silently.
+  expect_match(paste(format(singling_out_risk(s, d, n_attacks = 10)), collapse = " "), "univariate queries are all taken")
 })
