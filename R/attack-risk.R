@@ -174,7 +174,7 @@ attack_title <- function(x) {
 #' @return `print()`: `x`, invisibly; `format()`: the lines.
 #' @export
 #' @examples
-#' r <- inference_risk(sd2011_synds, sd2011[, names(sd2011_synds$syn)], secret = "depress",
+#' r <- inference_risk(sd2011_synds, sd2011, secret = "depress",
 #'                     aux = c("sex", "age", "region"))
 #' print(r, digits = 4)
 print.synthrisk_attack <- function(x, digits = 3, ...) {
@@ -285,7 +285,7 @@ attack_legend <- function(x, level) {
 #' @return A data frame.
 #' @export
 #' @examples
-#' r <- inference_risk(sd2011_synds, sd2011[, names(sd2011_synds$syn)], secret = c("depress", "marital"),
+#' r <- inference_risk(sd2011_synds, sd2011, secret = c("depress", "marital"),
 #'                     aux = c("sex", "age", "region"))
 #' tidy(r)
 #' glance(r)
@@ -330,7 +330,7 @@ glance.synthrisk_attack <- function(x, ...) {
 #' @return A ggplot.
 #' @export
 #' @examples
-#' r <- inference_risk(sd2011_synds, sd2011[, names(sd2011_synds$syn)], secret = c("depress", "marital"),
+#' r <- inference_risk(sd2011_synds, sd2011, secret = c("depress", "marital"),
 #'                     aux = c("sex", "age", "region"))
 #' autoplot(r)
 autoplot.synthrisk_attack <- function(object, ...) {

@@ -379,6 +379,7 @@ test_that("distances = TRUE shows dcr()'s summary of the same data and control",
 
 test_that("attacks = TRUE shows the three attacks' risks and rates, and no query or record", {
   skip_without_report_tools()
+  skip_on_cran()
   parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
   file <- tempfile(fileext = ".html")
   on.exit(unlink(file), add = TRUE)
