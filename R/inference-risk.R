@@ -116,17 +116,32 @@ inference_risk <- function(object, data, secret, aux = NULL, control = NULL, tol
     if (n_control > 0) runs[[length(runs) + 1L]] <- list(synthesis = j, targets = m + 1L, rows = as.integer(targets$control))
   }
   codes_of <- function(v) as.double(cont_na_codes(inputs$cont.na, v))
+  # Secrets with the same auxiliary columns share one search (all of them when `aux` is
+  # given), in one crossing.
+  aux_key <- vapply(aux_of, paste, character(1), collapse = "\r")
+  groups <- split(seq_along(secret), factor(aux_key, unique(aux_key)))
+  wire <- lapply(groups, function(k) {
+    a <- aux_of[[k[1]]]
+    s <- secret[k]
+    list(aux = match(a, vars) - 1L, aux_codes = lapply(a, codes_of), aux_names = a, secrets = match(s, vars) - 1L,
+         secret_codes = lapply(s, codes_of), secret_names = s)
+  })
+  raw <- rust_result(rust_inference(enc$ptr, unname(wire), if (is.null(tolerance)) NaN else as.double(tolerance), runs,
+                                    inputs$n_threads), call = env)
+  found_of <- vector("list", length(secret))
+  secret_numeric <- stats::setNames(logical(length(secret)), secret)
+  for (g in seq_along(groups)) {
+    for (i in seq_along(groups[[g]])) {
+      k <- groups[[g]][i]
+      found_of[[k]] <- lapply(raw[[g]]$attacks, function(run) run[[i]])
+      secret_numeric[[k]] <- raw[[g]]$secret_numeric[i]
+    }
+  }
   rows <- list()
   record_rows <- list()
-  secret_numeric <- logical(0)
   for (k in seq_along(secret)) {
     s <- secret[[k]]
-    a <- aux_of[[k]]
-    raw <- rust_result(rust_inference(enc$ptr, match(a, vars) - 1L, lapply(a, codes_of), a, match(s, vars) - 1L,
-                                      codes_of(s), s, if (is.null(tolerance)) NaN else as.double(tolerance), runs,
-                                      inputs$n_threads), call = env)
-    secret_numeric[[s]] <- raw$secret_numeric
-    found <- raw$attacks
+    found <- found_of[[k]]
     for (j in seq_len(m)) {
       main <- found[[if (n_control > 0) 2L * j - 1L else j]]
       ctrl <- if (n_control > 0) found[[2L * j]]

@@ -112,14 +112,13 @@ rust_records <- function(encoded, keys, use_keys_na, target, n_threads) {
 crossed <- function(value) value
 
 # The attacks of definitions vignette 13. `runs`: list(synthesis, targets, rows) of
-# 0-based datasets of the encoding and 0-based target rows. Inference: `aux` and
-# `secret` variables (0-based) with their cont.na codes and names, `tolerance` (NaN:
-# exact). Returns list(attacks = per run list(success, set_size, distance, baseline),
-# numeric, secret_numeric).
-rust_inference <- function(encoded, aux, aux_codes, aux_names, secret, secret_codes, secret_name, tolerance, runs,
-                           n_threads) {
-  crossed(.Call(wrap__rust_inference, encoded, aux, aux_codes, aux_names, secret, secret_codes, secret_name,
-                tolerance, runs, n_threads))
+# 0-based datasets of the encoding and 0-based target rows. Inference: `groups` of
+# secrets sharing their auxiliary columns, each list(aux, aux_codes, aux_names, secrets,
+# secret_codes, secret_names) (variables 0-based, cont.na codes per variable), searched
+# once per group; `tolerance` (NaN: exact). Returns per group list(attacks = per run,
+# per secret list(success, set_size, distance, baseline), secret_numeric).
+rust_inference <- function(encoded, groups, tolerance, runs, n_threads) {
+  crossed(.Call(wrap__rust_inference, encoded, groups, tolerance, runs, n_threads))
 }
 
 # Linkability on `aux_a` and `aux_b` with `k` neighbours; per run list(success, any, a,

@@ -12,7 +12,7 @@ use extendr_api::prelude::*;
 use synthrisk_core::distance::{Metric, Table};
 use synthrisk_core::distance_tables::{DistanceTables, DistanceVariable};
 use synthrisk_core::encode::{is_r_na, EncodedVar, RawColumn, NA_INTEGER};
-use synthrisk_core::inference::{infer, Matching, SecretColumn};
+use synthrisk_core::inference::{infer, Matching, Secret, SecretColumn};
 use synthrisk_core::linkability::{baseline, link, Overlap, Side};
 use synthrisk_core::singling_out::{evaluate, multivariate_drawn, univariate, Dataset, Op, Predicate, Queries};
 use wire::AttackWire;
@@ -69,60 +69,77 @@ fn check_rows(rows: &[u32], table: &Table<'_>) -> GlueResult<()> {
     }
 }
 
-/// Inference: `aux` variables, the `secret` variable (0-based), `tolerance` (NaN: exact
-/// match). Returns per attack list(success, set_size, distance, baseline).
-#[allow(clippy::too_many_arguments)]
-pub fn inference(
-    encoded: Robj,
-    aux: Robj,
-    aux_codes: Robj,
-    aux_names: Robj,
-    secret: Robj,
-    secret_codes: Robj,
-    secret_name: Robj,
-    tolerance: f64,
-    runs: Robj,
-    n_threads: i32,
-) -> GlueResult<Robj> {
+/// Inference, per group of secrets sharing their auxiliary columns (one search per
+/// group): `groups` list(aux, aux_codes, aux_names, secrets, secret_codes,
+/// secret_names), variables 0-based; `tolerance` (NaN: exact match). Returns per group
+/// list(attacks = per run, per secret list(success, set_size, distance, baseline),
+/// secret_numeric).
+pub fn inference(encoded: Robj, groups: Robj, tolerance: f64, runs: Robj, n_threads: i32) -> GlueResult<Robj> {
     let encoded = encoded_vars(&encoded)?;
     let workers = workers(n_threads)?;
-    let (tables, metric) = distance_tables(&workers, encoded, &aux, &aux_codes, &aux_names, "aux")?;
-    let (secret_tables, secret_metric) =
-        distance_tables(&workers, encoded, &secret, &List::from_values([secret_codes]).into(), &secret_name, "secret")?;
-    let matching = if !secret_tables.numeric[0] {
-        Matching::Labels
-    } else if tolerance.is_nan() {
-        Matching::Exact
-    } else {
-        Matching::Within(tolerance)
-    };
     let mut out = Vec::new();
-    for (s, t, rows) in attacks(&runs, tables.n_datasets())? {
-        let syn = tables.table(&metric, s)?;
-        let targets = tables.table(&metric, t)?;
-        check_rows(&rows, &targets)?;
-        let (ss, ts) = (secret_tables.table(&secret_metric, s)?, secret_tables.table(&secret_metric, t)?);
-        let syn_secret = SecretColumn { codes: ss.codes[0], values: ss.values[0] };
-        let target_secret = SecretColumn { codes: ts.codes[0], values: ts.values[0] };
-        let found = infer(&workers, &metric, &syn, syn_secret, &targets, target_secret, &rows, matching, &user_interrupt)?;
+    for group in List::from_robj(&groups, "groups")?.values() {
+        let g = List::from_robj(&group, "groups[[i]]")?;
+        let field = |name: &str| -> GlueResult<Robj> {
+            g.iter().find(|(n, _)| *n == name).map(|(_, v)| v).ok_or_else(|| internal(format!("groups[[i]]${name}")))
+        };
+        let (tables, metric) =
+            distance_tables(&workers, encoded, &field("aux")?, &field("aux_codes")?, &field("aux_names")?, "aux")?;
+        let (secret_tables, secret_metric) = distance_tables(
+            &workers,
+            encoded,
+            &field("secrets")?,
+            &field("secret_codes")?,
+            &field("secret_names")?,
+            "secrets",
+        )?;
+        let matching: Vec<Matching> = secret_tables
+            .numeric
+            .iter()
+            .map(|&numeric| {
+                if !numeric {
+                    Matching::Labels
+                } else if tolerance.is_nan() {
+                    Matching::Exact
+                } else {
+                    Matching::Within(tolerance)
+                }
+            })
+            .collect();
+        let mut per_run = Vec::new();
+        for (s, t, rows) in attacks(&runs, tables.n_datasets())? {
+            let syn = tables.table(&metric, s)?;
+            let targets = tables.table(&metric, t)?;
+            check_rows(&rows, &targets)?;
+            let (ss, ts) = (secret_tables.table(&secret_metric, s)?, secret_tables.table(&secret_metric, t)?);
+            let secrets: Vec<Secret<'_>> = (0..matching.len())
+                .map(|k| Secret {
+                    synthetic: SecretColumn { codes: ss.codes[k], values: ss.values[k] },
+                    targets: SecretColumn { codes: ts.codes[k], values: ts.values[k] },
+                    matching: matching[k],
+                })
+                .collect();
+            let found = infer(&workers, &metric, &syn, &targets, &rows, &secrets, &user_interrupt)?;
+            let each = found
+                .into_iter()
+                .map(|f| {
+                    named_list(
+                        ["success", "set_size", "distance", "baseline"],
+                        [Robj::from(f.success), counts_robj(f.set_size), Robj::from(f.distance), Robj::from(f.baseline)],
+                    )
+                })
+                .collect::<GlueResult<Vec<Robj>>>()?;
+            per_run.push(Robj::from(List::from_values(each)));
+        }
         out.push(named_list(
-            ["success", "set_size", "distance", "baseline"],
+            ["attacks", "secret_numeric"],
             [
-                Robj::from(found.success),
-                counts_robj(found.set_size),
-                Robj::from(found.distance),
-                Robj::from(found.baseline),
+                List::from_values(per_run).into(),
+                Robj::from(secret_tables.numeric.iter().map(|&b| Rbool::from(b)).collect::<Vec<Rbool>>()),
             ],
         )?);
     }
-    named_list(
-        ["attacks", "numeric", "secret_numeric"],
-        [
-            List::from_values(out).into(),
-            Robj::from(tables.numeric.iter().map(|&b| Rbool::from(b)).collect::<Vec<Rbool>>()),
-            Robj::from(secret_tables.numeric[0]),
-        ],
-    )
+    Ok(List::from_values(out).into())
 }
 
 /// Linkability on `aux_a` and `aux_b` with `k` neighbours. Returns per attack
@@ -326,7 +343,7 @@ pub fn singling_out_generate(
     let mut kept = queries_from(&kept, syn.n_columns())?;
     let n_cols = usize::try_from(n_cols).map_err(|_| internal("n_cols"))?;
     let wanted = usize::try_from(wanted).map_err(|_| internal("wanted"))?;
-    if !(attempts_left >= 0.0) {
+    if attempts_left.is_nan() || attempts_left < 0.0 {
         return Err(internal("attempts_left"));
     }
     let g = multivariate_drawn(

@@ -99,34 +99,12 @@ fn rust_dcr(
     respond(dcr::dcr(encoded, vars, label_codes, names, weights, searches, n_threads))
 }
 
-/// The inference attack (definitions vignette 13), per attack of `runs`.
+/// The inference attack (definitions vignette 13), per group of secrets sharing their
+/// auxiliary columns and per attack of `runs`.
 /// @noRd
 #[extendr]
-#[allow(clippy::too_many_arguments)]
-fn rust_inference(
-    encoded: Robj,
-    aux: Robj,
-    aux_codes: Robj,
-    aux_names: Robj,
-    secret: Robj,
-    secret_codes: Robj,
-    secret_name: Robj,
-    tolerance: f64,
-    runs: Robj,
-    n_threads: i32,
-) -> Response {
-    respond(attacks::inference(
-        encoded,
-        aux,
-        aux_codes,
-        aux_names,
-        secret,
-        secret_codes,
-        secret_name,
-        tolerance,
-        runs,
-        n_threads,
-    ))
+fn rust_inference(encoded: Robj, groups: Robj, tolerance: f64, runs: Robj, n_threads: i32) -> Response {
+    respond(attacks::inference(encoded, groups, tolerance, runs, n_threads))
 }
 
 /// The linkability attack (definitions vignette 13), per attack of `runs`.

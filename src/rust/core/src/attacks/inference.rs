@@ -95,26 +95,30 @@ pub struct InferenceResult {
     pub baseline: Vec<f64>,
 }
 
+/// One secret: its column in the synthesis and in the targets, and how guesses match.
+#[derive(Clone, Copy)]
+pub struct Secret<'a> {
+    pub synthetic: SecretColumn<'a>,
+    pub targets: SecretColumn<'a>,
+    pub matching: Matching,
+}
+
 /// The attack on the targets `rows` (0-based) of `targets` (a table on the auxiliary
-/// columns, with `target_secret`) against `synthetic` (its table and secret).
+/// columns) against `synthetic`, for every secret of `secrets` with one search of the
+/// nearest sets (the secrets share the auxiliary columns); one result per secret.
 #[allow(clippy::too_many_arguments)]
 pub fn infer(
     workers: &Workers,
     metric: &Metric,
     synthetic: &Table<'_>,
-    synthetic_secret: SecretColumn<'_>,
     targets: &Table<'_>,
-    target_secret: SecretColumn<'_>,
     rows: &[u32],
-    matching: Matching,
+    secrets: &[Secret<'_>],
     should_stop: ShouldStop<'_>,
-) -> CoreResult<InferenceResult> {
-    let numeric = matching != Matching::Labels;
+) -> CoreResult<Vec<InferenceResult>> {
     let groups = workers.run(|| Distinct::of(metric, synthetic, None));
     let group_table = groups.table(metric)?;
     let index = workers.run(|| Index::build(metric, &group_table))?;
-    let secrets = SecretIndex::new(synthetic_secret, numeric, &groups.group_of, groups.n_groups());
-    let everyone = SecretIndex::new(synthetic_secret, numeric, &vec![0; synthetic.n_rows], 1);
     let n_syn = synthetic.n_rows as f64;
     // One search per distinct target pattern.
     let patterns = workers.run(|| Distinct::of(metric, targets, Some(rows)));
@@ -133,30 +137,40 @@ pub fn infer(
         sets.extend(chunk);
         start = end;
     }
-    let value = |i: usize| if numeric && target_secret.codes[i] == FINITE { target_secret.values[i] } else { 0.0 };
-    let per_target: Vec<(f64, u64, f64, f64)> = workers.run(|| {
-        rows.par_iter()
-            .enumerate()
-            .map(|(t, &row)| {
-                let set = &sets[patterns.group_of[t] as usize];
-                let (c, y) = (target_secret.codes[row as usize], value(row as usize));
-                let mut size = 0u64;
-                let mut hit = 0u64;
-                for &g in &set.at_kth {
-                    size += groups.counts[g as usize] as u64;
-                    hit += secrets.matches(g as usize, c, y, matching);
-                }
-                let base = everyone.matches(0, c, y, matching) as f64 / n_syn;
-                (hit as f64 / size as f64, size, set.kth, base)
-            })
-            .collect()
-    });
-    let mut out = InferenceResult::default();
-    for (s, n, d, b) in per_target {
-        out.success.push(s);
-        out.set_size.push(n);
-        out.distance.push(d);
-        out.baseline.push(b);
+    let everyone = vec![0; synthetic.n_rows];
+    let mut out = Vec::with_capacity(secrets.len());
+    for secret in secrets {
+        let matching = secret.matching;
+        let numeric = matching != Matching::Labels;
+        let by_group = SecretIndex::new(secret.synthetic, numeric, &groups.group_of, groups.n_groups());
+        let all = SecretIndex::new(secret.synthetic, numeric, &everyone, 1);
+        let target = secret.targets;
+        let value = |i: usize| if numeric && target.codes[i] == FINITE { target.values[i] } else { 0.0 };
+        let per_target: Vec<(f64, u64, f64, f64)> = workers.run(|| {
+            rows.par_iter()
+                .enumerate()
+                .map(|(t, &row)| {
+                    let set = &sets[patterns.group_of[t] as usize];
+                    let (c, y) = (target.codes[row as usize], value(row as usize));
+                    let mut size = 0u64;
+                    let mut hit = 0u64;
+                    for &g in &set.at_kth {
+                        size += groups.counts[g as usize] as u64;
+                        hit += by_group.matches(g as usize, c, y, matching);
+                    }
+                    let base = all.matches(0, c, y, matching) as f64 / n_syn;
+                    (hit as f64 / size as f64, size, set.kth, base)
+                })
+                .collect()
+        });
+        let mut result = InferenceResult::default();
+        for (s, n, d, b) in per_target {
+            result.success.push(s);
+            result.set_size.push(n);
+            result.distance.push(d);
+            result.baseline.push(b);
+        }
+        out.push(result);
     }
     Ok(out)
 }
@@ -222,18 +236,14 @@ mod tests {
             };
             let rows: Vec<u32> = (0..nt as u32).filter(|_| rng.below(4) != 0).collect();
             let (st, tt) = (syn.table(&metric), tgt.table(&metric));
-            let got = infer(
-                &Workers::new(2).unwrap(),
-                &metric,
-                &st,
-                SecretColumn { codes: &sc, values: &sv },
-                &tt,
-                SecretColumn { codes: &tc, values: &tv },
-                &rows,
+            let secret = Secret {
+                synthetic: SecretColumn { codes: &sc, values: &sv },
+                targets: SecretColumn { codes: &tc, values: &tv },
                 matching,
-                &never_stop,
-            )
-            .unwrap();
+            };
+            let got = infer(&Workers::new(2).unwrap(), &metric, &st, &tt, &rows, &[secret, secret], &never_stop).unwrap();
+            assert_eq!(got[0], got[1]);
+            let got = &got[0];
             for (t, &row) in rows.iter().enumerate() {
                 let row = row as usize;
                 let (_, at) = crate::attacks::tie_sets::nearest_set_brute_force(&metric, &st, &tt, row, 1);
