@@ -48,6 +48,7 @@ pivot_columns <- 256L
 db_target_cells <- function(tbl, keys, targets, where, call) {
   tbl <- dplyr::ungroup(tbl)
   con <- dbplyr::remote_con(tbl)
+  db_check_labels(tbl, unique(c(keys, targets)), where, call)
   log <- list()
   note <- function(query, vars, rows, seconds) {
     log[[length(log) + 1L]] <<- data.frame(query = query, targets = paste(vars, collapse = ", "), rows = rows,

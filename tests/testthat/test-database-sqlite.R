@@ -116,3 +116,29 @@ test_that("targets of many value combinations have their levels counted one by o
   expect_identical(original$query, c("levels", "levels", "levels", "pivot", "cells", "cells"))
   expect_identical(original$targets, c("a", "b", "c", "c", "a", "b"))
 })
+
+test_that("a collation that merges labels R keeps apart stops the call, naming the column and why", {
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con), add = TRUE)
+  rows <- "('MALE', 1, 'a'), ('male', 1, 'b'), ('male ', 2, 'a'), ('female', 2, 'b')"
+  for (collation in c("NOCASE", "RTRIM", "BINARY")) {
+    DBI::dbExecute(con, sprintf("CREATE TABLE d_%s (sex TEXT COLLATE %s, age INTEGER, t TEXT)", collation, collation))
+    DBI::dbExecute(con, sprintf("INSERT INTO d_%s VALUES %s", collation, rows))
+  }
+  DBI::dbExecute(con, "CREATE TABLE s (sex TEXT, age INTEGER, t TEXT)")
+  DBI::dbExecute(con, "INSERT INTO s VALUES ('male', 1, 'a'), ('MALE', 1, 'a'), ('female', 2, 'b')")
+  syn <- dplyr::tbl(con, "s")
+  for (collation in c("NOCASE", "RTRIM")) {
+    expect_error(disclosure(syn, dplyr::tbl(con, paste0("d_", collation)), keys = c("sex", "age"), target = "t",
+                            print.flag = FALSE),
+                 "labels of \"sex\" in `data` differently from R: it counts . distinct labels among 4 distinct texts")
+  }
+  expect_error(multi.disclosure(syn, dplyr::tbl(con, "d_NOCASE"), keys = c("sex", "age"), print.flag = FALSE,
+                                plot = FALSE), "collation ignores case or trailing spaces")
+  # The binary collation compares as R does: the same numbers as the collected tables.
+  d <- disclosure(syn, dplyr::tbl(con, "d_BINARY"), keys = c("sex", "age"), target = "t", print.flag = FALSE)
+  collected <- disclosure(dplyr::collect(syn), dplyr::collect(dplyr::tbl(con, "d_BINARY")), keys = c("sex", "age"),
+                          target = "t", print.flag = FALSE)
+  expect_equal(d$ident, collected$ident)
+  expect_equal(d$attrib, collected$attrib)
+})

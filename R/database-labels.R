@@ -1,0 +1,84 @@
+# Labels as the database compares them. A text column is grouped by the database's
+# collation; one that ignores case or trailing spaces (MySQL's and MariaDB's default
+# collations, even utf8mb4_bin's padding; SQLite's NOCASE and RTRIM) would count
+# "MALE", "male" and "male " as one label where R keeps three, and every number would
+# change without a word. So before counting, each text key and target is counted both
+# ways in one scan: its distinct values under the collation and its distinct byte
+# strings. A column where they differ stops the call, named, with the reason.
+
+# The column's bytes as an SQL expression, per dialect: hex() in SQLite, MySQL,
+# MariaDB, Spark SQL and DuckDB; PostgreSQL's text as UTF-8 bytes. NULL stays NULL
+# (SQLite's hex(NULL) is ''), as COUNT(DISTINCT) leaves it out on both sides.
+db_bytes_sql <- function(con, quoted) {
+  bytes <- if (inherits(con, c("PqConnection", "PostgreSQLConnection", "RedshiftConnection"))) {
+    paste0("convert_to(CAST(", quoted, " AS TEXT), 'UTF8')")
+  } else {
+    paste0("hex(", quoted, ")")
+  }
+  paste0("CASE WHEN ", quoted, " IS NOT NULL THEN ", bytes, " END")
+}
+
+# Stops when the database would merge labels of a text column among `vars` of `tbl`
+# that R keeps apart. `where`: cli markup naming the dataset.
+db_check_labels <- function(tbl, vars, where, call) {
+  con <- dbplyr::remote_con(tbl)
+  shape <- dplyr::collect(utils::head(tbl, 0L))
+  text <- vars[vapply(vars, function(v) is.character(shape[[v]]), logical(1))]
+  if (length(text) == 0) return(invisible())
+  got <- db_label_counts(tbl, con, text)
+  if (inherits(got, "error")) {
+    # One column at a time: a column the database cannot count distinct values of is
+    # one it cannot group either, which the counting reports by name; any other is said.
+    got <- lapply(text, function(v) db_label_counts(tbl, con, v))
+    failed <- vapply(got, inherits, logical(1), "error")
+    groupable <- vapply(text[failed], function(v) {
+      !inherits(tryCatch(fetch_in_chunks(con, grouped_sql(tbl, v, "COUNT(*) AS synthrisk_n"), 1L, all = FALSE),
+                         error = function(e) e), "error")
+    }, logical(1))
+    if (any(groupable)) {
+      cli::cli_warn(c("Could not check that the database compares the labels of {.val {text[failed][groupable]}} in {cli::format_inline(where)} as R does.",
+                      x = "{conditionMessage(got[failed][groupable][[1]])}",
+                      i = "A collation that ignores case or trailing spaces would count labels R keeps apart as one."))
+    }
+    got <- do.call(rbind, got[!failed])
+    text <- text[!failed]
+    if (length(text) == 0) return(invisible())
+  }
+  labels <- got$labels
+  bytes <- got$bytes
+  merged <- which(bytes != labels)
+  if (length(merged) > 0) {
+    i <- merged[1]
+    counted <- paste0(format_count(labels[i]), " distinct label", if (labels[i] == 1) "" else "s", " among ",
+                      format_count(bytes[i]), " distinct texts")
+    cli::cli_abort(c(paste0("The database compares the labels of {.val {text[i]}} in ", where,
+                            " differently from R: it counts {counted}."),
+                     i = "Its collation ignores case or trailing spaces (as MySQL's and MariaDB's default collations do, and SQLite's NOCASE and RTRIM), so labels that R keeps apart would be counted as one.",
+                     i = "Give the column a binary collation that does not pad spaces (MySQL 8: {.code utf8mb4_0900_bin}; MariaDB: a {.code _nopad_bin} collation; SQLite: {.code COLLATE BINARY}), or {.code dplyr::collect()} the table."),
+                   call = call)
+  }
+  invisible()
+}
+
+# Per text column of `text`, its distinct values under the collation and its distinct
+# byte strings, in one scan: data.frame(labels, bytes), or the error.
+db_label_counts <- function(tbl, con, text) {
+  quoted <- as.character(DBI::dbQuoteIdentifier(con, text))
+  k <- seq_along(text)
+  counts <- paste0("COUNT(DISTINCT ", quoted, ") AS ", DBI::dbQuoteIdentifier(con, paste0("synthrisk_labels_", k)),
+                   ", COUNT(DISTINCT ", db_bytes_sql(con, quoted), ") AS ",
+                   DBI::dbQuoteIdentifier(con, paste0("synthrisk_bytes_", k)))
+  sql <- paste0("SELECT ", paste(counts, collapse = ", "), "\nFROM (", dbplyr::sql_render(tbl), ") ",
+                DBI::dbQuoteIdentifier(con, "synthrisk_table"))
+  got <- tryCatch(suppress_driver_output(DBI::dbGetQuery(con, sql)), error = function(e) e)
+  if (inherits(got, "error")) return(got)
+  data.frame(labels = as.double(unlist(got[paste0("synthrisk_labels_", k)])),
+             bytes = as.double(unlist(got[paste0("synthrisk_bytes_", k)])))
+}
+
+# Some drivers (RPostgreSQL) print a failed query's error before raising it; the error
+# itself is handled by the caller.
+suppress_driver_output <- function(code) {
+  utils::capture.output(value <- code, type = "message")
+  value
+}
