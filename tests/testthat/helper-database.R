@@ -167,3 +167,81 @@ check_random_cases_on <- function(con, seeds) {
               list(print.flag = FALSE, control = dplyr::tbl(con, "control"), label = paste("seed", seed))))
   }
 }
+
+# A MariaDB server for this test run, started once like PostgreSQL's: mariadb-install-db
+# and mariadbd in a fresh directory, on a unix socket there only (no network), with
+# MariaDB's usual utf8mb4_general_ci collation (case-insensitive, padding spaces), run
+# as the user "mysql" when root; stopped by its PID when the test run ends.
+mariadb_server <- local({
+  server <- NULL
+  function() {
+    if (!is.null(server)) return(server)
+    skip_without_packages(c("DBI", "dplyr", "dbplyr", "RMySQL"))
+    install_db <- Sys.which("mariadb-install-db")
+    daemon <- if (file.exists("/usr/sbin/mariadbd")) "/usr/sbin/mariadbd" else Sys.which("mariadbd")
+    if (!nzchar(install_db) || !nzchar(daemon)) testthat::skip("MariaDB's server programs are not installed")
+    as_root <- identical(unname(Sys.info()[["effective_user"]]), "root")
+    if (as_root && system2("id", "mysql", stdout = FALSE, stderr = FALSE) != 0) {
+      testthat::skip("running as root and there is no user 'mysql' to run the MariaDB server")
+    }
+    dir <- tempfile("synthrisk-mariadb-", tmpdir = "/tmp")
+    dir.create(dir, mode = "0700")
+    if (as_root) system2("chown", c("mysql:mysql", shQuote(dir)))
+    as_server_user <- function(cmd, args, wait = TRUE) {
+      if (as_root) {
+        suppressWarnings(system2("runuser", c("-u", "mysql", "--", cmd, args), stdout = TRUE, stderr = TRUE, wait = wait))
+      } else {
+        suppressWarnings(system2(cmd, args, stdout = TRUE, stderr = TRUE, wait = wait))
+      }
+    }
+    data_dir <- file.path(dir, "data")
+    out <- as_server_user(install_db, c("--no-defaults", paste0("--datadir=", data_dir), "--skip-test-db",
+                                        "--auth-root-authentication-method=normal"))
+    if (!is.null(attr(out, "status"))) stop("mariadb-install-db failed:\n", paste(out, collapse = "\n"))
+    socket <- file.path(dir, "sock")
+    pid_file <- file.path(dir, "pid")
+    args <- c("--no-defaults", paste0("--datadir=", data_dir), paste0("--socket=", socket), "--skip-networking",
+              "--skip-grant-tables", paste0("--pid-file=", pid_file), paste0("--log-error=", file.path(dir, "log")),
+              "--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci")
+    console <- file.path(dir, "console")
+    if (as_root) {
+      system2("runuser", c("-u", "mysql", "--", daemon, args), stdout = console, stderr = console, wait = FALSE)
+    } else {
+      system2(daemon, args, stdout = console, stderr = console, wait = FALSE)
+    }
+    for (i in 1:100) {
+      if (file.exists(pid_file) && file.exists(socket)) break
+      Sys.sleep(0.2)
+    }
+    if (!file.exists(pid_file)) stop("mariadbd did not start:\n", paste(readLines(file.path(dir, "log")), collapse = "\n"))
+    stop_server <- function() {
+      pid <- suppressWarnings(as.integer(readLines(pid_file, warn = FALSE)))
+      if (length(pid) == 1 && !is.na(pid)) {
+        tools::pskill(pid)
+        for (i in 1:50) {
+          if (!file.exists(pid_file)) break
+          Sys.sleep(0.2)
+        }
+      }
+      unlink(dir, recursive = TRUE)
+    }
+    withr::defer(stop_server(), envir = testthat::teardown_env())
+    con <- DBI::dbConnect(RMySQL::MySQL(), unix.socket = socket, user = "root", dbname = "mysql")
+    DBI::dbExecute(con, "CREATE DATABASE synthrisk CHARACTER SET utf8mb4")
+    DBI::dbDisconnect(con)
+    server <<- list(socket = socket)
+    server
+  }
+})
+
+# A connection to the test run's MariaDB server holding `tables`; closed when the
+# calling test ends.
+local_mariadb <- function(tables, env = parent.frame()) {
+  testthat::skip_on_cran()
+  s <- mariadb_server()
+  con <- DBI::dbConnect(RMySQL::MySQL(), unix.socket = s$socket, user = "root", dbname = "synthrisk")
+  withr::defer(DBI::dbDisconnect(con), envir = env)
+  DBI::dbExecute(con, "SET NAMES utf8mb4")
+  write_tables(con, tables)
+  con
+}
