@@ -43,49 +43,119 @@ postgres_bin <- function() {
 postgres_server <- local({
   server <- NULL
   function() {
-    if (!is.null(server)) return(server)
-    skip_without_packages(c("DBI", "dplyr", "dbplyr", "RPostgreSQL"))
-    bin <- postgres_bin()
-    if (is.null(bin)) testthat::skip("PostgreSQL's server programs (initdb, pg_ctl) are not installed")
-    as_root <- identical(unname(Sys.info()[["effective_user"]]), "root")
-    if (as_root && system2("id", "postgres", stdout = FALSE, stderr = FALSE) != 0) {
-      testthat::skip("running as root and there is no user 'postgres' to run the PostgreSQL server")
-    }
-    # Not tempdir(): the server's user must reach the directory.
-    dir <- tempfile("synthrisk-pg-", tmpdir = "/tmp")
-    dir.create(dir, mode = "0700")
-    if (as_root) system2("chown", c("postgres:postgres", shQuote(dir)))
-    run <- function(program, args) {
-      cmd <- file.path(bin, program)
-      out <- if (as_root) {
-        suppressWarnings(system2("runuser", c("-u", "postgres", "--", cmd, args), stdout = TRUE, stderr = TRUE))
-      } else {
-        suppressWarnings(system2(cmd, args, stdout = TRUE, stderr = TRUE))
-      }
-      status <- attr(out, "status") %||% 0L
-      if (status != 0) {
-        log <- file.path(dir, "log")
-        stop(program, " failed (status ", status, "):\n", paste(out, collapse = "\n"),
-             if (file.exists(log)) paste(c("", readLines(log)), collapse = "\n"))
-      }
-      out
-    }
-    data_dir <- file.path(dir, "data")
-    port <- sample(20000:60000, 1)
-    run("initdb", c("-D", shQuote(data_dir), "-A", "trust", "-U", "synthrisk", "-E", "UTF8", "--locale=C",
-                    "--no-sync"))
-    options <- sprintf("-k %s -p %d -c listen_addresses='' -c fsync=off", dir, port)
-    run("pg_ctl", c("-D", shQuote(data_dir), "-l", shQuote(file.path(dir, "log")), "-w", "-o", shQuote(options),
-                    "start"))
-    stop_server <- function() {
-      try(run("pg_ctl", c("-D", shQuote(data_dir), "-m", "fast", "-w", "stop")), silent = TRUE)
-      unlink(dir, recursive = TRUE)
-    }
-    withr::defer(stop_server(), envir = testthat::teardown_env())
-    server <<- list(host = dir, port = port, user = "synthrisk")
+    if (is.null(server)) server <<- start_postgres_server()
     server
   }
 })
+
+# Starts a PostgreSQL server (stopped when the test run ends): list(host (its socket
+# directory), port, user).
+start_postgres_server <- function() {
+  skip_without_packages(c("DBI", "dplyr", "dbplyr", "RPostgreSQL"))
+  bin <- postgres_bin()
+  if (is.null(bin)) testthat::skip("PostgreSQL's server programs (initdb, pg_ctl) are not installed")
+  as_root <- identical(unname(Sys.info()[["effective_user"]]), "root")
+  if (as_root && system2("id", "postgres", stdout = FALSE, stderr = FALSE) != 0) {
+    testthat::skip("running as root and there is no user 'postgres' to run the PostgreSQL server")
+  }
+  # Not tempdir(): the server's user must reach the directory.
+  dir <- tempfile("synthrisk-pg-", tmpdir = "/tmp")
+  dir.create(dir, mode = "0700")
+  if (as_root) system2("chown", c("postgres:postgres", shQuote(dir)))
+  run <- function(program, args) {
+    cmd <- file.path(bin, program)
+    out <- if (as_root) {
+      suppressWarnings(system2("runuser", c("-u", "postgres", "--", cmd, args), stdout = TRUE, stderr = TRUE))
+    } else {
+      suppressWarnings(system2(cmd, args, stdout = TRUE, stderr = TRUE))
+    }
+    status <- attr(out, "status") %||% 0L
+    if (status != 0) {
+      log <- file.path(dir, "log")
+      stop(program, " failed (status ", status, "):\n", paste(out, collapse = "\n"),
+           if (file.exists(log)) paste(c("", readLines(log)), collapse = "\n"))
+    }
+    out
+  }
+  data_dir <- file.path(dir, "data")
+  port <- sample(20000:60000, 1)
+  run("initdb", c("-D", shQuote(data_dir), "-A", "trust", "-U", "synthrisk", "-E", "UTF8", "--locale=C",
+                  "--no-sync"))
+  options <- sprintf("-k %s -p %d -c listen_addresses='' -c fsync=off", dir, port)
+  run("pg_ctl", c("-D", shQuote(data_dir), "-l", shQuote(file.path(dir, "log")), "-w", "-o", shQuote(options),
+                  "start"))
+  stop_server <- function() {
+    try(run("pg_ctl", c("-D", shQuote(data_dir), "-m", "fast", "-w", "stop")), silent = TRUE)
+    unlink(dir, recursive = TRUE)
+  }
+  withr::defer(stop_server(), envir = testthat::teardown_env())
+  list(host = dir, port = port, user = "synthrisk")
+}
+
+# PostgreSQL sharded with postgres_fdw, started once for the test run: a coordinator and
+# two shard servers; the coordinator reaches the shards through foreign servers on their
+# sockets. list(coordinator, shards).
+sharded_postgres <- local({
+  cluster <- NULL
+  function() {
+    if (!is.null(cluster)) return(cluster)
+    coordinator <- postgres_server()
+    shards <- list(start_postgres_server(), start_postgres_server())
+    con <- postgres_connect(coordinator)
+    on.exit(DBI::dbDisconnect(con))
+    DBI::dbExecute(con, "CREATE EXTENSION IF NOT EXISTS postgres_fdw")
+    for (k in seq_along(shards)) {
+      DBI::dbExecute(con, sprintf("CREATE SERVER shard%d FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '%s', port '%d', dbname 'postgres')",
+                                  k, shards[[k]]$host, shards[[k]]$port))
+      DBI::dbExecute(con, sprintf("CREATE USER MAPPING FOR synthrisk SERVER shard%d OPTIONS (user 'synthrisk')", k))
+    }
+    cluster <<- list(coordinator = coordinator, shards = shards)
+    cluster
+  }
+})
+
+postgres_connect <- function(s, dbname = "postgres") {
+  DBI::dbConnect(RPostgreSQL::PostgreSQL(), host = s$host, port = s$port, user = s$user, dbname = dbname)
+}
+
+# A connection to the coordinator where each of `tables` is a table partitioned by hash
+# of its first column over the two shards (foreign tables), with partition-wise
+# aggregation on, so the shards run the GROUP BY counts; closed when the calling test
+# ends.
+local_sharded_postgres <- function(tables, env = parent.frame()) {
+  testthat::skip_on_cran()
+  cluster <- sharded_postgres()
+  con <- postgres_connect(cluster$coordinator)
+  withr::defer(DBI::dbDisconnect(con), envir = env)
+  suppressWarnings(dbplyr::sql_render(dplyr::tbl(con, dbplyr::sql("SELECT 1 AS x"))))
+  DBI::dbExecute(con, "SET enable_partitionwise_aggregate = on")
+  shard_cons <- lapply(cluster$shards, postgres_connect)
+  on.exit(lapply(shard_cons, DBI::dbDisconnect), add = TRUE)
+  for (x in c(list(con), shard_cons)) DBI::dbExecute(x, "SET client_min_messages = warning")
+  for (name in names(tables)) {
+    staging <- paste0(name, "_staging")
+    write_tables(con, stats::setNames(list(tables[[name]]), staging))
+    columns <- DBI::dbGetQuery(con, sprintf(paste("SELECT column_name, data_type FROM information_schema.columns",
+                                                  "WHERE table_name = '%s' ORDER BY ordinal_position"), staging))
+    ddl <- paste(DBI::dbQuoteIdentifier(con, columns$column_name), columns$data_type, collapse = ", ")
+    DBI::dbExecute(con, sprintf("DROP TABLE IF EXISTS %s CASCADE", DBI::dbQuoteIdentifier(con, name)))
+    DBI::dbExecute(con, sprintf("CREATE TABLE %s (%s) PARTITION BY HASH (%s)", DBI::dbQuoteIdentifier(con, name), ddl,
+                                DBI::dbQuoteIdentifier(con, columns$column_name[1])))
+    for (k in seq_along(shard_cons)) {
+      part <- paste0(name, "_shard", k)
+      DBI::dbExecute(shard_cons[[k]], sprintf("DROP TABLE IF EXISTS %s", DBI::dbQuoteIdentifier(con, part)))
+      DBI::dbExecute(shard_cons[[k]], sprintf("CREATE TABLE %s (%s)", DBI::dbQuoteIdentifier(con, part), ddl))
+      DBI::dbExecute(con, sprintf(paste("CREATE FOREIGN TABLE %s PARTITION OF %s FOR VALUES WITH (MODULUS %d, REMAINDER %d)",
+                                        "SERVER shard%d OPTIONS (table_name '%s')"),
+                                  DBI::dbQuoteIdentifier(con, part), DBI::dbQuoteIdentifier(con, name),
+                                  length(shard_cons), k - 1L, k, part))
+    }
+    DBI::dbExecute(con, sprintf("INSERT INTO %s SELECT * FROM %s", DBI::dbQuoteIdentifier(con, name),
+                                DBI::dbQuoteIdentifier(con, staging)))
+    DBI::dbExecute(con, sprintf("DROP TABLE %s", DBI::dbQuoteIdentifier(con, staging)))
+  }
+  con
+}
 
 # A connection to the test run's PostgreSQL server, holding `tables`; closed when the
 # calling test ends.
