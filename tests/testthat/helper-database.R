@@ -129,31 +129,8 @@ local_sharded_postgres <- function(tables, env = parent.frame()) {
   withr::defer(DBI::dbDisconnect(con), envir = env)
   suppressWarnings(dbplyr::sql_render(dplyr::tbl(con, dbplyr::sql("SELECT 1 AS x"))))
   DBI::dbExecute(con, "SET enable_partitionwise_aggregate = on")
-  shard_cons <- lapply(cluster$shards, postgres_connect)
-  on.exit(lapply(shard_cons, DBI::dbDisconnect), add = TRUE)
-  for (x in c(list(con), shard_cons)) DBI::dbExecute(x, "SET client_min_messages = warning")
-  for (name in names(tables)) {
-    staging <- paste0(name, "_staging")
-    write_tables(con, stats::setNames(list(tables[[name]]), staging))
-    columns <- DBI::dbGetQuery(con, sprintf(paste("SELECT column_name, data_type FROM information_schema.columns",
-                                                  "WHERE table_name = '%s' ORDER BY ordinal_position"), staging))
-    ddl <- paste(DBI::dbQuoteIdentifier(con, columns$column_name), columns$data_type, collapse = ", ")
-    DBI::dbExecute(con, sprintf("DROP TABLE IF EXISTS %s CASCADE", DBI::dbQuoteIdentifier(con, name)))
-    DBI::dbExecute(con, sprintf("CREATE TABLE %s (%s) PARTITION BY HASH (%s)", DBI::dbQuoteIdentifier(con, name), ddl,
-                                DBI::dbQuoteIdentifier(con, columns$column_name[1])))
-    for (k in seq_along(shard_cons)) {
-      part <- paste0(name, "_shard", k)
-      DBI::dbExecute(shard_cons[[k]], sprintf("DROP TABLE IF EXISTS %s", DBI::dbQuoteIdentifier(con, part)))
-      DBI::dbExecute(shard_cons[[k]], sprintf("CREATE TABLE %s (%s)", DBI::dbQuoteIdentifier(con, part), ddl))
-      DBI::dbExecute(con, sprintf(paste("CREATE FOREIGN TABLE %s PARTITION OF %s FOR VALUES WITH (MODULUS %d, REMAINDER %d)",
-                                        "SERVER shard%d OPTIONS (table_name '%s')"),
-                                  DBI::dbQuoteIdentifier(con, part), DBI::dbQuoteIdentifier(con, name),
-                                  length(shard_cons), k - 1L, k, part))
-    }
-    DBI::dbExecute(con, sprintf("INSERT INTO %s SELECT * FROM %s", DBI::dbQuoteIdentifier(con, name),
-                                DBI::dbQuoteIdentifier(con, staging)))
-    DBI::dbExecute(con, sprintf("DROP TABLE %s", DBI::dbQuoteIdentifier(con, staging)))
-  }
+  DBI::dbExecute(con, "SET client_min_messages = warning")
+  write_sharded_tables(con, tables)
   con
 }
 
@@ -314,4 +291,66 @@ local_mariadb <- function(tables, env = parent.frame()) {
   DBI::dbExecute(con, "SET NAMES utf8mb4")
   write_tables(con, tables)
   con
+}
+
+# `tables` written to the coordinator `con` as tables partitioned by hash of their first
+# column over the shards' foreign tables.
+write_sharded_tables <- function(con, tables) {
+  cluster <- sharded_postgres()
+  shard_cons <- lapply(cluster$shards, postgres_connect)
+  on.exit(lapply(shard_cons, DBI::dbDisconnect), add = TRUE)
+  for (x in shard_cons) DBI::dbExecute(x, "SET client_min_messages = warning")
+  for (name in names(tables)) {
+    staging <- paste0(name, "_staging")
+    write_tables(con, stats::setNames(list(tables[[name]]), staging))
+    columns <- DBI::dbGetQuery(con, sprintf(paste("SELECT column_name, data_type FROM information_schema.columns",
+                                                  "WHERE table_name = '%s' ORDER BY ordinal_position"), staging))
+    ddl <- paste(DBI::dbQuoteIdentifier(con, columns$column_name), columns$data_type, collapse = ", ")
+    DBI::dbExecute(con, sprintf("DROP TABLE IF EXISTS %s CASCADE", DBI::dbQuoteIdentifier(con, name)))
+    DBI::dbExecute(con, sprintf("CREATE TABLE %s (%s) PARTITION BY HASH (%s)", DBI::dbQuoteIdentifier(con, name), ddl,
+                                DBI::dbQuoteIdentifier(con, columns$column_name[1])))
+    for (k in seq_along(shard_cons)) {
+      part <- paste0(name, "_shard", k)
+      DBI::dbExecute(shard_cons[[k]], sprintf("DROP TABLE IF EXISTS %s", DBI::dbQuoteIdentifier(con, part)))
+      DBI::dbExecute(shard_cons[[k]], sprintf("CREATE TABLE %s (%s)", DBI::dbQuoteIdentifier(con, part), ddl))
+      DBI::dbExecute(con, sprintf(paste("CREATE FOREIGN TABLE %s PARTITION OF %s FOR VALUES WITH (MODULUS %d, REMAINDER %d)",
+                                        "SERVER shard%d OPTIONS (table_name '%s')"),
+                                  DBI::dbQuoteIdentifier(con, part), DBI::dbQuoteIdentifier(con, name),
+                                  length(shard_cons), k - 1L, k, part))
+    }
+    DBI::dbExecute(con, sprintf("INSERT INTO %s SELECT * FROM %s", DBI::dbQuoteIdentifier(con, name),
+                                DBI::dbQuoteIdentifier(con, staging)))
+    DBI::dbExecute(con, sprintf("DROP TABLE %s", DBI::dbQuoteIdentifier(con, staging)))
+  }
+}
+
+# Labels a database may compare differently from R: case, trailing spaces, NA against
+# "Missing", quote characters; as tables in `con`, written by `write` (text columns then
+# given `collation`, SQL, when not NULL), counted by multi.disclosure(), disclosure() with exclusions naming such
+# labels, and the holdout: every number equal to the collected tables'.
+check_tricky_labels_on <- function(con, collation = NULL, write = write_tables) {
+  local_quiet_labels()
+  set.seed(31)
+  labels <- c("MALE", "male", "male ", NA, "Missing", "O'Brien", "say \"hi\"", "back\\slash")
+  make <- function(n) {
+    data.frame(sex = sample(labels, n, TRUE), age = sample(1:4, n, TRUE),
+               t = sample(c("a", "A", "a ", "it's", NA), n, TRUE), u = sample(c("x", "X", "y"), n, TRUE),
+               stringsAsFactors = FALSE)
+  }
+  tables <- list(tricky_d = make(300), tricky_c = make(100), tricky_s1 = make(250), tricky_s2 = make(280))
+  write(con, tables)
+  if (!is.null(collation)) {
+    for (name in names(tables)) {
+      for (v in c("sex", "t", "u")) DBI::dbExecute(con, sprintf(collation, name, v))
+    }
+  }
+  syn <- db_tables(con, c("tricky_s1", "tricky_s2"))
+  data <- dplyr::tbl(con, "tricky_d")
+  expect_same_as_collected(multi.disclosure, syn, data, keys = c("sex", "age"), print.flag = FALSE, plot = FALSE,
+                           parts = multi_parts, label = "tricky multi")
+  expect_same_as_collected(disclosure, syn[[1]], data, keys = c("sex", "age"), target = "t",
+                           exclude.keys = "sex", exclude.keylevs = "O'Brien", exclude.targetlevs = "it's",
+                           not.targetlev = "A", print.flag = FALSE, label = "tricky exclusions")
+  expect_same_as_collected(disclosure, syn[[2]], data, keys = c("sex", "age"), target = "u",
+                           control = dplyr::tbl(con, "tricky_c"), print.flag = FALSE, label = "tricky holdout")
 }

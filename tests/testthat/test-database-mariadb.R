@@ -34,3 +34,8 @@ test_that("labels that differ only in case or trailing spaces stop the call unde
   expect_same_as_collected(multi.disclosure, dplyr::tbl(con, "s"), dplyr::tbl(con, "d"), keys = c("sex", "age"),
                            print.flag = FALSE, plot = FALSE, parts = multi_parts)
 })
+
+test_that("with a NO PAD binary collation, labels differing in case or trailing spaces, NA and Missing, and quotes count as collected", {
+  con <- local_mariadb(list())
+  check_tricky_labels_on(con, "ALTER TABLE %s MODIFY %s TEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin")
+})

@@ -89,3 +89,8 @@ test_that("a target whose levels the database cannot match exactly is counted on
   expect_identical(d$database$query, c("levels", "pivot", "cells", "levels", "pivot", "cells"))
   expect_identical(d$Norig, 60L)
 })
+
+test_that("labels differing in case or trailing spaces, NA and Missing, and quotes count as collected", {
+  con <- local_postgres(list())
+  check_tricky_labels_on(con)
+})

@@ -31,3 +31,9 @@ test_that("the holdout on sharded tables equals the collected tables", {
   expect_same_as_collected(disclosure, dplyr::tbl(con, "syn"), dplyr::tbl(con, "train"), keys = keys4,
                            target = "marital", control = dplyr::tbl(con, "control"), print.flag = FALSE)
 })
+
+test_that("labels differing in case or trailing spaces, NA and Missing, and quotes count as collected on the shards", {
+  con <- local_sharded_postgres(list())
+  check_tricky_labels_on(con, write = write_sharded_tables)
+  expect_identical(as.integer(DBI::dbGetQuery(con, "SELECT count(*) FROM pg_inherits WHERE inhparent = 'tricky_d'::regclass")[[1]]), 2L)
+})

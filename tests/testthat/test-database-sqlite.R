@@ -142,3 +142,8 @@ test_that("a collation that merges labels R keeps apart stops the call, naming t
   expect_equal(d$ident, collected$ident)
   expect_equal(d$attrib, collected$attrib)
 })
+
+test_that("labels differing in case or trailing spaces, NA and Missing, and quotes count as collected", {
+  con <- local_sqlite(list())
+  check_tricky_labels_on(con)
+})
