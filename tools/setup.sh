@@ -13,7 +13,8 @@ runtime=(r-base-core r-base-dev r-cran-cli r-cran-rlang r-cran-ggplot2 r-cran-cl
   r-cran-vctrs r-cran-utf8 r-cran-withr r-cran-knitr r-cran-rmarkdown r-cran-data.table r-cran-tibble
   r-cran-dbi r-cran-dbplyr r-cran-dplyr r-cran-rsqlite r-cran-gower pandoc)
 checks=(r-cran-testthat r-cran-roxygen2 r-cran-bench r-cran-vdiffr r-cran-bit64 r-cran-jsonlite r-cran-pkgdown
-  r-cran-rpostgresql r-cran-xml2 postgresql r-cran-rmysql mariadb-server
+  r-cran-rpostgresql r-cran-xml2 postgresql r-cran-rmysql mariadb-server mariadb-plugin-spider
+  r-cran-rjava openjdk-17-jre-headless
   qpdf time tidy devscripts texlive-latex-base texlive-latex-recommended texlive-fonts-recommended)
 case "${1:-all}" in
   runtime) packages=("${runtime[@]}") ;;
