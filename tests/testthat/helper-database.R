@@ -223,63 +223,150 @@ mariadb_server <- local({
   server <- NULL
   function() {
     if (!is.null(server)) return(server)
-    skip_without_packages(c("DBI", "dplyr", "dbplyr", "RMySQL"))
-    install_db <- Sys.which("mariadb-install-db")
-    daemon <- if (file.exists("/usr/sbin/mariadbd")) "/usr/sbin/mariadbd" else Sys.which("mariadbd")
-    if (!nzchar(install_db) || !nzchar(daemon)) testthat::skip("MariaDB's server programs are not installed")
-    as_root <- identical(unname(Sys.info()[["effective_user"]]), "root")
-    if (as_root && system2("id", "mysql", stdout = FALSE, stderr = FALSE) != 0) {
-      testthat::skip("running as root and there is no user 'mysql' to run the MariaDB server")
-    }
-    dir <- tempfile("synthrisk-mariadb-", tmpdir = "/tmp")
-    dir.create(dir, mode = "0700")
-    if (as_root) system2("chown", c("mysql:mysql", shQuote(dir)))
-    as_server_user <- function(cmd, args, wait = TRUE) {
-      if (as_root) {
-        suppressWarnings(system2("runuser", c("-u", "mysql", "--", cmd, args), stdout = TRUE, stderr = TRUE, wait = wait))
-      } else {
-        suppressWarnings(system2(cmd, args, stdout = TRUE, stderr = TRUE, wait = wait))
-      }
-    }
-    data_dir <- file.path(dir, "data")
-    out <- as_server_user(install_db, c("--no-defaults", paste0("--datadir=", data_dir), "--skip-test-db",
-                                        "--auth-root-authentication-method=normal"))
-    if (!is.null(attr(out, "status"))) stop("mariadb-install-db failed:\n", paste(out, collapse = "\n"))
-    socket <- file.path(dir, "sock")
-    pid_file <- file.path(dir, "pid")
-    args <- c("--no-defaults", paste0("--datadir=", data_dir), paste0("--socket=", socket), "--skip-networking",
-              "--skip-grant-tables", paste0("--pid-file=", pid_file), paste0("--log-error=", file.path(dir, "log")),
-              "--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci")
-    console <- file.path(dir, "console")
-    if (as_root) {
-      system2("runuser", c("-u", "mysql", "--", daemon, args), stdout = console, stderr = console, wait = FALSE)
-    } else {
-      system2(daemon, args, stdout = console, stderr = console, wait = FALSE)
-    }
-    for (i in 1:100) {
-      if (file.exists(pid_file) && file.exists(socket)) break
-      Sys.sleep(0.2)
-    }
-    if (!file.exists(pid_file)) stop("mariadbd did not start:\n", paste(readLines(file.path(dir, "log")), collapse = "\n"))
-    stop_server <- function() {
-      pid <- suppressWarnings(as.integer(readLines(pid_file, warn = FALSE)))
-      if (length(pid) == 1 && !is.na(pid)) {
-        tools::pskill(pid)
-        for (i in 1:50) {
-          if (!file.exists(pid_file)) break
-          Sys.sleep(0.2)
-        }
-      }
-      unlink(dir, recursive = TRUE)
-    }
-    withr::defer(stop_server(), envir = testthat::teardown_env())
-    con <- DBI::dbConnect(RMySQL::MySQL(), unix.socket = socket, user = "root", dbname = "mysql")
-    DBI::dbExecute(con, "CREATE DATABASE synthrisk CHARACTER SET utf8mb4")
-    DBI::dbDisconnect(con)
-    server <<- list(socket = socket)
+    server <<- start_mariadb_server()
     server
   }
 })
+
+# Starts a MariaDB server (stopped by its PID when the test run ends) with database
+# "synthrisk": list(socket). `plugins`: plugin libraries to load (e.g. "ha_spider").
+start_mariadb_server <- function(plugins = character()) {
+  skip_without_packages(c("DBI", "dplyr", "dbplyr", "RMySQL"))
+  install_db <- Sys.which("mariadb-install-db")
+  daemon <- if (file.exists("/usr/sbin/mariadbd")) "/usr/sbin/mariadbd" else Sys.which("mariadbd")
+  if (!nzchar(install_db) || !nzchar(daemon)) testthat::skip("MariaDB's server programs are not installed")
+  as_root <- identical(unname(Sys.info()[["effective_user"]]), "root")
+  if (as_root && system2("id", "mysql", stdout = FALSE, stderr = FALSE) != 0) {
+    testthat::skip("running as root and there is no user 'mysql' to run the MariaDB server")
+  }
+  dir <- tempfile("synthrisk-mariadb-", tmpdir = "/tmp")
+  dir.create(dir, mode = "0700")
+  if (as_root) system2("chown", c("mysql:mysql", shQuote(dir)))
+  as_server_user <- function(cmd, args, wait = TRUE) {
+    if (as_root) {
+      suppressWarnings(system2("runuser", c("-u", "mysql", "--", cmd, args), stdout = TRUE, stderr = TRUE, wait = wait))
+    } else {
+      suppressWarnings(system2(cmd, args, stdout = TRUE, stderr = TRUE, wait = wait))
+    }
+  }
+  data_dir <- file.path(dir, "data")
+  out <- as_server_user(install_db, c("--no-defaults", paste0("--datadir=", data_dir), "--skip-test-db",
+                                      "--auth-root-authentication-method=normal"))
+  if (!is.null(attr(out, "status"))) stop("mariadb-install-db failed:\n", paste(out, collapse = "\n"))
+  socket <- file.path(dir, "sock")
+  pid_file <- file.path(dir, "pid")
+  args <- c("--no-defaults", paste0("--datadir=", data_dir), paste0("--socket=", socket), "--skip-networking",
+            "--skip-grant-tables", paste0("--pid-file=", pid_file), paste0("--log-error=", file.path(dir, "log")),
+            "--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci",
+            paste0("--plugin-load-add=", plugins))
+  console <- file.path(dir, "console")
+  if (as_root) {
+    system2("runuser", c("-u", "mysql", "--", daemon, args), stdout = console, stderr = console, wait = FALSE)
+  } else {
+    system2(daemon, args, stdout = console, stderr = console, wait = FALSE)
+  }
+  for (i in 1:100) {
+    if (file.exists(pid_file) && file.exists(socket)) break
+    Sys.sleep(0.2)
+  }
+  if (!file.exists(pid_file)) stop("mariadbd did not start:\n", paste(readLines(file.path(dir, "log")), collapse = "\n"))
+  stop_server <- function() {
+    pid <- suppressWarnings(as.integer(readLines(pid_file, warn = FALSE)))
+    if (length(pid) == 1 && !is.na(pid)) {
+      tools::pskill(pid)
+      for (i in 1:50) {
+        if (!file.exists(pid_file)) break
+        Sys.sleep(0.2)
+      }
+    }
+    unlink(dir, recursive = TRUE)
+  }
+  withr::defer(stop_server(), envir = testthat::teardown_env())
+  con <- DBI::dbConnect(RMySQL::MySQL(), unix.socket = socket, user = "root", dbname = "mysql")
+  DBI::dbExecute(con, "CREATE DATABASE synthrisk CHARACTER SET utf8mb4")
+  DBI::dbDisconnect(con)
+  list(socket = socket)
+}
+
+# MariaDB with its Spider engine, started once for the test run: a head server and two
+# backend servers; the head reaches the backends through foreign servers on their
+# sockets. list(head, backends).
+spider_mariadb <- local({
+  cluster <- NULL
+  function() {
+    if (!is.null(cluster)) return(cluster)
+    if (!length(Sys.glob("/usr/lib/*/mariadb*/plugin/ha_spider.so")) && !length(Sys.glob("/usr/lib/mysql/plugin/ha_spider.so"))) {
+      testthat::skip("MariaDB's Spider engine is not installed (mariadb-plugin-spider)")
+    }
+    head <- start_mariadb_server(plugins = "ha_spider")
+    backends <- list(start_mariadb_server(), start_mariadb_server())
+    con <- DBI::dbConnect(RMySQL::MySQL(), unix.socket = head$socket, user = "root", dbname = "synthrisk")
+    on.exit(DBI::dbDisconnect(con))
+    for (k in seq_along(backends)) {
+      DBI::dbExecute(con, sprintf("CREATE SERVER backend%d FOREIGN DATA WRAPPER mysql OPTIONS (SOCKET '%s', DATABASE 'synthrisk', USER 'root')",
+                                  k, backends[[k]]$socket))
+    }
+    cluster <<- list(head = head, backends = backends)
+    cluster
+  }
+})
+
+# A connection to the Spider head server where each of `tables` is a Spider table
+# partitioned by key over the two backends, its text columns
+# VARCHAR with `collation`; closed when the calling test ends.
+local_spider <- function(tables, collation = "utf8mb4_general_ci", env = parent.frame()) {
+  testthat::skip_on_cran()
+  cluster <- spider_mariadb()
+  con <- DBI::dbConnect(RMySQL::MySQL(), unix.socket = cluster$head$socket, user = "root", dbname = "synthrisk")
+  withr::defer(DBI::dbDisconnect(con), envir = env)
+  DBI::dbExecute(con, "SET NAMES utf8mb4")
+  write_spider_tables(con, tables, collation)
+  con
+}
+
+# `tables` written to the Spider head `con`: the records on the backends, the head's
+# table partitioned by key, one partition per backend.
+write_spider_tables <- function(con, tables, collation = "utf8mb4_general_ci") {
+  cluster <- spider_mariadb()
+  backend_cons <- lapply(cluster$backends, function(b) {
+    DBI::dbConnect(RMySQL::MySQL(), unix.socket = b$socket, user = "root", dbname = "synthrisk")
+  })
+  on.exit(lapply(backend_cons, DBI::dbDisconnect), add = TRUE)
+  for (x in backend_cons) DBI::dbExecute(x, "SET NAMES utf8mb4")
+  for (name in names(tables)) {
+    staging <- paste0(name, "_staging")
+    write_tables(con, stats::setNames(list(tables[[name]]), staging))
+    columns <- DBI::dbGetQuery(con, sprintf(paste("SELECT column_name AS name, column_type AS type FROM information_schema.columns",
+                                                  "WHERE table_schema = 'synthrisk' AND table_name = '%s' ORDER BY ordinal_position"),
+                                            staging))
+    # Text as VARCHAR (labels here are short): KEY partitioning takes no TEXT column.
+    type <- ifelse(grepl("text", columns$type), sprintf("VARCHAR(100) CHARACTER SET utf8mb4 COLLATE %s", collation), columns$type)
+    ddl <- paste(DBI::dbQuoteIdentifier(con, columns$name), type, collapse = ", ")
+    quoted <- DBI::dbQuoteIdentifier(con, name)
+    for (x in backend_cons) {
+      DBI::dbExecute(x, sprintf("DROP TABLE IF EXISTS %s", quoted))
+      DBI::dbExecute(x, sprintf("CREATE TABLE %s (%s)", quoted, ddl))
+    }
+    # The partitioning key: the first number column (few text labels may all hash to
+    # one partition), else the first column.
+    key <- utils::head(columns$name[!grepl("char|text", type, ignore.case = TRUE)], 1)
+    if (length(key) == 0) key <- columns$name[1]
+    partitions <- sprintf("PARTITION p%d COMMENT = 'srv \"backend%d\"'", seq_along(backend_cons), seq_along(backend_cons))
+    DBI::dbExecute(con, sprintf("DROP TABLE IF EXISTS %s", quoted))
+    DBI::dbExecute(con, sprintf("CREATE TABLE %s (%s) ENGINE = SPIDER COMMENT = 'wrapper \"mysql\", table \"%s\"' PARTITION BY KEY (%s) (%s)",
+                                quoted, ddl, name, paste(DBI::dbQuoteIdentifier(con, key), collapse = ", "),
+                                paste(partitions, collapse = ", ")))
+    DBI::dbExecute(con, sprintf("DROP TABLE %s", DBI::dbQuoteIdentifier(con, staging)))
+    # Rows as INSERT ... VALUES through the head, which sends each to its partition's
+    # backend (an INSERT ... SELECT from a local table put every row in the first
+    # partition here).
+    value <- as.data.frame(tables[[name]])
+    for (first in seq(1L, nrow(value), by = 1000L)) {
+      rows <- value[first:min(nrow(value), first + 999L), , drop = FALSE]
+      DBI::dbExecute(con, DBI::sqlAppendTable(con, name, rows, row.names = FALSE))
+    }
+  }
+}
 
 # A connection to the test run's MariaDB server holding `tables`; closed when the
 # calling test ends.
@@ -346,6 +433,11 @@ check_tricky_labels_on <- function(con, collation = NULL, write = write_tables) 
   }
   syn <- db_tables(con, c("tricky_s1", "tricky_s2"))
   data <- dplyr::tbl(con, "tricky_d")
+  # The database holds the labels as written.
+  for (v in c("sex", "t", "u")) {
+    expect_identical(sort(dplyr::pull(data, !!v), na.last = TRUE), sort(tables$tricky_d[[v]], na.last = TRUE),
+                     label = paste("labels of", v, "as held"))
+  }
   expect_same_as_collected(multi.disclosure, syn, data, keys = c("sex", "age"), print.flag = FALSE, plot = FALSE,
                            parts = multi_parts, label = "tricky multi")
   expect_same_as_collected(disclosure, syn[[1]], data, keys = c("sex", "age"), target = "t",
