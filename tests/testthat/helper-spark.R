@@ -7,9 +7,9 @@
 #
 # Bulk fetching: reading a JDBC result value by value from R costs a Java call per
 # value (about a minute for SD2011). So the shim asks Spark for each result's column
-# names and types (the query with LIMIT 0), then for the whole result as one JSON text
-# (to_json(collect_list(array(CAST(col AS STRING), ...)))), and converts the columns
-# by their types in R: one Java call per query. Doubles travel as Java's decimal
+# names and types (the query with LIMIT 0), then for the whole result as one text
+# (every value CAST AS STRING, joined by ASCII's unit separator; JSON when a value
+# holds a separator), and converts the columns by their types in R. Doubles travel as Java's decimal
 # strings, which read back to the same doubles. Tables are written the same way round:
 # rows as a JSON literal that Spark parses and casts (doubles written with 17 digits).
 
@@ -95,12 +95,26 @@ spark_fetch <- function(con, sql) {
   names <- vapply(k, function(i) rJava::.jcall(meta, "S", "getColumnLabel", i), "")
   names <- sub("^synthrisk_shape\\.", "", names)
   types <- vapply(k, function(i) tolower(rJava::.jcall(meta, "S", "getColumnTypeName", i)), "")
-  quoted <- as.character(DBI::dbQuoteIdentifier(con, names))
-  rs <- run(paste0("SELECT to_json(collect_list(array(", paste0("CAST(", quoted, " AS STRING)", collapse = ", "),
-                   "))) FROM (", sql, ") synthrisk_rows"))
+  text <- paste0("CAST(", as.character(DBI::dbQuoteIdentifier(con, names)), " AS STRING)")
+  # Every value as text, joined by the unit separator (NULL as the group separator);
+  # JSON instead when a value holds either control character.
+  joined <- paste0("coalesce(", text, ", chr(29))", collapse = ", chr(31), ")
+  unsafe <- paste0("coalesce(", text, " RLIKE '[\\\\x1d\\\\x1f]', false)", collapse = " OR ")
+  rs <- run(paste0("SELECT count(*), max(", unsafe, "), concat_ws(chr(31), collect_list(concat(", joined, "))) ",
+                   "FROM (", sql, ") synthrisk_rows"))
   rJava::.jcall(rs, "Z", "next")
-  rows <- jsonlite::fromJSON(rJava::.jcall(rs, "S", "getString", 1L))
-  rows <- if (length(rows) == 0) matrix(NA_character_, 0, length(k)) else matrix(as.character(rows), ncol = length(k))
+  n <- as.integer(rJava::.jcall(rs, "S", "getString", 1L))
+  if (identical(rJava::.jcall(rs, "S", "getString", 2L), "true")) {
+    rs <- run(paste0("SELECT to_json(collect_list(array(", paste(text, collapse = ", "), "))) FROM (", sql,
+                     ") synthrisk_rows"))
+    rJava::.jcall(rs, "Z", "next")
+    values <- as.character(t(jsonlite::fromJSON(rJava::.jcall(rs, "S", "getString", 1L))))
+  } else {
+    values <- if (n == 0) character() else strsplit(paste0(rJava::.jcall(rs, "S", "getString", 3L), "\x1f"), "\x1f",
+                                                    fixed = TRUE)[[1]]
+    values[values == "\x1d"] <- NA
+  }
+  rows <- matrix(values, ncol = length(k), byrow = TRUE)
   out <- lapply(k, function(i) spark_column(rows[, i], types[i]))
   stats::setNames(as.data.frame(out, col.names = paste0("V", k), stringsAsFactors = FALSE), names)
 }

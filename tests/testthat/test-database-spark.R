@@ -60,3 +60,16 @@ test_that("a Spark column with a case-insensitive collation stops the call, nami
   binary <- dplyr::tbl(con, "d_binary")
   expect_same_as_collected(disclosure, binary, binary, keys = c("sex", "age"), target = "t", print.flag = FALSE)
 })
+
+test_that("the test connection brings Spark's values back as written (NA, empty, separators, doubles)", {
+  data <- data.frame(k = c("a", "", NA, "a\x1fb", "\x1d", "b"), x = c(0.1, 1 / 3, NA, NaN, -Inf, 1e300),
+                     i = c(1L, NA, 3L, 4L, 5L, 6L), stringsAsFactors = FALSE)
+  con <- local_spark(list(roundtrip = data, plain = data[c(1:3, 6), ]))
+  for (name in c("roundtrip", "plain")) {
+    held <- as.data.frame(dplyr::arrange(dplyr::collect(dplyr::tbl(con, name)), i))
+    want <- data[data$i %in% held$i | is.na(data$i), ]
+    want <- want[order(want$i), ]
+    rownames(want) <- NULL
+    expect_identical(held, want, label = name)
+  }
+})
