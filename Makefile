@@ -6,7 +6,7 @@ RSCRIPT := R_LIBS=$(R_LIB) Rscript
 PKG_VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := synthrisk_$(PKG_VERSION).tar.gz
 
-.PHONY: setup setup-runtime install demo test test-rust test-r check check-cran vendor-check site readme bench bench-anonymeter clean docs
+.PHONY: setup setup-runtime install demo test test-rust test-r check check-cran vendor-check site readme bench bench-anonymeter bench-cluster clean docs
 
 # Everything (tests, checks, site); setup-runtime: only what install and demo need.
 setup:
@@ -104,6 +104,13 @@ bench: setup install
 # exhaustive values; appended to bench/RESULTS.md.
 bench-anonymeter: setup install
 	$(RSCRIPT) bench/anonymeter.R agreement >> bench/RESULTS.md
+
+# Run apart (about 15 minutes, most of it Spark): 1e7-row tables on a Spark standalone
+# cluster and on PostgreSQL sharded with postgres_fdw, the engine counting against
+# collect() then the in-memory call; appended to bench/RESULTS.md.
+bench-cluster: setup install
+	$(RSCRIPT) bench/cluster.R >> bench/RESULTS.md
+	cp bench/RESULTS.md vignettes/performance/
 
 clean:
 	rm -rf $(R_LIB) synthrisk.Rcheck $(TARBALL) src/rust/target src/*.o src/*.so src/Makevars src/vendor src/.cargo \

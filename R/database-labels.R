@@ -1,17 +1,21 @@
 # Labels as the database compares them. A text column is grouped by the database's
 # collation; one that ignores case or trailing spaces (MySQL's and MariaDB's default
-# collations, even utf8mb4_bin's padding; SQLite's NOCASE and RTRIM) would count
-# "MALE", "male" and "male " as one label where R keeps three, and every number would
-# change without a word. So before counting, each text key and target is counted both
-# ways in one scan: its distinct values under the collation and its distinct byte
-# strings. A column where they differ stops the call, named, with the reason.
+# collations, even utf8mb4_bin's padding; SQLite's NOCASE and RTRIM; Spark's
+# UTF8_LCASE) would count "MALE", "male" and "male " as one label where R keeps three,
+# and every number would change without a word. So before counting, each text key and
+# target is counted both ways: its distinct byte strings (GROUP BY the column and its
+# bytes) and, among those, its distinct values under the collation. A column where
+# they differ stops the call, named, with the reason. GROUP BY, rather than COUNT
+# (DISTINCT) over the table, lets a sharded database group on its shards and send only
+# the distinct labels on (postgres_fdw does not push COUNT(DISTINCT) down).
 
-# The column's bytes as an SQL expression, per dialect: hex() in SQLite, MySQL,
-# MariaDB, Spark SQL and DuckDB; PostgreSQL's text as UTF-8 bytes. NULL stays NULL
-# (SQLite's hex(NULL) is ''), as COUNT(DISTINCT) leaves it out on both sides.
+# The column's bytes as an SQL expression the database can also run on its shards, per
+# dialect: hex() in SQLite, MySQL, MariaDB, Spark SQL and DuckDB; in PostgreSQL md5()
+# of the text (immutable, so postgres_fdw ships it; the byte conversions are not), whose
+# collisions are out of reach. NULL stays NULL (SQLite's hex(NULL) is '').
 db_bytes_sql <- function(con, quoted) {
   bytes <- if (inherits(con, c("PqConnection", "PostgreSQLConnection", "RedshiftConnection"))) {
-    paste0("convert_to(CAST(", quoted, " AS TEXT), 'UTF8')")
+    paste0("md5(CAST(", quoted, " AS TEXT))")
   } else {
     paste0("hex(", quoted, ")")
   }
@@ -19,12 +23,14 @@ db_bytes_sql <- function(con, quoted) {
 }
 
 # Stops when the database would merge labels of a text column among `vars` of `tbl`
-# that R keeps apart. `where`: cli markup naming the dataset.
+# that R keeps apart. `where`: cli markup naming the dataset. Returns the check's row
+# of the query log (query "labels"), or NULL when no column is text.
 db_check_labels <- function(tbl, vars, where, call) {
   con <- dbplyr::remote_con(tbl)
   shape <- dplyr::collect(utils::head(tbl, 0L))
   text <- vars[vapply(vars, function(v) is.character(shape[[v]]), logical(1))]
-  if (length(text) == 0) return(invisible())
+  if (length(text) == 0) return(NULL)
+  started <- Sys.time()
   got <- db_label_counts(tbl, con, text)
   if (inherits(got, "error")) {
     # One column at a time: a column the database cannot count distinct values of is
@@ -42,8 +48,10 @@ db_check_labels <- function(tbl, vars, where, call) {
     }
     got <- do.call(rbind, got[!failed])
     text <- text[!failed]
-    if (length(text) == 0) return(invisible())
+    if (length(text) == 0) return(NULL)
   }
+  checked <- data.frame(query = "labels", targets = paste(text, collapse = ", "), rows = length(text),
+                        seconds = as.numeric(Sys.time() - started, units = "secs"), stringsAsFactors = FALSE)
   labels <- got$labels
   bytes <- got$bytes
   merged <- which(bytes != labels)
@@ -57,23 +65,28 @@ db_check_labels <- function(tbl, vars, where, call) {
                      i = "Give the column a binary collation that does not pad spaces (MySQL 8: {.code utf8mb4_0900_bin}; MariaDB: a {.code _nopad_bin} collation; SQLite: {.code COLLATE BINARY}), or {.code dplyr::collect()} the table."),
                    call = call)
   }
-  invisible()
+  checked
 }
 
 # Per text column of `text`, its distinct values under the collation and its distinct
-# byte strings, in one scan: data.frame(labels, bytes), or the error.
+# byte strings, from one grouped scan per column, all in one query: data.frame(labels,
+# bytes), or the error.
 db_label_counts <- function(tbl, con, text) {
-  quoted <- as.character(DBI::dbQuoteIdentifier(con, text))
-  k <- seq_along(text)
-  counts <- paste0("COUNT(DISTINCT ", quoted, ") AS ", DBI::dbQuoteIdentifier(con, paste0("synthrisk_labels_", k)),
-                   ", COUNT(DISTINCT ", db_bytes_sql(con, quoted), ") AS ",
-                   DBI::dbQuoteIdentifier(con, paste0("synthrisk_bytes_", k)))
-  sql <- paste0("SELECT ", paste(counts, collapse = ", "), "\nFROM (", dbplyr::sql_render(tbl), ") ",
-                DBI::dbQuoteIdentifier(con, "synthrisk_table"))
+  q <- function(x) as.character(DBI::dbQuoteIdentifier(con, x))
+  label <- q("synthrisk_label")
+  bytes <- q("synthrisk_bytes")
+  per_column <- vapply(seq_along(text), function(k) {
+    paste0("SELECT ", k, " AS ", q("synthrisk_column"), ", COUNT(DISTINCT ", label, ") AS ", q("synthrisk_labels"),
+           ", COUNT(", bytes, ") AS ", q("synthrisk_texts"),
+           "\nFROM (SELECT ", label, ", ", bytes, " FROM (SELECT ", q(text[k]), " AS ", label, ", ",
+           db_bytes_sql(con, q(text[k])), " AS ", bytes, "\nFROM (", dbplyr::sql_render(tbl), ") ", q("synthrisk_table"),
+           ") ", q("synthrisk_values"), " GROUP BY ", label, ", ", bytes, ") ", q("synthrisk_distinct"))
+  }, character(1))
+  sql <- paste(per_column, collapse = "\nUNION ALL\n")
   got <- tryCatch(suppress_driver_output(DBI::dbGetQuery(con, sql)), error = function(e) e)
   if (inherits(got, "error")) return(got)
-  data.frame(labels = as.double(unlist(got[paste0("synthrisk_labels_", k)])),
-             bytes = as.double(unlist(got[paste0("synthrisk_bytes_", k)])))
+  got <- got[order(as.integer(got$synthrisk_column)), , drop = FALSE]
+  data.frame(labels = as.double(got$synthrisk_labels), bytes = as.double(got$synthrisk_texts))
 }
 
 # Some drivers (RPostgreSQL) print a failed query's error before raising it; the error

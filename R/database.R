@@ -43,13 +43,12 @@ pivot_columns <- 256L
 # once for them all; each of those counts is checked against the level's records, and
 # a target that does not add up, or has many levels, is counted on its own (`SELECT
 # keys, target, COUNT(*) ... GROUP BY keys, target`). `where`: cli markup naming the
-# dataset. Returns list(cells = per target, log = one row per query: query, targets,
-# rows, seconds).
+# dataset. Returns list(cells = per target, log = one row per query: query (the label
+# check, R/database-labels.R, then levels, pivot, cells), targets, rows, seconds).
 db_target_cells <- function(tbl, keys, targets, where, call) {
   tbl <- dplyr::ungroup(tbl)
   con <- dbplyr::remote_con(tbl)
-  db_check_labels(tbl, unique(c(keys, targets)), where, call)
-  log <- list()
+  log <- list(db_check_labels(tbl, unique(c(keys, targets)), where, call))
   note <- function(query, vars, rows, seconds) {
     log[[length(log) + 1L]] <<- data.frame(query = query, targets = paste(vars, collapse = ", "), rows = rows,
                                            seconds = seconds, stringsAsFactors = FALSE)

@@ -59,8 +59,9 @@
 #' The result's `input` says what each dataset was (`source`: `"records"`,
 #' `"counted cells"` or `"database"`), its `records` and the `rows` that came to R
 #' (for a database table, over all its queries); `database` lists the queries
-#' (`dataset`, `query`: `"levels"`, `"pivot"` or `"cells"`, `targets`, `rows`,
-#' `seconds`); the printout says how many records came as how many rows. A database
+#' (`dataset`, `query`: `"labels"` (the check that the database compares text as R
+#' does), `"levels"`, `"pivot"` or `"cells"`, `targets`, `rows`, `seconds`); the
+#' printout says how many records came as how many rows. A database
 #' has no factor levels: text columns are compared by their labels as characters are
 #' (definitions vignette, section 2), so levels are in the order `factor()` gives them. See
 #' `vignette("database", package = "synthrisk")` for what the database must support

@@ -28,8 +28,15 @@ test_that("multi.disclosure() and tau_curve() on SQLite SD2011 (m = 5) equal the
   # Only counts came back. Per table: each target's levels; one pivot counting the
   # levels of the targets with few (per key tuple); income (many levels) on its own.
   db <- md$database
-  expect_identical(nrow(db), 6L * 3L)
-  original <- db[db$dataset == "original", ]
+  expect_identical(nrow(db), 6L * 4L)
+  # First the label check of the text columns, one row per column.
+  labels <- db[db$query == "labels", ]
+  text <- names(Filter(is.character, dplyr::collect(utils::head(dplyr::tbl(con, "sd2011"), 0))))
+  expect_identical(labels$targets, rep(paste(intersect(c(keys4, "depress", "income", "ls", "marital", "workab"), text),
+                                             collapse = ", "), 6))
+  expect_identical(labels$rows, rep(length(intersect(c(keys4, "depress", "income", "ls", "marital", "workab"), text)), 6))
+  expect_equal(md$input$rows[1], sum(db$rows[db$dataset == "original"]))
+  original <- db[db$dataset == "original" & db$query != "labels", ]
   expect_identical(original$query, c("levels", "pivot", "cells"))
   targets <- c("depress", "income", "ls", "marital", "workab")
   expect_identical(original$targets, c(paste(targets, collapse = ", "), "depress, ls, marital, workab", "income"))
@@ -38,7 +45,6 @@ test_that("multi.disclosure() and tau_curve() on SQLite SD2011 (m = 5) equal the
   expect_identical(original$rows[2], distinct_rows(sd2011, keys4))
   expect_identical(original$rows[3], distinct_rows(sd2011, c(keys4, "income")))
   expect_identical(md$input$source, rep("database", 6))
-  expect_equal(md$input$rows[1], sum(original$rows))
   expect_identical(md$input$records, rep(5000, 6))
   expect_match(gsub("\\s+", " ", paste(capture.output(print(md, plot = FALSE)), collapse = " ")),
                "Counted in the database: original \\(5,000 records\\), synthesis 1 \\(5,000 records\\)")
@@ -111,6 +117,9 @@ test_that("targets of many value combinations have their levels counted one by o
   md <- expect_same_as_collected(multi.disclosure, dplyr::tbl(con, "syn"), dplyr::tbl(con, "orig"),
                                  keys = c("k1", "k2"), print.flag = FALSE, plot = FALSE, parts = multi_parts)
   original <- md$database[md$database$dataset == "original", ]
+  expect_identical(original$query[1], "labels")
+  expect_identical(original$targets[1], "k1, b")
+  original <- original[-1, ]
   # More than 10,000 combinations of a, b and c: each target's levels alone; a and b
   # have more than 64 levels (counted on their own), c few (a pivot).
   expect_identical(original$query, c("levels", "levels", "levels", "pivot", "cells", "cells"))
