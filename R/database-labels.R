@@ -7,7 +7,9 @@
 # bytes) and, among those, its distinct values under the collation. A column where
 # they differ stops the call, named, with the reason. GROUP BY, rather than COUNT
 # (DISTINCT) over the table, lets a sharded database group on its shards and send only
-# the distinct labels on (postgres_fdw does not push COUNT(DISTINCT) down).
+# the distinct labels on (postgres_fdw does not push COUNT(DISTINCT) down). The scan
+# is skipped where the database's catalog shows every column compares byte by byte
+# (db_collations_bytewise()).
 
 # The column's bytes as an SQL expression the database can also run on its shards, per
 # dialect: hex() in SQLite, MySQL, MariaDB, Spark SQL and DuckDB; in PostgreSQL md5()
@@ -31,6 +33,10 @@ db_check_labels <- function(tbl, vars, where, call) {
   text <- vars[vapply(vars, function(v) is.character(shape[[v]]), logical(1))]
   if (length(text) == 0) return(NULL)
   started <- Sys.time()
+  if (db_collations_bytewise(tbl, con, text)) {
+    return(data.frame(query = "labels", targets = paste(text, collapse = ", "), rows = 0L,
+                      seconds = as.numeric(Sys.time() - started, units = "secs"), stringsAsFactors = FALSE))
+  }
   got <- db_label_counts(tbl, con, text)
   if (inherits(got, "error")) {
     # One column at a time: a column the database cannot count distinct values of is
@@ -68,10 +74,42 @@ db_check_labels <- function(tbl, vars, where, call) {
   checked
 }
 
+# Whether the database's catalog shows that every column of `text` compares text byte
+# by byte, so that no scan is needed: PostgreSQL when it has no nondeterministic
+# collation at all (its deterministic collations tell apart any two different
+# strings; postgres_fdw assumes the shards collate as the coordinator does); engines
+# with a collation() function (Spark SQL, MySQL, MariaDB) when each column's
+# collation is binary and does not pad (UTF8_BINARY, *_nopad_bin, *_0900_bin,
+# binary). FALSE whenever the catalog cannot say, and the columns are then scanned.
+db_collations_bytewise <- function(tbl, con, text) {
+  if (inherits(con, c("PqConnection", "PostgreSQLConnection"))) {
+    got <- tryCatch(suppress_driver_output(DBI::dbGetQuery(
+      con, "SELECT COUNT(*) AS n FROM pg_collation WHERE NOT collisdeterministic")), error = function(e) NULL)
+    return(!is.null(got) && isTRUE(as.numeric(got[[1]]) == 0))
+  }
+  if (inherits(con, c("SQLiteConnection", "duckdb_connection"))) return(FALSE)
+  q <- function(x) as.character(DBI::dbQuoteIdentifier(con, x))
+  sql <- paste0("SELECT ", paste0("collation(", q(text), ") AS ", q(paste0("synthrisk_collation_", seq_along(text))),
+                                  collapse = ", "),
+                "\nFROM (", dbplyr::sql_render(tbl), ") ", q("synthrisk_table"), " LIMIT 1")
+  got <- tryCatch(suppress_driver_output(DBI::dbGetQuery(con, sql)), error = function(e) NULL)
+  if (is.null(got) || ncol(got) != length(text)) return(FALSE)
+  if (nrow(got) == 0) return(TRUE)
+  names <- tolower(vapply(got, function(x) as.character(x[1]), character(1)))
+  all(!is.na(names) & grepl("(^|\\.)utf8_binary$|nopad_bin$|_0900_bin$|^binary$", names))
+}
+
 # Per text column of `text`, its distinct values under the collation and its distinct
 # byte strings, from one grouped scan per column, all in one query: data.frame(labels,
 # bytes), or the error.
 db_label_counts <- function(tbl, con, text) {
+  got <- tryCatch(suppress_driver_output(DBI::dbGetQuery(con, db_label_sql(tbl, con, text))), error = function(e) e)
+  if (inherits(got, "error")) return(got)
+  got <- got[order(as.integer(got$synthrisk_column)), , drop = FALSE]
+  data.frame(labels = as.double(got$synthrisk_labels), bytes = as.double(got$synthrisk_texts))
+}
+
+db_label_sql <- function(tbl, con, text) {
   q <- function(x) as.character(DBI::dbQuoteIdentifier(con, x))
   label <- q("synthrisk_label")
   bytes <- q("synthrisk_bytes")
@@ -82,11 +120,7 @@ db_label_counts <- function(tbl, con, text) {
            db_bytes_sql(con, q(text[k])), " AS ", bytes, "\nFROM (", dbplyr::sql_render(tbl), ") ", q("synthrisk_table"),
            ") ", q("synthrisk_values"), " GROUP BY ", label, ", ", bytes, ") ", q("synthrisk_distinct"))
   }, character(1))
-  sql <- paste(per_column, collapse = "\nUNION ALL\n")
-  got <- tryCatch(suppress_driver_output(DBI::dbGetQuery(con, sql)), error = function(e) e)
-  if (inherits(got, "error")) return(got)
-  got <- got[order(as.integer(got$synthrisk_column)), , drop = FALSE]
-  data.frame(labels = as.double(got$synthrisk_labels), bytes = as.double(got$synthrisk_texts))
+  paste(per_column, collapse = "\nUNION ALL\n")
 }
 
 # Some drivers (RPostgreSQL) print a failed query's error before raising it; the error

@@ -105,7 +105,7 @@ sharded_postgres <- local({
     on.exit(DBI::dbDisconnect(con))
     DBI::dbExecute(con, "CREATE EXTENSION IF NOT EXISTS postgres_fdw")
     for (k in seq_along(shards)) {
-      DBI::dbExecute(con, sprintf("CREATE SERVER shard%d FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '%s', port '%d', dbname 'postgres')",
+      DBI::dbExecute(con, sprintf("CREATE SERVER shard%d FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '%s', port '%d', dbname 'postgres', async_capable 'true')",
                                   k, shards[[k]]$host, shards[[k]]$port))
       DBI::dbExecute(con, sprintf("CREATE USER MAPPING FOR synthrisk SERVER shard%d OPTIONS (user 'synthrisk')", k))
     }
@@ -408,6 +408,8 @@ write_sharded_tables <- function(con, tables) {
     DBI::dbExecute(con, sprintf("INSERT INTO %s SELECT * FROM %s", DBI::dbQuoteIdentifier(con, name),
                                 DBI::dbQuoteIdentifier(con, staging)))
     DBI::dbExecute(con, sprintf("DROP TABLE %s", DBI::dbQuoteIdentifier(con, staging)))
+    # The coordinator's planner pushes aggregates to the shards when it knows their sizes.
+    DBI::dbExecute(con, sprintf("ANALYZE %s", DBI::dbQuoteIdentifier(con, name)))
   }
 }
 

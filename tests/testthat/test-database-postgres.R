@@ -94,3 +94,28 @@ test_that("labels differing in case or trailing spaces, NA and Missing, and quot
   con <- local_postgres(list())
   check_tricky_labels_on(con)
 })
+
+test_that("a PostgreSQL nondeterministic (case-insensitive) collation stops the call by name; deterministic ones need no scan", {
+  con <- local_postgres(list())
+  DBI::dbExecute(con, "SET client_min_messages = warning")
+  data <- data.frame(sex = c("MALE", "male", "female", "female"), age = c(1L, 1L, 2L, 1L), t = c("a", "b", "a", "b"),
+                     stringsAsFactors = FALSE)
+  write_tables(con, list(labels_plain = data))
+  # Deterministic collations only: the catalog says so and no column is scanned.
+  d <- disclosure(dplyr::tbl(con, "labels_plain"), dplyr::tbl(con, "labels_plain"), keys = c("sex", "age"),
+                  target = "t", print.flag = FALSE)
+  expect_identical(d$database$rows[d$database$query == "labels"], c(0L, 0L))
+  DBI::dbExecute(con, "DROP TABLE IF EXISTS labels_ci")
+  DBI::dbExecute(con, "DROP COLLATION IF EXISTS synthrisk_ci")
+  DBI::dbExecute(con, "CREATE COLLATION synthrisk_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false)")
+  withr::defer(DBI::dbExecute(con, "DROP COLLATION IF EXISTS synthrisk_ci CASCADE"))
+  DBI::dbExecute(con, "CREATE TABLE labels_ci AS SELECT sex COLLATE synthrisk_ci AS sex, age, t FROM labels_plain")
+  expect_identical(nrow(DBI::dbGetQuery(con, "SELECT sex FROM labels_ci GROUP BY sex")), 2L)
+  ci <- dplyr::tbl(con, "labels_ci")
+  expect_error(disclosure(ci, ci, keys = c("sex", "age"), target = "t", print.flag = FALSE),
+               "labels of \"sex\" in .* differently from R: it counts 2 distinct labels among 3 distinct texts")
+  # With such a collation in the database, every text column is scanned.
+  d <- disclosure(dplyr::tbl(con, "labels_plain"), dplyr::tbl(con, "labels_plain"), keys = c("sex", "age"),
+                  target = "t", print.flag = FALSE)
+  expect_identical(d$database$rows[d$database$query == "labels"], c(2L, 2L))
+})
