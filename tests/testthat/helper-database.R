@@ -414,13 +414,13 @@ write_sharded_tables <- function(con, tables) {
 }
 
 # Labels a database may compare differently from R: case, trailing spaces, NA against
-# "Missing", quote characters; as tables in `con`, written by `write` (text columns then
+# "Missing" and against the empty string, quote characters; as tables in `con`, written by `write` (text columns then
 # given `collation`, SQL, when not NULL), counted by multi.disclosure(), disclosure() with exclusions naming such
 # labels, and the holdout: every number equal to the collected tables'.
 check_tricky_labels_on <- function(con, collation = NULL, write = write_tables) {
   local_quiet_labels()
   set.seed(31)
-  labels <- c("MALE", "male", "male ", NA, "Missing", "O'Brien", "say \"hi\"", "back\\slash")
+  labels <- c("MALE", "male", "male ", NA, "", "Missing", "O'Brien", "say \"hi\"", "back\\slash")
   make <- function(n) {
     data.frame(sex = sample(labels, n, TRUE), age = sample(1:4, n, TRUE),
                t = sample(c("a", "A", "a ", "it's", NA), n, TRUE), u = sample(c("x", "X", "y"), n, TRUE),
