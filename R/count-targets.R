@@ -69,6 +69,7 @@ merge_encodings <- function(encodings, m, call) {
   list(vars = unique(unlist(lapply(encodings, `[[`, "vars"), use.names = FALSE)), labels = by_var("labels"),
        info = by_var("info"), adjusted = unique(unlist(lapply(encodings, `[[`, "adjusted"), use.names = FALSE)),
        grouping = by_var("grouping"), label_gaps = by_var("label_gaps"), one_sided = unlist(by_var("one_sided")),
+       synthpop_misaligned = unlist(by_var("synthpop_misaligned")),
        control = if (!is.null(encodings[[1]]$control)) by_var("control"),
        weights = NULL, records = records)
 }

@@ -14,7 +14,7 @@ as_disclosure <- function(request, counted) {
   }
   x <- build(counted$raw$train)
   x$grouping <- enc$grouping %||% list()
-  x$notes <- disclosure_notes(x, enc, m)
+  x$notes <- c(disclosure_notes(x, enc, m), first_synthesis = synorig_cut_note(request$synorig_adjusted, m))
   warn_label_gaps(x$notes, request$env)
   x$input <- counted$input
   x$database <- counted$fetch
@@ -25,7 +25,10 @@ as_disclosure <- function(request, counted) {
   if (!is.null(counted$pooled)) {
     x <- add_release(x, counted, target, as_disclosure(counted$pooled$request, counted$pooled$counted))
   }
-  if (output$print.flag) cat(wrap_lines(c(preparation_lines(x, enc, timing = TRUE), x$holdout_notes)), sep = "\n")
+  if (output$print.flag) {
+    cat(wrap_lines(c(counted_line(target, keys, x$Norig, x$Nsyn), preparation_lines(x, enc, timing = TRUE),
+                     x$holdout_notes)), sep = "\n")
+  }
   x
 }
 
@@ -119,16 +122,25 @@ two_way_checks <- function(raw, m, target, keys, labels, thresh) {
   for (j in unique(synthesis)) {
     at <- which(synthesis == j)
     key_names <- key_names_all[at]
-    # Keys named by the user: their names, when distinct, name the rows (as
-    # data.frame() took them from the key column).
-    row_names <- if (!is.null(key_names) && !anyDuplicated(key_names) && any(nzchar(key_names))) key_names
     cols <- lapply(columns, `[`, at)
     # A factor, as synthpop gives it: its levels are every pair of synthesis j's DiSCO
     # cells above thresh[1], key by key, pair labels sorted, the table's rows among them.
     in_j <- synthesis_all == j
-    levels_j <- pair_all[in_j][order(key_all[in_j], pair_all[in_j])]
+    by_key <- order(key_all[in_j], pair_all[in_j])
+    levels_j <- pair_all[in_j][by_key]
+    # Keys named by the user: their names, when distinct, name the rows (as
+    # data.frame() took them from the key column). Otherwise, as synthpop's, each row
+    # is named by its place among all of synthesis j's pairs, key by key, pair labels
+    # sorted (the table synthpop sorts and then filters).
+    row_names <- if (!is.null(key_names) && !anyDuplicated(key_names) && any(nzchar(key_names))) {
+      key_names
+    } else {
+      place <- vctrs::vec_match(data.frame(key = key[ord][at], pair = cols$target_key_levs),
+                                data.frame(key = key_all[in_j][by_key], pair = levels_j))
+      as.integer(place)
+    }
     cols$target_key_levs <- factor(cols$target_key_levs, levels = unique(levels_j))
-    out[[j]] <- vctrs::new_data_frame(cols, n = length(at), row.names = row_names %||% .set_row_names(length(at)))
+    out[[j]] <- vctrs::new_data_frame(cols, n = length(at), row.names = row_names)
   }
   out
 }
@@ -146,26 +158,29 @@ build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, thresh_2
   stats <- stats_columns(raw)
   one <- one_way_checks(raw, m, target, labels[[target]], thresh_1way)
   two <- two_way_checks(raw, m, target, keys, labels, thresh_2way)
-  one_msgs <- unique(unlist(lapply(one, function(x) x$message)))
+  # synthpop 1.9-3 keeps the message of the last synthesis the 1-way check flags;
+  # check_1way has every synthesis's table.
+  one_msgs <- unlist(lapply(one, function(x) x$message))
   n_pairs <- vapply(two, function(x) if (is.null(x)) 0L else nrow(x), integer(1))
   x <- list(
     ident = measure_frame(stats, ident_names),
     attrib = measure_frame(stats, attrib_names),
     allCAPs = measure_frame(stats, cap_core_names, cap_names),
     check_1way = check_component(lapply(one, function(x) x$table), m),
-    check1 = if (length(one_msgs) == 0) "" else paste(one_msgs, collapse = "; "),
+    check1 = if (length(one_msgs) == 0) "" else one_msgs[[length(one_msgs)]],
     check_2way = check_component(two, m),
     check2 = two_way_message(n_pairs, m),
     Nexclusions = exclusion_matrices(raw, m),
-    measures = measure_frame(stats, names(stats)),
     keys = keys,
     target = target,
     digits = digits,
     Norig = as.integer(stats[["Nd"]][1]),
-    Nsyn = as.integer(stats[["Ns"]]),
-    m = m,
     to.print = to.print,
-    call = call
+    call = call,
+    # synthrisk's components after synthpop 1.9-3's.
+    measures = measure_frame(stats, names(stats)),
+    Nsyn = as.integer(stats[["Ns"]]),
+    m = m
   )
   class(x) <- c("synthrisk_disclosure", "disclosure")
   x
@@ -260,6 +275,8 @@ disclosure_cli <- function(x, to.print, digits, show_call = FALSE) {
   # Preparation, notes and check warnings belong to the summary ("short"); any other
   # choice shows only what it names (the TCAP note goes with the CAP table).
   summary <- "short" %in% to.print
+  # The check warnings follow the tables whose numbers they qualify.
+  if (summary) check_warnings_cli(x, to.print)
   prep <- if (summary) preparation_lines(x) else character(0)
   prep <- prep[!prep %in% (note_of(x, "adjusted") %||% character(0))]
   if (length(prep) > 0) {
@@ -286,7 +303,6 @@ disclosure_cli <- function(x, to.print, digits, show_call = FALSE) {
     cli::cli_h2("Intervals")
     for (line in lines) cli::cli_bullets(c("*" = escape_braces(line)))
   }
-  if (summary) check_warnings_cli(x, to.print)
   if (show_call) {
     if (!is.null(x$call)) {
       cli::cli_h2("Call")

@@ -131,8 +131,14 @@ encode_prepared <- function(prepared, n_threads, call, calls = NULL) {
       if (is.null(info[[i]]$numeric_levels)) one_sided[[i]] else one_sided_without_control(specs[[i]]$columns)
     }, logical(1))
   }
+  # Of those, the ones whose tables synthpop 1.9-3 misaligns (its numbers differ).
+  misaligned <- vapply(seq_along(vars), function(i) {
+    one_sided[[i]] && !is.null(info[[i]]$numeric_levels) &&
+      synthpop_misaligns(specs[[i]]$columns[seq_len(length(specs[[i]]$columns) - (n_control > 0))])
+  }, logical(1))
   list(ptr = res$ptr, vars = vars, labels = labels, info = info, adjusted = prepared$adjusted, grouping = grouping,
        label_gaps = gaps, one_sided = stats::setNames(one_sided, vars),
+       synthpop_misaligned = stats::setNames(misaligned, vars),
        control = if (n_control > 0) prepared$control_grouping, weights = weights, records = records, raw = res$raw)
 }
 
@@ -156,6 +162,25 @@ one_sided_without_control <- function(columns) {
   }
   sets <- lapply(columns[-length(columns)], level_set)
   any(vapply(sets[-1], function(s) !identical(s, sets[[1]]), logical(1)))
+}
+
+# Whether synthpop 1.9-3 compares rows of different levels for an ungrouped numeric
+# target (definitions vignette, section 9.8): each side's table has its levels in
+# numeric order, but a side lacking some of the other's levels gets them added and its
+# rows sorted as text. Rows meet only when both sides have every level, both lack
+# some, or text order is numeric order. `columns`: the original, then each synthesis.
+synthpop_misaligns <- function(columns) {
+  own <- function(x) {
+    x <- x[!is.na(x)]
+    levels(factor(x))
+  }
+  original <- own(columns[[1]])
+  any(vapply(columns[-1], function(s) {
+    synthetic <- own(s)
+    all_levels <- union(original, synthetic)
+    rows <- function(side) if (all(all_levels %in% side)) side else sort(all_levels)
+    !identical(rows(original), rows(synthetic))
+  }, logical(1)))
 }
 
 # The core's description of a factor variable: its columns, each side's map from

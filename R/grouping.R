@@ -47,6 +47,9 @@ not_groupable_reason <- function(var, data, syn) {
   paste0("it is ", kind, ", and only numeric variables are grouped", advice)
 }
 
+# The reason of a factor (notes.R names such variables together).
+factor_reason <- "it is a factor, and only numeric variables are grouped"
+
 `%|NA|%` <- function(x, y) if (is.na(x)) y else unname(x)
 
 # What grouping did to one variable, as returned by encode_variables()$grouping.

@@ -3,7 +3,8 @@
 # or the synthetic data, alone or against the original) and a one-line definition. Results, print,
 # tidy(), the help page and the plots all read this table.
 
-# One row per measure: name, component, group, unit, data; the numerator and
+# One row per measure, synthpop 1.9-3's columns first in its order and ours after them
+# (scripts read synthpop's columns by position): name, component, group, unit, data; the numerator and
 # denominator of each percentage as 100 * numerator / denominator (definitions
 # vignette, section 6), in the symbols of curve_symbols (NA for the counts and the
 # baseline; the size curve's plot draws the numerator as the line type and the
@@ -32,14 +33,14 @@ measure_registry <- do.call(rbind.data.frame, c(list(
                "original records whose q has one target level in the synthetic data"),
   measure_row("DiSCO", "attrib", "attribute", "%", "synthetic", "K", "Nd",
                "disclosive in the synthetic data and correct in the original"),
-  measure_row("DCAPd", "attrib", "attribute", "%", "synthetic", "C", "Nd",
-               "expected correct attributions: the sum over original records of ps, the synthetic share of their target level in their q"),
   measure_row("DiSDiO", "attrib", "attribute", "%", "synthetic", "DiSDiO", "Nd",
                "disclosive in the synthetic data and in the original, and correct"),
   measure_row("max_denom", "attrib", "attribute", "count", "synthetic", NA, NA,
                "largest cell of the DiSCO table (records)"),
   measure_row("mean_denom", "attrib", "attribute", "count", "synthetic", NA, NA,
                "mean of the non-zero cells of the DiSCO table (records)"),
+  measure_row("DCAPd", "attrib", "attribute", "%", "synthetic", "C", "Nd",
+               "expected correct attributions: the sum over original records of ps, the synthetic share of their target level in their q"),
   measure_row("baseCAPd", "allCAPs", "CAP", "%", "original", NA, NA,
                "baseline: the chance of guessing the target from its original distribution"),
   measure_row("CAPd", "allCAPs", "CAP", "%", "original", "CAPd", "Nd",
@@ -48,14 +49,14 @@ measure_registry <- do.call(rbind.data.frame, c(list(
                "CAP of the synthetic data predicting itself (over Ns)"),
   measure_row("DCAP", "allCAPs", "CAP", "%", "synthetic", "C", "Nd",
                "equals DCAPd; kept for scripts written for synthpop 1.9-3"),
+  measure_row("TCAP", "allCAPs", "CAP", "%", "synthetic", "K", "DiS",
+               "of the original records whose q is predicted with certainty, the share predicted correctly (DiSCO / DiS)"),
   measure_row("DCAPd", "allCAPs", "CAP", "%", "synthetic", "C", "Nd",
                "expected correct attributions over the original records (C / Nd)"),
   measure_row("DCAPs", "allCAPs", "CAP", "%", "synthetic", "C", "Ns",
                "expected correct attributions over the synthetic records (C / Ns)"),
   measure_row("DCAPb", "allCAPs", "CAP", "%", "synthetic", "C", "Nb",
                "expected correct attributions over synthetic records whose q occurs in the original (C / Nb)"),
-  measure_row("TCAP", "allCAPs", "CAP", "%", "synthetic", "K", "DiS",
-               "of the original records whose q is predicted with certainty, the share predicted correctly (DiSCO / DiS)"),
   measure_row("TCAPs", "allCAPs", "CAP", "%", "synthetic", "K", "Ns",
                "records predicted with certainty and correct over Ns (K / Ns)"),
   measure_row("TCAPb", "allCAPs", "CAP", "%", "synthetic", "K", "Nb",

@@ -31,7 +31,8 @@ as_multi_disclosure <- function(request, counted) {
   names(outputs) <- targets
   x <- build_multi_disclosure(outputs, request)
   x$grouping <- enc$grouping %||% list()
-  x$notes <- multi_notes(x, enc, given_exclusions = request$given_exclusions, grouping_named = request$grouping_named)
+  x$notes <- c(multi_notes(x, enc, given_exclusions = request$given_exclusions, grouping_named = request$grouping_named),
+               first_synthesis = synorig_cut_note(request$synorig_adjusted, m))
   warn_label_gaps(x$notes, request$env)
   x$input <- counted$input
   x$database <- counted$fetch
@@ -47,7 +48,8 @@ as_multi_disclosure <- function(request, counted) {
     x$pooled <- pooled
   }
   if (output$print.flag) {
-    cat(wrap_lines(c(multi_preparation_lines(x, enc, timing = TRUE), x$holdout_notes)), sep = "\n")
+    cat(wrap_lines(c(counted_line(targets, keys, x$Norig, outputs[[1]]$Nsyn), multi_preparation_lines(x, enc, timing = TRUE),
+                     x$holdout_notes)), sep = "\n")
   }
   x
 }
@@ -195,6 +197,16 @@ multi_disclosure_cli <- function(x, to.print, digits) {
     names(shown)[1:2] <- c(cols[1], cols[2])
     cli_table(shown)
   }
+  # The warning follows the table whose flags it explains.
+  summary <- all(c("ident", "attrib") %in% to.print)
+  if (summary && !"checks" %in% to.print && (any(nzchar(tab$check1)) || any(nzchar(tab$check2)))) {
+    with_checks <- table_targets(x)[nzchar(tab$check1) | nzchar(tab$check2)]
+    cli::cli_alert_warning("Targets that need checks: {.val {with_checks}}.", wrap = TRUE)
+    cli::cli_bullets(c(" " = paste0(
+      "Some of their disclosive records may be explained by background",
+      " knowledge (1-way: one target level makes up most disclosive records; 2-way: a key level almost always",
+      " has one target level). See {.code print(x, to.print = \"checks\")}.")))
+  }
   if ("checks" %in% to.print) {
     flagged <- Filter(function(d) has_check(d$check1) || has_check(d$check2), x$output.list %||% list())
     cli::cli_h2("Checks for disclosure that background knowledge may explain")
@@ -212,7 +224,6 @@ multi_disclosure_cli <- function(x, to.print, digits) {
   if ("holdout" %in% to.print) multi_holdout_cli(x, digits)
   # Preparation, notes and the check warning belong to the summary (identity and
   # attribute tables together, as by default); a narrower choice shows what it names.
-  summary <- all(c("ident", "attrib") %in% to.print)
   prep <- if (summary) x$notes %||% character(0) else character(0)
   prep_lines <- if (summary) multi_preparation_lines(x) else character(0)
   prep_lines <- prep_lines[!prep_lines %in% (note_of(x, "adjusted") %||% character(0))]
@@ -235,14 +246,6 @@ multi_disclosure_cli <- function(x, to.print, digits) {
   if ((summary || "attrib" %in% to.print) && length(lines) > 0) {
     cli::cli_h2("Intervals")
     for (line in lines) cli::cli_bullets(c("*" = escape_braces(line)))
-  }
-  if (summary && !"checks" %in% to.print && (any(nzchar(tab$check1)) || any(nzchar(tab$check2)))) {
-    with_checks <- table_targets(x)[nzchar(tab$check1) | nzchar(tab$check2)]
-    cli::cli_alert_warning("Targets that need checks: {.val {with_checks}}.", wrap = TRUE)
-    cli::cli_bullets(c(" " = paste0(
-      "Some of their disclosive records may be explained by background",
-      " knowledge (1-way: one target level makes up most disclosive records; 2-way: a key level almost always",
-      " has one target level). See {.code print(x, to.print = \"checks\")}.")))
   }
 }
 

@@ -6,7 +6,16 @@ quote_names <- function(x) paste0("'", x, "'", collapse = ", ")
 
 # Lines on the grouping of numeric variables: how many groups and their labels.
 grouping_lines <- function(grouping) {
-  vapply(grouping, function(g) {
+  # Keys asked to be grouped that are factors (ngroups_keys given for all keys, as
+  # synthpop takes it) are named in one line, not one each.
+  is_factor <- vapply(grouping, function(g) !isTRUE(g$grouped) && identical(g$reason, factor_reason), logical(1))
+  factor_line <- if (any(is_factor)) {
+    vars <- vapply(grouping[is_factor], function(g) g$variable, character(1))
+    asked <- unique(vapply(grouping[is_factor], function(g) as.integer(g$ngroups), integer(1)))
+    sprintf("Did not group %s (%s groups asked): %s.", quote_names(vars), paste(asked, collapse = " or "),
+            if (length(vars) > 1) sub("^it is a factor", "they are factors", factor_reason) else factor_reason)
+  }
+  c(vapply(grouping[!is_factor], function(g) {
     if (isTRUE(g$grouped)) {
       labels <- g$labels
       # All labels up to a readable number; the rest are in the result's `grouping`.
@@ -17,7 +26,7 @@ grouping_lines <- function(grouping) {
       sprintf("Did not group '%s' (%d groups asked): %s.", g$variable, as.integer(g$ngroups),
               if (is.null(g$reason) || is.na(g$reason)) "left ungrouped" else g$reason)
     }
-  }, character(1), USE.NAMES = FALSE)
+  }, character(1), USE.NAMES = FALSE), factor_line)
 }
 
 # Records of the original data removed by each exclusion step. The original table's
@@ -37,12 +46,13 @@ exclusion_line <- function(nexcl, n_orig) {
 adjusted_line <- function(adjusted, m) {
   if (length(adjusted) == 0) return(character(0))
   paste0("Made ", quote_names(adjusted), " factor", if (length(adjusted) > 1) "s", " in the original and synthetic ",
-         "data to compare them (as synthpop's synorig.compare)",
-         if (m > 1) "; every synthesis was adjusted, where synthpop 1.9-3 keeps only the first." else ".")
+         "data to compare them (as synthpop's synorig.compare), in every synthesis.")
 }
 
+# Targets whose numbers synthpop 1.9-3 gets wrong by misaligning its tables: numeric,
+# ungrouped, with values on one side only, and rows that do not meet (encode.R).
 one_sided_targets <- function(enc, targets) {
-  flags <- enc$one_sided %||% logical(0)
+  flags <- enc$synthpop_misaligned %||% enc$one_sided %||% logical(0)
   targets <- targets[targets %in% names(flags)[flags]]
   targets[vapply(targets, function(v) {
     is.null(enc$info[[v]]) || !is.null(enc$info[[v]]$numeric_levels)
@@ -154,6 +164,17 @@ multi_notes <- function(x, enc, given_exclusions, grouping_named = FALSE) {
   adjusted <- adjusted_line(enc$adjusted, x$m)
   if (length(adjusted) > 0) notes[["adjusted"]] <- adjusted
   c(notes, label_gap_notes(enc, c(x$keys, names(x$output.list)), x$m))
+}
+
+# The first line print.flag = TRUE writes (synthpop 1.9-3 reports each target and
+# synthesis as it counts them): what was counted, against what.
+counted_line <- function(targets, keys, n_orig, n_syn) {
+  m <- length(n_syn)
+  syn_sizes <- if (length(unique(n_syn)) == 1) format_count(n_syn[1]) else paste(format_count(n_syn), collapse = ", ")
+  sprintf("Counted %s %s with keys %s: %s original records against %s (%s records%s).",
+          if (length(targets) == 1) "target" else paste(length(targets), "targets"), quote_names(targets),
+          quote_names(keys), format_count(n_orig), if (m == 1) "1 synthesis" else paste(m, "syntheses"), syn_sizes,
+          if (m > 1 && length(unique(n_syn)) == 1) " each" else "")
 }
 
 # What print.flag = TRUE writes while computing, and print() repeats.

@@ -14,9 +14,10 @@
 #'   (`synU.rm`);
 #' * `Replicated uniques`: those unique in the original data too (`repU.rm`);
 #'
-#' each as a number and a percentage of the original records (`from total`),
-#' rounded to 2 decimals as synthpop 1.9-3 rounds it (the exact share is `Number /
-#' from total`).
+#' each as a number and a percentage of `from total`: the original records for
+#' `Original`, the synthesis's records for the other three (as synthpop 1.9-3, whose
+#' synthesis may have another size, `syn(k = )`), rounded to 2 decimals as synthpop
+#' rounds it (the exact share is `Number / from total`).
 #'
 #' @param object A `synds` object, a data frame or a list of data frames.
 #' @param data The original data, a data frame.
@@ -75,8 +76,10 @@ replicated_uniques_impl <- function(inputs, keys, call) {
     in_orig <- syn_unique & d_count[q] >= 1L
     replicated <- syn_unique & d_count[q] == 1L
     number <- c(sum(d_count == 1L), sum(s_count == 1L), sum(in_orig), sum(replicated))
-    # synthpop 1.9-3 rounds the percentages to 2 decimals, computed as number / total * 100.
-    tab <- cbind(Number = as.double(number), "from total" = as.double(n), "%" = round(number / n * 100, 2))
+    # The original's uniques are out of its n records, the synthesis's out of its own
+    # records; synthpop 1.9-3 rounds the percentages to 2 decimals, as number / total * 100.
+    total <- as.double(c(n, rep(length(q), 3)))
+    tab <- cbind(Number = as.double(number), "from total" = total, "%" = round(number / total * 100, 2))
     rownames(tab) <- c("Original", "Synthetic", "Synthetic uniques in original", "Replicated uniques")
     list(tab = tab, synU = in_orig, repU = replicated)
   })
@@ -108,7 +111,8 @@ format.synthrisk_repuniq <- function(x, ...) {
   tabs <- if (is.list(x$res_tab)) x$res_tab else list(x$res_tab)
   cli::cli_format_method({
     cli::cli_h1("Uniques and replicated uniques")
-    cli::cli_text("Keys: {.val {x$keys}}; {x$n} original record{?s}; {length(tabs)} synthes{?is/es}; % of the original records.")
+    cli::cli_text(paste0("Keys: {.val {x$keys}}; {format_count(x$n)}{cli::qty(x$n)} original record{?s}; {cli::qty(length(tabs))}{length(tabs)} synthes{?is/es}; ",
+                         "% of the original records (Original) or of the synthesis's records (the others)."))
     for (j in seq_along(tabs)) {
       if (length(tabs) > 1) cli::cli_h2("Synthesis {j}")
       tab <- tabs[[j]]

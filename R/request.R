@@ -24,12 +24,19 @@ disclosure_request <- function(.family, .object, .cont.na, .data, ..., .env = pa
                            fn = if (.records) "record_risk" else generic, call = env, records = .records)
   syn <- inputs$syn
   data <- .data
+  # The variables synthpop's synorig.compare() would adjust (data frames only, with
+  # compare.synorig = TRUE): they decide the default targets' order and a note.
+  synorig_adjusted <- if (!inputs$synds && !isFALSE(a$compare.synorig)) {
+    synorig_adjusted_variables(syn[[1]], data)
+  } else {
+    character(0)
+  }
   if (.family == "disclosure") {
     targets <- request_targets(.family, a, data, syn, NULL, env)
     user_keys <- check_keys(a$keys, data, env)
   } else {
     user_keys <- check_keys(a$keys, data, env)
-    targets <- request_targets(.family, a, data, syn, user_keys, env)
+    targets <- request_targets(.family, a, data, syn, user_keys, env, length(synorig_adjusted) > 0)
   }
   control <- a$control
   check_targets_vs_keys(targets, user_keys, if (.family == "multi") "targets" else "target", env)
@@ -84,7 +91,8 @@ disclosure_request <- function(.family, .object, .cont.na, .data, ..., .env = pa
     ngroups = stats::setNames(as.list(c(ngroups_keys[key_order], target_grouping$ngroups)), c(keys, targets)),
     grouping_named = target_grouping$named, target_options = target_options,
     given_exclusions = !is.null(a$exclude.keys), limits = limits, output = output, strict = !a$compare.synorig,
-    n_threads = n_threads, plans = plans, records = .records, uncertainty = uncertainty, release = isTRUE(a$release)
+    n_threads = n_threads, plans = plans, records = .records, uncertainty = uncertainty, release = isTRUE(a$release),
+    synorig_adjusted = synorig_adjusted
   ), class = "synthrisk_request")
 }
 
@@ -113,8 +121,11 @@ keys_request <- function(inputs, keys, env) {
 }
 
 # The targets: `target` (one) or `targets` (default: every variable of `data` found in
-# any synthesis that is not a key or a count column).
-request_targets <- function(family, a, data, syn, user_keys, env) {
+# any synthesis that is not a key or a count column, in the first synthesis's column
+# order as synthpop 1.9-3 takes them, or in the original's when synthpop's
+# synorig.compare() would have adjusted the data, which puts the synthesis in the
+# original's order).
+request_targets <- function(family, a, data, syn, user_keys, env, synorig_adjusted = FALSE) {
   if (family == "disclosure") {
     target <- a$target
     if (is.null(target) || length(target) != 1) {
@@ -128,7 +139,8 @@ request_targets <- function(family, a, data, syn, user_keys, env) {
     # and one missing from another synthesis is an error naming it (check_in_syntheses()).
     count_columns <- unlist(lapply(c(list(data), syn), count_column))
     syn_names <- unique(unlist(lapply(syn, dataset_names), use.names = FALSE))
-    targets <- setdiff(intersect(dataset_names(data), syn_names), c(user_keys, count_columns))
+    in_order <- if (synorig_adjusted) intersect(dataset_names(data), syn_names) else intersect(syn_names, dataset_names(data))
+    targets <- setdiff(in_order, c(user_keys, count_columns))
     if (length(targets) == 0) cli::cli_abort("No variable is left to be a target beside the {.arg keys}.", call = env)
     return(targets)
   }
