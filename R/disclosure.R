@@ -78,17 +78,20 @@
 #'   list-matrix of `syn.strata()` (the codes are the union over strata); a `synds`
 #'   object brings its own.
 #' @eval argument_docs_roxygen("disclosure")
-#' @return An object of class `disclosure`: `ident`, `attrib`, `allCAPs` (data
-#'   frames, one row per synthesis), `check_1way`, `check1`, `check_2way` (its
+#' @return An object of class `synthrisk_disclosure` (and `disclosure`, synthpop's
+#'   class, second) holding synthpop 1.9-3's components first, in its order: `ident`,
+#'   `attrib`, `allCAPs` (data frames, one row per synthesis, synthpop's columns first
+#'   and synthrisk's after them), `check_1way`, `check1` (the message of the last
+#'   synthesis the 1-way check flags), `check_2way` (its
 #'   `target_key_levs`, "target level|key level", a factor as in synthpop: its levels
 #'   are every pair of the DiSCO cells above `thresh_2way[1]`, key by key, the pairs
-#'   the table shows among them), `check2`,
-#'   `Nexclusions` (one 8 x 6 matrix per synthesis), `measures` (every number in one
+#'   the table shows among them; rows named as synthpop names them), `check2`,
+#'   `Nexclusions` (one 8 x 6 matrix per synthesis), `keys`, `target`, `digits`,
+#'   `Norig`, `to.print`, `call`; then synthrisk's: `measures` (every number in one
 #'   data frame, plus `TCAP_synthpop`, synthpop 1.9-3's TCAP, and the record counts
-#'   `Nd`, `Ns`), `grouping` (breaks and labels of each grouped variable), `notes`
-#'   (one line per difference from synthpop 1.9-3 or adjustment), `keys`, `target`,
-#'   `digits`, `Norig`, `Nsyn` (numbers of records), `m`, `to.print`, `call`,
-#'   `input` (what each dataset was, see the section "Counted cells and database
+#'   `Nd`, `Ns`), `Nsyn` (synthetic records), `m`, `grouping` (breaks and labels of
+#'   each grouped variable), `notes` (one line per difference from synthpop 1.9-3 or
+#'   adjustment), `input` (what each dataset was, see the section "Counted cells and database
 #'   tables") and, when a dataset is a database table, `database`. With `control`, also
 #'   `holdout` (one row per synthesis and measure: `synthesis`, `measure`, `train` =
 #'   the measure with `data` as the original, `control` = with `control` as the
