@@ -26,8 +26,8 @@ as_disclosure <- function(request, counted) {
     x <- add_release(x, counted, target, as_disclosure(counted$pooled$request, counted$pooled$counted))
   }
   if (output$print.flag) {
-    cat(wrap_lines(c(counted_line(target, keys, x$Norig, x$Nsyn), preparation_lines(x, enc, timing = TRUE),
-                     x$holdout_notes)), sep = "\n")
+    cat(wrap_lines(c(preparation_lines(x, enc, timing = TRUE), x$holdout_notes,
+                     counted_line(target, keys, x$Norig, x$Nsyn))), sep = "\n")
   }
   x
 }

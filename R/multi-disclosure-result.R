@@ -48,8 +48,8 @@ as_multi_disclosure <- function(request, counted) {
     x$pooled <- pooled
   }
   if (output$print.flag) {
-    cat(wrap_lines(c(counted_line(targets, keys, x$Norig, outputs[[1]]$Nsyn), multi_preparation_lines(x, enc, timing = TRUE),
-                     x$holdout_notes)), sep = "\n")
+    cat(wrap_lines(c(multi_preparation_lines(x, enc, timing = TRUE), x$holdout_notes,
+                     counted_line(targets, keys, x$Norig, outputs[[1]]$Nsyn))), sep = "\n")
   }
   x
 }

@@ -166,7 +166,7 @@ multi_notes <- function(x, enc, given_exclusions, grouping_named = FALSE) {
   c(notes, label_gap_notes(enc, c(x$keys, names(x$output.list)), x$m))
 }
 
-# The first line print.flag = TRUE writes (synthpop 1.9-3 reports each target and
+# The last line print.flag = TRUE writes (synthpop 1.9-3 reports each target and
 # synthesis as it counts them): what was counted, against what.
 counted_line <- function(targets, keys, n_orig, n_syn) {
   m <- length(n_syn)

@@ -6,6 +6,14 @@
 compare_whole <- function(ours, theirs, path = "x", tol = 1e-9) {
   out <- character()
   add <- function(...) out <<- c(out, paste0(path, ": ", ...))
+  # synthpop's other attributes, as synthpop sets them.
+  structural <- c("names", "row.names", "class", "dim", "dimnames", "levels")
+  for (a in setdiff(names(attributes(theirs)), structural)) {
+    if (!identical(attr(ours, a, exact = TRUE), attr(theirs, a, exact = TRUE))) add("attribute ", a)
+  }
+  if (is.data.frame(theirs) && !identical(class(ours), class(theirs))) {
+    add("class ", toString(class(ours)), " vs ", toString(class(theirs)))
+  }
   if (is.data.frame(theirs)) {
     if (!is.data.frame(ours)) return(add("not a data frame"))
     tn <- names(theirs)
