@@ -46,7 +46,8 @@ impl PoolCache {
     fn get(&mut self, pid: u32, n_threads: usize) -> CoreResult<Arc<rayon::ThreadPool>> {
         if self.pid != pid {
             // Another process (a forked child): the parent's pools have no threads here.
-            // Dropping them would wait for those threads to stop, so they are leaked.
+            // Dropping them would signal those threads through locks they may have held
+            // at the fork: they are leaked instead (memory copied from the parent).
             std::mem::forget(std::mem::take(&mut self.pools));
             self.pid = pid;
         }
