@@ -6,7 +6,7 @@ RSCRIPT := R_LIBS=$(R_LIB) Rscript
 PKG_VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := synthrisk_$(PKG_VERSION).tar.gz
 
-.PHONY: setup setup-runtime install demo test test-rust test-r check check-cran vendor-check site readme bench bench-anonymeter bench-cluster clean docs
+.PHONY: setup setup-runtime install demo test test-rust test-r check check-cran vendor-check site readme bench bench-anonymeter bench-cluster anonymeter-venv clean docs
 
 # Everything (tests, checks, site); setup-runtime: only what install and demo need.
 setup:
@@ -79,9 +79,15 @@ site: setup install
 readme: setup install
 	$(RSCRIPT) -e 'rmarkdown::render("README.Rmd", output_format = rmarkdown::github_document(html_preview = FALSE), quiet = TRUE)'
 
+# anonymeter for bench/anonymeter.R, in a scratch venv made here, from the shell: under
+# R's LD_LIBRARY_PATH some python3 builds lose ssl and pip could not download.
+ANONYMETER_VENV ?= /tmp/synthrisk-anonymeter-venv
+anonymeter-venv:
+	sh bench/anonymeter-venv.sh $(ANONYMETER_VENV) >/dev/null
+
 # bench/ stays out of the tarball: the Performance vignette reads the copies in
 # vignettes/performance/.
-bench: setup install
+bench: setup install anonymeter-venv
 	$(RSCRIPT) bench/run.R
 	$(RSCRIPT) bench/records.R >> bench/RESULTS.md
 	$(RSCRIPT) bench/report.R >> bench/RESULTS.md
@@ -94,7 +100,7 @@ bench: setup install
 	SYNTHPOP_LIB=$${SYNTHPOP_LIB:-} $(RSCRIPT) bench/synthpop.R 3 >> bench/RESULTS.md
 	$(RSCRIPT) bench/intervals.R >> bench/RESULTS.md
 	$(RSCRIPT) bench/coverage.R 200 >> bench/RESULTS.md
-	$(RSCRIPT) bench/anonymeter.R speed >> bench/RESULTS.md
+	ANONYMETER_VENV=$(ANONYMETER_VENV) $(RSCRIPT) bench/anonymeter.R speed >> bench/RESULTS.md
 	$(RSCRIPT) bench/attack-coverage.R 200 >> bench/RESULTS.md
 	mkdir -p vignettes/performance
 	cp bench/RESULTS.md bench/time_vs_rows.png vignettes/performance/
@@ -102,8 +108,8 @@ bench: setup install
 # Run apart (about 20 minutes, mostly anonymeter): anonymeter's own singling-out queries
 # through `queries`, and 20 seeds of its sampled inference and linkability against the
 # exhaustive values; appended to bench/RESULTS.md.
-bench-anonymeter: setup install
-	$(RSCRIPT) bench/anonymeter.R agreement >> bench/RESULTS.md
+bench-anonymeter: setup install anonymeter-venv
+	ANONYMETER_VENV=$(ANONYMETER_VENV) $(RSCRIPT) bench/anonymeter.R agreement >> bench/RESULTS.md
 
 # Run apart (about 15 minutes, most of it Spark): 1e7-row tables on a Spark standalone
 # cluster and on PostgreSQL sharded with postgres_fdw, the engine counting against

@@ -4,6 +4,13 @@
 #' else 2 when `_R_CHECK_LIMIT_CORES_` is set (as under `R CMD check --as-cran`),
 #' else all cores. Results do not depend on the number of threads.
 #'
+#' The threads are started on the first call that needs them and kept for the session.
+#' A forked child (`parallel::mclapply()`, `parallel::mcparallel()`) does not inherit
+#' them: its first call starts threads of its own, so every function works in a child
+#' after the parent has used the package. Children each use `synthrisk_threads()`
+#' threads; with many children, `options(synthrisk.n_threads = 1)` avoids running more
+#' threads than cores.
+#'
 #' @return A positive integer.
 #' @export
 #' @examples

@@ -1,5 +1,5 @@
-# synthrisk's attacks beside anonymeter 1.1 (installed in a scratch venv by
-# bench/anonymeter-venv.sh, never a dependency) on Adult with a holdout of 5,000
+# synthrisk's attacks beside anonymeter 1.1 (installed in a scratch venv, $ANONYMETER_VENV,
+# by bench/anonymeter-venv.sh before R starts; never a dependency) on Adult with a holdout of 5,000
 # records, every process timed in the same run:
 # * "speed" (make bench): the whole of Adult (48,842 targets: 43,842 training and 5,000
 #   control records) for inference (secret income, the 12 other columns as aux) and
@@ -12,15 +12,25 @@
 #   often its interval covers the exhaustive value; and synthrisk's own sampled attacks
 #   (n_attacks = 500, 200 seeds) likewise.
 #
-# Usage: Rscript bench/anonymeter.R [speed|agreement]
+# Usage: sh bench/anonymeter-venv.sh "$ANONYMETER_VENV" && Rscript bench/anonymeter.R [speed|agreement]
 suppressPackageStartupMessages(library(synthrisk))
 options(synthrisk.n_threads = 2)
 task <- commandArgs(trailingOnly = TRUE)[1]
 if (is.na(task)) task <- "speed"
-python <- system2("sh", c("bench/anonymeter-venv.sh"), stdout = TRUE)
-python <- python[length(python)]
-version <- system2(python, c("-c", shQuote("import importlib.metadata as m; print(m.version('anonymeter'))")),
-                   stdout = TRUE)
+# The venv is made from the shell before R starts (make bench and make bench-anonymeter
+# run bench/anonymeter-venv.sh): under R's LD_LIBRARY_PATH, a python3 built with a
+# shared libpython may load the system's libpython and lose its ssl module, so that pip
+# cannot download. For the same reason the venv's python runs without R's
+# LD_LIBRARY_PATH.
+venv <- Sys.getenv("ANONYMETER_VENV", "/tmp/synthrisk-anonymeter-venv")
+python <- file.path(venv, "bin", "python")
+if (!file.exists(python)) {
+  stop("no anonymeter venv in ", venv, ": make it first with `sh bench/anonymeter-venv.sh ", venv,
+       "` (make bench and make bench-anonymeter do)", call. = FALSE)
+}
+python_outside_r <- function(args, ...) system2("env", c("-u", "LD_LIBRARY_PATH", shQuote(python), args), ...)
+version <- python_outside_r(c("-c", shQuote("import importlib.metadata as m; print(m.version('anonymeter'))")),
+                            stdout = TRUE)
 
 adult <- readRDS("bench/data/adult_orig.rds")
 syn <- readRDS("bench/data/adult_syn.rds")$syn
@@ -36,7 +46,7 @@ write_data(train, "train")
 write_data(syn, "syn")
 write_data(control, "control")
 run_python <- function(...) {
-  status <- system2(python, c("bench/anonymeter_attacks.py", work, ...), stdout = FALSE, stderr = FALSE)
+  status <- python_outside_r(c("bench/anonymeter_attacks.py", work, ...), stdout = FALSE, stderr = FALSE)
   if (status != 0) stop("anonymeter failed: ", paste(...))
 }
 median_time <- function(f, times = 5) {

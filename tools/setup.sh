@@ -2,9 +2,12 @@
 # Installs what synthrisk needs on a Debian machine that has only cargo: R, the R
 # packages from Debian, and (mode "all", the default) the tools of R CMD check
 # --as-cran (LaTeX for the manual, tidy for its HTML, checkbashisms from devscripts for
-# configure) and of the pkgdown site. `tools/setup.sh runtime` installs only what the
-# package, `make demo` and the vignettes need. Idempotent: does nothing when
-# everything is there.
+# configure) and of the pkgdown site, and Spark for the database tests and the bench
+# (tools/spark-cluster.sh install: about 460 MB, cached in
+# ${XDG_CACHE_HOME:-~/.cache}/synthrisk). `tools/setup.sh runtime` installs only what
+# the package, `make demo` and the vignettes need. Idempotent: does nothing when
+# everything is there. Downloads happen here, from the shell, never from R: under R's
+# LD_LIBRARY_PATH some python3 builds lose their ssl module and pip.
 set -euo pipefail
 
 # What installing the package, its demo and its vignettes need ("runtime"), and what
@@ -14,7 +17,7 @@ runtime=(r-base-core r-base-dev r-cran-cli r-cran-rlang r-cran-ggplot2 r-cran-cl
   r-cran-dbi r-cran-dbplyr r-cran-dplyr r-cran-rsqlite r-cran-gower pandoc)
 checks=(r-cran-testthat r-cran-roxygen2 r-cran-bench r-cran-vdiffr r-cran-bit64 r-cran-jsonlite r-cran-pkgdown
   r-cran-rpostgresql r-cran-xml2 postgresql r-cran-rmysql mariadb-server mariadb-plugin-spider
-  r-cran-rjava openjdk-17-jre-headless
+  r-cran-rjava openjdk-17-jre-headless python3-pip python3-venv
   qpdf time tidy devscripts texlive-latex-base texlive-latex-recommended texlive-fonts-recommended)
 case "${1:-all}" in
   runtime) packages=("${runtime[@]}") ;;
@@ -37,3 +40,7 @@ command -v cargo >/dev/null || [ -x "$HOME/.cargo/bin/cargo" ] || {
   echo "setup: cargo is missing; install Rust (rustup) first" >&2
   exit 1
 }
+if [ "${1:-all}" = all ]; then
+  # Spark's jars and launch scripts for the tests' cluster (a no-op once cached).
+  bash "$(dirname "$0")/spark-cluster.sh" install >/dev/null
+fi

@@ -7,15 +7,25 @@
 #   tools/spark-cluster.sh install           # Spark into $SYNTHRISK_SPARK_HOME (cached)
 #   tools/spark-cluster.sh start DIR         # start; DIR/thrift-port, DIR/pids, logs
 #   tools/spark-cluster.sh stop DIR          # stop every process by its PID
+#
+# `install` runs from the shell (tools/setup.sh all, i.e. `make setup`), never from R:
+# under R's LD_LIBRARY_PATH a python3 built with a shared libpython (pyenv's, say) may
+# load the system's libpython instead and lose its ssl module and pip. So `start`, which
+# the tests and the bench call from R, needs no python and never downloads.
 set -euo pipefail
 
 version=4.3.0
 spark_home=${SYNTHRISK_SPARK_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/synthrisk/spark-$version}
 
+spark_installed() {
+  [ -x "$spark_home/bin/spark-class" ] && [ -d "$spark_home/jars" ]
+}
+
 install_spark() {
-  [ -x "$spark_home/bin/spark-class" ] && [ -d "$spark_home/jars" ] && return 0
+  spark_installed && return 0
   command -v java >/dev/null || { echo "spark-cluster: java is missing (apt-get install openjdk-17-jre-headless)" >&2; exit 1; }
-  python3 -m pip --version >/dev/null 2>&1 || { echo "spark-cluster: python3 -m pip is missing" >&2; exit 1; }
+  python3 -m pip --version >/dev/null 2>&1 || { echo "spark-cluster: python3 -m pip is missing (apt-get install python3-pip)" >&2; exit 1; }
+  echo "spark-cluster: downloading Spark $version (pyspark $version from PyPI, about 460 MB) into $spark_home" >&2
   scratch=$(mktemp -d)
   python3 -m pip download --quiet --no-deps --no-binary :all: -d "$scratch" "pyspark==$version" >&2
   tar xzf "$scratch/pyspark-$version.tar.gz" -C "$scratch"
@@ -26,8 +36,23 @@ install_spark() {
   rm -rf "$scratch"
 }
 
+# A port on 127.0.0.1 (20000-31999, below Linux's ephemeral ports) that nothing listens
+# on and that this script has not handed out yet, into the variable named $1. Probed
+# with bash's /dev/tcp: no python (see above).
+handed_out=" "
 free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+  local port
+  for _ in $(seq 1 200); do
+    port=$((20000 + RANDOM % 12000))
+    case "$handed_out" in *" $port "*) continue ;; esac
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      handed_out="$handed_out$port "
+      printf -v "$1" '%s' "$port"
+      return 0
+    fi
+  done
+  echo "spark-cluster: found no free port on 127.0.0.1" >&2
+  return 1
 }
 
 # Waits until `port` on 127.0.0.1 accepts connections, or fails after `seconds`.
@@ -44,7 +69,10 @@ wait_port() {
 
 start_cluster() {
   local dir=$1
-  install_spark
+  spark_installed || {
+    echo "spark-cluster: Spark $version is not installed in $spark_home; run \`make setup\` (tools/setup.sh all) first" >&2
+    exit 1
+  }
   mkdir -p "$dir"
   export SPARK_HOME=$spark_home SPARK_LOCAL_IP=127.0.0.1 SPARK_LOG_DIR=$dir/logs SPARK_CONF_DIR=$dir/conf
   mkdir -p "$SPARK_LOG_DIR" "$SPARK_CONF_DIR"
@@ -58,16 +86,17 @@ appender.console.target = SYSTEM_ERR
 appender.console.layout.type = PatternLayout
 appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n
 LOG
-  local master_port master_ui thrift_port
-  master_port=$(free_port); master_ui=$(free_port); thrift_port=$(free_port)
+  local master_port master_ui thrift_port worker_ui
+  free_port master_port; free_port master_ui; free_port thrift_port
   : > "$dir/pids"
   "$SPARK_HOME/bin/spark-class" org.apache.spark.deploy.master.Master --host 127.0.0.1 --port "$master_port" \
     --webui-port "$master_ui" > "$dir/logs/master.log" 2>&1 &
   echo $! >> "$dir/pids"
   wait_port "$master_port" 120 "the master" "$dir/logs/master.log"
   for w in 1 2; do
+    free_port worker_ui
     SPARK_WORKER_DIR=$dir/worker$w "$SPARK_HOME/bin/spark-class" org.apache.spark.deploy.worker.Worker \
-      --host 127.0.0.1 --cores 1 --memory "${SYNTHRISK_SPARK_WORKER_MEMORY:-3g}" --webui-port "$(free_port)" \
+      --host 127.0.0.1 --cores 1 --memory "${SYNTHRISK_SPARK_WORKER_MEMORY:-3g}" --webui-port "$worker_ui" \
       "spark://127.0.0.1:$master_port" > "$dir/logs/worker$w.log" 2>&1 &
     echo $! >> "$dir/pids"
   done

@@ -1,6 +1,8 @@
 # Spark for the tests: a standalone cluster (a master, two workers and the Thrift JDBC
 # server; tools/spark-cluster.sh) started once for the test run and stopped by the
-# PIDs of its processes when the run ends. R reaches the Thrift server through Spark's
+# PIDs of its processes when the run ends. Spark itself is installed by `make setup`
+# (tools/setup.sh all), from the shell: a test never downloads it, and fails naming
+# `make setup` when it is missing. R reaches the Thrift server through Spark's
 # own Hive JDBC driver with rJava, behind the small DBI connection below: test code,
 # not package code. dbplyr writes Spark SQL through its Hive translation, as it does
 # for a Spark connection made with odbc.
@@ -23,7 +25,8 @@ spark_cluster <- local({
     if (!file.exists(script)) testthat::skip("tools/spark-cluster.sh is not beside the tests")
     if (!nzchar(Sys.which("java"))) testthat::skip("java is not installed (openjdk-17-jre-headless)")
     dir <- tempfile("synthrisk-spark-", tmpdir = "/tmp")
-    started <- system2("bash", c(shQuote(script), "start", shQuote(dir)), stdout = TRUE, stderr = TRUE)
+    # A failed start is reported below with the script's own message.
+    started <- suppressWarnings(system2("bash", c(shQuote(script), "start", shQuote(dir)), stdout = TRUE, stderr = TRUE))
     stop_cluster <- function() {
       system2("bash", c(shQuote(script), "stop", shQuote(dir)), stdout = FALSE, stderr = FALSE)
       unlink(dir, recursive = TRUE)

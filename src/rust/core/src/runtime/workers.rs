@@ -31,8 +31,42 @@ pub struct Workers {
 }
 
 /// Pools kept for the session, one per thread count: starting threads costs more than
-/// a small call's counting.
-static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+/// a small call's counting. `pid` is the process that started them: `fork()` copies the
+/// cache into the child but not the pools' threads, so a child that used them would wait
+/// forever (R's `parallel::mclapply()`); a child starts pools of its own.
+struct PoolCache {
+    pid: u32,
+    pools: HashMap<usize, Arc<rayon::ThreadPool>>,
+}
+
+static POOLS: OnceLock<Mutex<PoolCache>> = OnceLock::new();
+
+impl PoolCache {
+    /// The pool of `n_threads` threads for process `pid`, started on first use.
+    fn get(&mut self, pid: u32, n_threads: usize) -> CoreResult<Arc<rayon::ThreadPool>> {
+        if self.pid != pid {
+            // Another process (a forked child): the parent's pools have no threads here.
+            // Dropping them would signal those threads through locks they may have held
+            // at the fork: they are leaked instead (memory copied from the parent).
+            std::mem::forget(std::mem::take(&mut self.pools));
+            self.pid = pid;
+        }
+        if let Some(p) = self.pools.get(&n_threads) {
+            return Ok(Arc::clone(p));
+        }
+        let pool = Arc::new(build_pool(n_threads)?);
+        self.pools.insert(n_threads, Arc::clone(&pool));
+        Ok(pool)
+    }
+}
+
+/// The session's pool of `n_threads` threads for process `pid`; `shared` passes this
+/// process's id, tests pretend another.
+fn shared_pool(pid: u32, n_threads: usize) -> CoreResult<Arc<rayon::ThreadPool>> {
+    let cache = POOLS.get_or_init(|| Mutex::new(PoolCache { pid, pools: HashMap::new() }));
+    let mut cache = cache.lock().map_err(|_| CoreError::new("internal: the thread pool cache is poisoned"))?;
+    cache.get(pid, n_threads)
+}
 
 impl Workers {
     /// A new pool of its own.
@@ -40,16 +74,9 @@ impl Workers {
         Ok(Workers { pool: Arc::new(build_pool(n_threads)?) })
     }
 
-    /// The session's pool of `n_threads` threads, started on first use.
+    /// The session's pool of `n_threads` threads, started on first use in this process.
     pub fn shared(n_threads: usize) -> CoreResult<Self> {
-        let pools = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
-        let mut pools = pools.lock().map_err(|_| CoreError::new("internal: the thread pool cache is poisoned"))?;
-        if let Some(p) = pools.get(&n_threads) {
-            return Ok(Workers { pool: Arc::clone(p) });
-        }
-        let pool = Arc::new(build_pool(n_threads)?);
-        pools.insert(n_threads, Arc::clone(&pool));
-        Ok(Workers { pool })
+        Ok(Workers { pool: shared_pool(std::process::id(), n_threads)? })
     }
 
     /// Runs one chunk of work in the pool; the calling thread waits.
@@ -156,6 +183,51 @@ mod tests {
         assert_eq!(w.call(ONE_TRIP_ROWS, ONE_TRIP_ROWS, &stop, |s| w.chunk(s, || 3)), Ok(3));
         // Large: they do.
         assert_eq!(w.call(ONE_TRIP_ROWS + 1, ONE_TRIP_ROWS, &stop, |s| w.chunk(s, || 3)), Err(CoreError::Interrupted));
+    }
+
+    #[test]
+    fn another_process_starts_pools_of_its_own_and_leaks_the_old_ones() {
+        // A cache of its own, so that the test does not touch the session's.
+        let mut cache = PoolCache { pid: 1, pools: HashMap::new() };
+        let parent = cache.get(1, 2).unwrap();
+        assert!(Arc::ptr_eq(&parent, &cache.get(1, 2).unwrap()));
+        // The "child" (pid 2) gets a new pool; the parent's is forgotten, never dropped,
+        // so the cache's reference to it is still counted.
+        let child = cache.get(2, 2).unwrap();
+        assert!(!Arc::ptr_eq(&parent, &child));
+        assert_eq!(Arc::strong_count(&parent), 2);
+        assert_eq!(child.install(rayon::current_num_threads), 2);
+        assert!(Arc::ptr_eq(&child, &cache.get(2, 2).unwrap()));
+    }
+
+    // The only test that uses the session's cache: a test running beside it could hold
+    // the cache's lock when it forks.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_forked_child_can_use_the_shared_pool() {
+        let parent = Workers::shared(2).unwrap();
+        assert_eq!(parent.run(rayon::current_num_threads), 2);
+        // SAFETY: the child only uses the pool cache, then leaves with _exit.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            let ran = matches!(Workers::shared(2).map(|w| w.run(rayon::current_num_threads)), Ok(2));
+            unsafe { libc::_exit(if ran { 0 } else { 1 }) };
+        }
+        let mut status = 0;
+        for _ in 0..600 {
+            if unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) } == pid {
+                assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "the child failed: {status}");
+                assert_eq!(parent.run(rayon::current_num_threads), 2);
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+            libc::waitpid(pid, &mut status, 0);
+        }
+        panic!("the forked child did not finish within 30 s: it waited for the parent's threads");
     }
 
     #[test]
