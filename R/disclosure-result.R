@@ -135,9 +135,10 @@ two_way_checks <- function(raw, m, target, keys, labels, thresh) {
     row_names <- if (!is.null(key_names) && !anyDuplicated(key_names) && any(nzchar(key_names))) {
       key_names
     } else {
-      place <- vctrs::vec_match(data.frame(key = key[ord][at], pair = cols$target_key_levs),
-                                data.frame(key = key_all[in_j][by_key], pair = levels_j))
-      as.integer(place)
+      # (key, pair) as one integer: the key times the pairs' count plus the pair's code.
+      pair_codes <- unique(levels_j)
+      id <- function(k, p) k * (length(pair_codes) + 1) + match(p, pair_codes)
+      match(id(key[ord][at], cols$target_key_levs), id(key_all[in_j][by_key], levels_j))
     }
     cols$target_key_levs <- factor(cols$target_key_levs, levels = unique(levels_j))
     out[[j]] <- vctrs::new_data_frame(cols, n = length(at), row.names = row_names)

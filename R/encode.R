@@ -170,9 +170,10 @@ one_sided_without_control <- function(columns) {
 # rows sorted as text. Rows meet only when both sides have every level, both lack
 # some, or text order is numeric order. `columns`: the original, then each synthesis.
 synthpop_misaligns <- function(columns) {
+  # factor()'s labels of numbers, worked out on the distinct values only.
   own <- function(x) {
-    x <- x[!is.na(x)]
-    levels(factor(x))
+    x <- unique(x)
+    as.character(sort(x[!is.na(x)]))
   }
   original <- own(columns[[1]])
   any(vapply(columns[-1], function(s) {
