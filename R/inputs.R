@@ -31,6 +31,7 @@ synthesis_list <- function(object, call) {
 check_syntheses <- function(syn, call) {
   if (any(vapply(syn, is_db_table, logical(1)))) check_db_packages(call)
   for (j in seq_along(syn)) {
+    if (is_db_table(syn[[j]])) check_db_connection(syn[[j]], dataset_name(j, length(syn)), call)
     # A database table's records are counted later (group_datasets()).
     if (!is_db_table(syn[[j]]) && nrow(syn[[j]]) == 0) {
       cli::cli_abort("Synthesis {j} of {.arg object} has no rows.", call = call)
