@@ -241,3 +241,24 @@ test_that("a table that no longer reads blames no column; a column that fails al
   expect_match(msg, "The database cannot count variable \"b\" of `data` \\(GROUP BY b\\)\\. . malformed JSON")
   expect_match(msg, "Keys and targets must be columns the database can group", fixed = TRUE)
 })
+
+test_that("integer64 columns from the database (BIGINT as bit64) group and count as the collected numbers (issue 37)", {
+  skip_without_packages(c("DBI", "dplyr", "dbplyr", "RSQLite", "bit64"))
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:", bigint = "integer64")
+  withr::defer(DBI::dbDisconnect(con))
+  set.seed(64)
+  draw <- function() data.frame(k = sample(1:4, 300, TRUE), big = sample(c(3e9, 4e9, 5e9, 6e9), 300, TRUE),
+                                t = sample(1:3, 300, TRUE))
+  d <- draw()
+  s <- draw()
+  as64 <- function(x) transform(x, big = bit64::as.integer64(big))
+  write_tables(con, list(d = as64(d), s = as64(s)))
+  o <- dplyr::tbl(con, "d")
+  expect_true(inherits(dplyr::collect(o)$big, "integer64"))
+  got <- multi.disclosure(dplyr::tbl(con, "s"), o, keys = c("k", "big"), ngroups_keys = c(0, 2), print.flag = FALSE,
+                          plot = FALSE)
+  want <- multi.disclosure(s, d, keys = c("k", "big"), ngroups_keys = c(0, 2), print.flag = FALSE, plot = FALSE)
+  expect_true(got$grouping$big$grouped)
+  expect_equal(got$ident.table, want$ident.table)
+  expect_equal(got$attrib.table, want$attrib.table)
+})
