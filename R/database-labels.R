@@ -38,6 +38,14 @@ db_check_labels <- function(tbl, vars, where, call) {
                       seconds = as.numeric(Sys.time() - started, units = "secs"), stringsAsFactors = FALSE))
   }
   got <- db_label_counts(tbl, con, text)
+  if (inherits(got, "error") && !db_connection_valid(con)) {
+    # Lost (a server gone in the middle of a call): the driver's message, not a column's.
+    cli::cli_abort(c(paste0("The database failed to check the labels of ", escape_braces(cli::format_inline(where)), ": ",
+                            escape_braces(conditionMessage(got))),
+                     i = "The query: the distinct labels of {.val {text}} (query {.val labels}).",
+                     i = "The connection is closed or lost ({.code DBI::dbIsValid()} is {.code FALSE}): reconnect and make the tables again; no column is at fault."),
+                   call = call)
+  }
   if (inherits(got, "error")) {
     # One column at a time: a column the database cannot count distinct values of is
     # one it cannot group either, which the counting reports by name; any other is said.

@@ -16,6 +16,16 @@ check_db_packages <- function(call) {
   }
 }
 
+# A database table whose connection is closed (DBI::dbIsValid() FALSE) is said before
+# any query, naming where it was given (`where`: cli markup).
+check_db_connection <- function(x, where, call) {
+  if (db_connection_valid(dbplyr::remote_con(x))) return(invisible())
+  where <- paste0(toupper(substr(where, 1, 1)), substring(where, 2))
+  cli::cli_abort(c(paste0(where, " is a database table whose connection is closed ({.code DBI::dbIsValid()} is {.code FALSE})."),
+                   i = "Reconnect and make the table again, e.g. {.code dplyr::tbl(con, \"name\")}."),
+                 call = call)
+}
+
 # The column names of a dataset: a data frame or a database table.
 dataset_names <- function(x) {
   if (is_db_table(x)) colnames(x) else names(x)
@@ -285,26 +295,54 @@ fetch_in_chunks <- function(con, sql, n, all = TRUE) {
   list(columns = out, complete = complete)
 }
 
-# A failed count: the first variable the database cannot group alone is named, else
-# the query's variables.
+# A failed count (`e`, of GROUP BY `vars` in `tbl`). The driver's own message comes
+# first. A column is blamed only when the failure is plausibly about its type: the
+# connection still valid, the table itself still readable (COUNT(*) without grouping),
+# and that column failing alone. A connection closed or lost (a server gone in the
+# middle of a call) or a table that no longer reads is said as such, naming the query.
 db_count_error <- function(e, tbl, vars, where, call) {
   where <- cli::format_inline(where)
   con <- dbplyr::remote_con(tbl)
+  query <- paste0("SELECT ", paste(vars, collapse = ", "), ", COUNT(*) ... GROUP BY ", paste(vars, collapse = ", "))
+  driver <- escape_braces(conditionMessage(e))
+  abort_not_the_column <- function(why) {
+    cli::cli_abort(c(paste0("The database failed to count ", escape_braces(where), ": ", driver),
+                     i = paste0("The query: ", escape_braces(query), "."),
+                     i = why),
+                   call = call, parent = NULL)
+  }
+  lost <- "The connection is closed or lost ({.code DBI::dbIsValid()} is {.code FALSE}): reconnect and make the tables again; no column is at fault."
+  if (!db_connection_valid(con)) abort_not_the_column(lost)
+  whole <- paste0("SELECT COUNT(*) AS synthrisk_n\nFROM (", dbplyr::sql_render(tbl), ") ",
+                  DBI::dbQuoteIdentifier(con, "synthrisk_table"))
+  unreadable <- tryCatch({
+    fetch_in_chunks(con, whole, 1L, all = FALSE)
+    NULL
+  }, error = function(e2) e2)
+  if (!is.null(unreadable)) {
+    abort_not_the_column(if (!db_connection_valid(con)) lost else
+      "Counting the table's rows without grouping failed too, so no column is at fault: check the connection, the table and its query.")
+  }
   for (v in vars) {
     alone <- grouped_sql(tbl, v, "COUNT(*) AS synthrisk_n")
     failed <- tryCatch({
       fetch_in_chunks(con, alone, 1L, all = FALSE)
       NULL
     }, error = function(e2) e2)
-    if (!is.null(failed)) {
-      cli::cli_abort(c("The database cannot count variable {.val {v}} of {where} (GROUP BY {v}).",
-                       x = "{conditionMessage(failed)}",
-                       i = "Keys and targets must be columns the database can group: numbers, text, booleans, dates and times; convert others in the query (e.g. with {.fn dplyr::mutate})."),
-                     call = call, parent = NULL)
-    }
+    if (is.null(failed)) next
+    # Lost while asking: not the column's fault either.
+    if (!db_connection_valid(con)) abort_not_the_column(lost)
+    cli::cli_abort(c("The database cannot count variable {.val {v}} of {where} (GROUP BY {v}).",
+                     x = escape_braces(conditionMessage(failed)),
+                     i = "Keys and targets must be columns the database can group: numbers, text, booleans, dates and times; convert others in the query (e.g. with {.fn dplyr::mutate})."),
+                   call = call, parent = NULL)
   }
-  cli::cli_abort(c("The database could not count the cells of {.val {vars}} in {where}.",
-                   x = "{conditionMessage(e)}"), call = call)
+  abort_not_the_column("Each variable can be counted alone, so the failure is not one column's type; it may be the server's resources or the connection.")
+}
+
+# Whether a connection is still usable as DBI says; a driver that cannot say counts as valid.
+db_connection_valid <- function(con) {
+  isTRUE(tryCatch(DBI::dbIsValid(con), error = function(e) TRUE))
 }
 
 # The groups of targets counted together: all at once for data held in R, one target

@@ -364,31 +364,45 @@ glance.dcr <- function(x, ...) {
 autoplot.dcr <- function(object, ...) {
   syn <- object$synthetic
   orig <- object$original
-  frames <- list(data.frame(panel = "Synthetic records", synthesis = syn$synthesis, what = "dcr (to train)",
-                             distance = syn$dcr))
+  # One colour per series, each named by what it measures, from what to what.
+  series <- c(dcr = "dcr: synthetic to train",
+              dcr_ctrl = "dcr_ctrl: synthetic to control",
+              base = "base: control to train",
+              r_train = "r: train to synthetic",
+              r_control = "r: control to synthetic")
+  colours <- stats::setNames(okabe_ito[c(2, 1, 3, 4, 5)], series)
+  frames <- list(data.frame(panel = "Synthetic records", synthesis = syn$synthesis, what = series[["dcr"]],
+                            distance = syn$dcr))
   if (object$n$control > 0) {
     m <- length(object$n$synthetic)
     frames <- c(frames, list(
-      data.frame(panel = "Synthetic records", synthesis = syn$synthesis, what = "dcr_ctrl (to control)",
+      data.frame(panel = "Synthetic records", synthesis = syn$synthesis, what = series[["dcr_ctrl"]],
                  distance = syn$dcr_ctrl),
       data.frame(panel = "Synthetic records", synthesis = rep(seq_len(m), each = length(object$base)),
-                 what = "base (control to train)", distance = rep(object$base, m))))
+                 what = series[["base"]], distance = rep(object$base, m))))
   }
   frames <- c(frames, list(data.frame(panel = "Membership: originals to synthetic", synthesis = orig$synthesis,
-                                      what = paste0("r of ", orig$set, " records"), distance = orig$r)))
+                                      what = series[paste0("r_", orig$set)], distance = orig$r)))
   long <- do.call(rbind, frames)
   long$panel <- factor(long$panel, levels = c("Synthetic records", "Membership: originals to synthetic"))
   long$synthesis <- paste("Synthesis", long$synthesis)
-  long$what <- factor(long$what, levels = c("dcr (to train)", "dcr_ctrl (to control)", "base (control to train)",
-                                            "r of train records", "r of control records"))
-  colours <- c("dcr (to train)" = "#D55E00", "dcr_ctrl (to control)" = "#0072B2", "base (control to train)" = "#009E73",
-               "r of train records" = "#D55E00", "r of control records" = "#0072B2")
+  long$what <- factor(long$what, levels = series)
+  caption <- paste("Each curve: distances from the records of the first set to their closest in the second.",
+                   "r: an original record's distance to the synthetic data;",
+                   if (object$n$control > 0) "train r below control r reveals membership." else
+                     "membership needs control records.")
   p <- ggplot2::ggplot(long, ggplot2::aes(x = .data$distance, colour = .data$what)) +
     ggplot2::stat_ecdf(geom = "step", na.rm = TRUE) +
-    ggplot2::scale_colour_manual(values = colours, name = NULL, drop = TRUE) +
-    ggplot2::labs(title = "Distance to closest record", x = "Gower distance", y = "Share of records at or below",
-                  subtitle = wrap_subtitle(paste0("Variables: ", paste(object$vars, collapse = ", ")))) +
-    plot_theme("bottom")
+    ggplot2::scale_colour_manual(values = colours, name = NULL, drop = TRUE,
+                                 guide = ggplot2::guide_legend(ncol = 2, byrow = FALSE)) +
+    ggplot2::labs(title = "Distance to closest record", x = "Gower distance", y = "Share at or below",
+                  subtitle = wrap_subtitle(paste0("Variables: ", paste(object$vars, collapse = ", "))),
+                  caption = wrap_subtitle(caption, width = 80)) +
+    plot_theme("bottom") +
+    ggplot2::theme(legend.justification = "center", legend.text = ggplot2::element_text(size = 8.5),
+                   legend.key.height = grid::unit(10, "pt"),
+                   plot.caption = ggplot2::element_text(hjust = 0, colour = "grey25", size = 8.5),
+                   plot.caption.position = "plot")
   if (length(object$n$synthetic) > 1) {
     p + ggplot2::facet_grid(synthesis ~ panel)
   } else {

@@ -301,7 +301,7 @@ report_contents <- function(object, data, keys, targets = NULL, control = NULL, 
   tau_args <- args[intersect(names(args), tau_curve_args)]
   tc <- call_with_symbols(tau_curve, c(list(object, data, keys = keys, targets = targets), tau_args))
   records <- report_records(object, data, keys, targets, md, args, env)
-  dcr_summary <- if (distances) report_distances(dcr_fun, object, data, control)
+  dcr_summary <- if (distances) report_distances(dcr_fun, object, data, control, args$cont.na)
   attack_summary <- if (attacks) report_attacks(object, data, keys, targets, control, args)
   first <- md$output.list[[1]]
   contents <- list(
@@ -650,8 +650,11 @@ report_synds <- function(object, cont.na) {
   structure(list(syn = if (length(syn) == 1) syn[[1]] else syn, m = length(syn), cont.na = cont.na), class = "synds")
 }
 
-report_distances <- function(dcr_fun, object, data, control) {
-  res <- call_with_symbols(dcr_fun, list(object, data, control = control))
+# `cont.na`: the argument given with data frames (a synds brings its own), so that the
+# distances treat the codes as the measures do.
+report_distances <- function(dcr_fun, object, data, control, cont.na) {
+  if (inherits(object, "synds")) cont.na <- NULL
+  res <- call_with_symbols(dcr_fun, c(list(object, data, control = control), if (!is.null(cont.na)) list(cont.na = cont.na)))
   summary <- res$summary
   if (!is.data.frame(summary)) {
     cli::cli_abort("Internal error: {.fn dcr} returned no {.field summary} data frame.")

@@ -23,6 +23,9 @@
 #' original and every synthesis (numeric, or factor/character/logical); with
 #' `compare.synorig = FALSE` integer and double, factor and ordered factor count
 #' as one kind. Characters are compared in UTF-8, whatever their declared encoding.
+#' `integer64` (databases' BIGINT) counts and groups as the same numbers held as
+#' integers or doubles; a column with values beyond 2^53, which a double cannot hold
+#' exactly, is counted by its exact values, and grouping it is an error.
 #'
 #' @section Grouping:
 #' `ngroups_target`/`ngroups_keys` group a numeric variable with more distinct

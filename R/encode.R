@@ -50,6 +50,7 @@ prepare_variables <- function(vars, data, syn, cont.na, ngroups, strict, call, c
   grouping <- list()
   for (i in seq_along(vars)) {
     v <- vars[[i]]
+    if (ngroups[[v]] > 0) check_integer64_grouping(v, datasets, length(syn), n_control > 0, call)
     comparable <- comparable_columns(v, data, syn, strict, call, control)
     cols <- comparable$cols
     if (comparable$adjusted) adjusted <- c(adjusted, v)

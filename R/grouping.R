@@ -52,6 +52,25 @@ factor_reason <- "it is a factor, and only numeric variables are grouped"
 
 `%|NA|%` <- function(x, y) if (is.na(x)) y else unname(x)
 
+# Grouping cuts numbers held as doubles; an integer64 column (`datasets`: the original,
+# the syntheses, then `control` when `with_control`) with values beyond 2^53 would be
+# rounded first, and its groups would not be those of its values: an error naming it.
+check_integer64_grouping <- function(var, datasets, m, with_control, call) {
+  for (j in seq_along(datasets)) {
+    x <- .subset2(datasets[[j]], var)
+    if (!inherits(x, "integer64") || !requireNamespace("bit64", quietly = TRUE)) next
+    beyond <- which(integer64_beyond_double(x))
+    if (length(beyond) == 0) next
+    where <- if (with_control && j == length(datasets)) "{.arg control}" else dataset_name(j - 1L, m)
+    example <- as.character(x[beyond[1]])
+    values <- paste0(format_count(length(beyond)), if (length(beyond) == 1) " value" else " values")
+    cli::cli_abort(c(paste0("Variable {.val {var}} in ", where, " cannot be grouped: it is integer64 with ",
+                            values, " beyond 2^53 (e.g. ", example, "), which a double cannot hold exactly."),
+                     i = "Grouping cuts doubles, so these values would be rounded first. Count the variable ungrouped (its values stay exact), or group it in the query (e.g. with {.fn dplyr::mutate})."),
+                   call = call)
+  }
+}
+
 # What grouping did to one variable, as returned by encode_variables()$grouping.
 grouping_record <- function(var, n, grouped, style = NA_character_, breaks = numeric(0), labels = character(0),
                             reason = NA_character_) {

@@ -2,11 +2,11 @@
 #'
 #' For partially synthetic data, whose rows are the original records with some
 #' variables (`syn.vars`) replaced, the identification summaries taught by Hu after
-#' Reiter and Mitra: how often an intruder who knows the `known` variables (and
-#' matches the released `syn.vars`) would single out the true record.
+#' Reiter and Mitra: how often an intruder who knows the `keys` (and matches the
+#' released `syn.vars`) would single out the true record.
 #'
 #' For original record \eqn{i} and each synthesis, \eqn{c_i} is the number of
-#' synthetic records that match record \eqn{i} on every variable of `known` and
+#' synthetic records that match record \eqn{i} on every variable of `keys` and
 #' `syn.vars`, \eqn{T_i = 1} when the synthetic record of the same row is among
 #' them, \eqn{K_i = [c_i T_i = 1]} (a unique, true match), \eqn{F_i = [c_i (1 - T_i)
 #' = 1]} (a unique, false match) and \eqn{s = \#\{i: c_i = 1\}}. Per synthesis:
@@ -15,10 +15,10 @@
 #' * `true.rate`, the true match rate \eqn{\sum_i K_i / N};
 #' * `false.rate`, the false match rate \eqn{\sum_i F_i / s} (`NA` when \eqn{s = 0}).
 #'
-#' The known variables are matched exactly, as Hu defines the measures: in partially
-#' synthetic data they are the original values, so `object` must hold the records of
-#' `data` in the same rows with the known variables unchanged (only `syn.vars`
-#' replaced); known variables that differ row by row (fully synthetic data passed by
+#' The keys (the variables the intruder knows) are matched exactly, as Hu defines the
+#' measures: in partially synthetic data they are the original values, so `object`
+#' must hold the records of `data` in the same rows with the keys unchanged (only
+#' `syn.vars` replaced); keys that differ row by row (fully synthetic data passed by
 #' mistake, rows reordered) are an error naming them. A radius applies only to
 #' synthesised numeric variables. Categorical variables (factors, characters,
 #' logicals, dates, and numeric variables without a radius) match when their labels
@@ -32,25 +32,28 @@
 #'
 #' @param object A `synds` object, a data frame or a list of data frames (one per
 #'   synthesis): partially synthetic data, each with the records of `data` in the same
-#'   rows, the `known` variables unchanged and the `syn.vars` replaced.
+#'   rows, the `keys` unchanged and the `syn.vars` replaced.
 #' @param data The original data, a data frame.
-#' @param known Variables the intruder knows (names or column numbers of `data`),
-#'   matched exactly; may be empty.
+#' @param keys Variables the intruder knows (names or column numbers of `data`),
+#'   matched exactly, as the keys of [disclosure()]; `NULL` (or not given) for none.
+#'   Formerly `known`.
 #' @param syn.vars The synthesised variables the intruder matches on.
 #' @param radius For the synthesised numeric variables (of `syn.vars`): `NULL`
 #'   (they match exactly), one number for all of them, one number for each of them
 #'   in the order of `syn.vars`, or a vector named by synthesised numeric variable
-#'   (the others match exactly). Numbers `>= 0`. Naming a known variable or one that
+#'   (the others match exactly). Numbers `>= 0`. Naming a key or a variable that
 #'   is not a synthesised numeric variable is an error.
 #' @param relative If `TRUE` (default), the radius is relative to the size of the
 #'   original value; if `FALSE`, absolute.
 #' @param n_threads Threads for the Rust core; default [synthrisk_threads()].
+#' @param known Deprecated: the former name of `keys`, still read (with a warning)
+#'   so that old scripts run; giving both is an error.
 #' @return An object of class `identification_risk`: `summary` (a data frame with
 #'   `synthesis`, `exp.risk`, `true.rate`, `false.rate`, `s`; one row per synthesis,
 #'   then a row `"mean"` of their means; `false.rate` of the mean row is `NA` when
 #'   a synthesis has none), `records` (a data
 #'   frame with `row`, `synthesis`, `c`, `T`, `K`, `F` per original record and
-#'   synthesis), `known`, `syn.vars`, `radius` (per synthesised numeric variable
+#'   synthesis), `keys`, `syn.vars`, `radius` (per synthesised numeric variable
 #'   matched within a radius), `relative`, `N`, `m`.
 #' @seealso [disclosure()] for fully synthetic data.
 #' @export
@@ -59,7 +62,7 @@
 #' part <- sd2011
 #' part$income <- sd2011_synds$syn$income
 #' part$ls <- sd2011_synds$syn$ls
-#' ir <- identification_risk(part, sd2011, known = c("sex", "age", "region"),
+#' ir <- identification_risk(part, sd2011, keys = c("sex", "age", "region"),
 #'                           syn.vars = c("income", "ls"), radius = c(income = 0.1))
 #' ir
 #' head(ir$records)
@@ -69,28 +72,36 @@
 #' adult_part <- adult
 #' synthesised <- c("hours.per.week", "capital.gain")
 #' adult_part[synthesised] <- adult_synds$syn[synthesised]
-#' identification_risk(adult_part, adult, known = c("age", "sex", "race"),
+#' identification_risk(adult_part, adult, keys = c("age", "sex", "race"),
 #'                     syn.vars = c("hours.per.week", "capital.gain"), radius = 0.1)
-identification_risk <- function(object, data, known, syn.vars, radius = NULL, relative = TRUE, n_threads = NULL) {
+identification_risk <- function(object, data, keys = NULL, syn.vars, radius = NULL, relative = TRUE, n_threads = NULL,
+                                known = NULL) {
   env <- rlang::current_env()
+  keys <- keys_or_known(keys, known, env)
   inputs <- prepare_inputs(object, data, n_threads = n_threads, fn = "identification_risk", call = env)
   syn <- inputs$syn
-  known <- if (missing(known) || is.null(known) || length(known) == 0) character(0) else
-    resolve_columns(known, data, "known", env)
+  # No keys (NULL) is Hu's measure on the synthesised variables alone; an empty vector
+  # is a mistake, as everywhere.
+  if (!is.null(keys) && length(keys) == 0) {
+    cli::cli_abort(c("{.arg keys} must name at least one variable of {.arg data}, not {.code {describe_value(keys)}}.",
+                     i = "For no keys (only {.arg syn.vars} matched), leave {.arg keys} out or give {.code NULL}."),
+                   call = env)
+  }
+  keys <- if (is.null(keys)) character(0) else resolve_columns(keys, data, "keys", env)
   if (missing(syn.vars) || is.null(syn.vars) || length(syn.vars) == 0) {
     cli::cli_abort("{.arg syn.vars} must name at least one synthesised variable of {.arg data}.", call = env)
   }
   syn.vars <- resolve_columns(syn.vars, data, "syn.vars", env)
-  for (arg in c("known", "syn.vars")) {
-    v <- get(arg)
+  for (arg in c("keys", "syn.vars")) {
+    v <- if (arg == "keys") keys else syn.vars
     dup <- unique(v[duplicated(v)])
     if (length(dup) > 0) cli::cli_abort("{.arg {arg}} repeats {.val {dup}}.", call = env)
   }
-  both <- intersect(known, syn.vars)
+  both <- intersect(keys, syn.vars)
   if (length(both) > 0) {
-    cli::cli_abort("{.val {both}} {?is/are} in both {.arg known} and {.arg syn.vars}.", call = env)
+    cli::cli_abort("{.val {both}} {?is/are} in both {.arg keys} and {.arg syn.vars}.", call = env)
   }
-  vars <- c(known, syn.vars)
+  vars <- c(keys, syn.vars)
   check_in_syntheses(vars, syn, env)
   for (j in seq_along(syn)) {
     if (nrow(syn[[j]]) != nrow(data)) {
@@ -101,10 +112,10 @@ identification_risk <- function(object, data, known, syn.vars, radius = NULL, re
     }
   }
   check_variable_columns(vars, data, syn, env)
-  check_known_unchanged(known, data, syn, env)
+  check_keys_unchanged(keys, data, syn, env)
   check_flag(relative, "relative", env)
   n_threads <- inputs$n_threads
-  radius <- radius_per_variable(radius, known, syn.vars, data, syn, env)
+  radius <- radius_per_variable(radius, keys, syn.vars, data, syn, env)
 
   # The one encoding: labels of the variables matched exactly, and the values of those
   # matched within a radius, kept beside their codes.
@@ -114,7 +125,19 @@ identification_risk <- function(object, data, known, syn.vars, radius = NULL, re
   raw <- rust_result(rust_identification(enc$ptr, match(exact, vars) - 1L, match(names(radius), vars) - 1L,
                                          unname(as.double(radius)), rep(relative, length(radius)), n_threads),
                      call = env)
-  new_identification_risk(raw, known, syn.vars, radius, relative, nrow(data))
+  new_identification_risk(raw, keys, syn.vars, radius, relative, nrow(data))
+}
+
+# `keys`, or `known`, its former name, read with a deprecation warning for old scripts.
+keys_or_known <- function(keys, known, call) {
+  if (is.null(known)) return(keys)
+  if (!is.null(keys)) {
+    cli::cli_abort(c("Give {.arg keys} only; {.arg known} is its former name.",
+                     x = "Both were given."), call = call)
+  }
+  cli::cli_warn(c("{.arg known} of {.fn identification_risk} is deprecated; it is now {.arg keys}.",
+                  i = "Write {.code keys = {describe_value(known)}}."), call = call)
+  known
 }
 
 # Values of one variable in two datasets, row by row: TRUE where they are the same
@@ -152,15 +175,15 @@ same_values <- function(a, b) {
 # Partially synthetic data are the original records with only `syn.vars` replaced: each
 # known variable of each synthesis must be that of `data`, row by row (Hu). Anything
 # else, such as fully synthetic data, would give matches that mean nothing.
-check_known_unchanged <- function(known, data, syn, call) {
-  if (length(known) == 0) return(invisible())
+check_keys_unchanged <- function(keys, data, syn, call) {
+  if (length(keys) == 0) return(invisible())
   n <- nrow(data)
   problems <- character(0)
   for (j in seq_along(syn)) {
-    for (v in known) {
+    for (v in keys) {
       differs <- which(!same_values(.subset2(data, v), .subset2(syn[[j]], v)))
       if (length(differs) == 0) next
-      where <- if (length(syn) > 1) paste0("Synthesis ", j, ": known") else "Known"
+      where <- if (length(syn) > 1) paste0("Synthesis ", j, ": key") else "Key"
       first <- if (length(differs) == 1) paste0("row ", differs) else paste0("first at row ", differs[1])
       problems <- c(problems, sprintf("%s variable \"%s\" differs in %s of %s rows (%s).",
                                       where, v, format_count(length(differs)), format_count(n), first))
@@ -169,7 +192,7 @@ check_known_unchanged <- function(known, data, syn, call) {
   if (length(problems) == 0) return(invisible())
   shown <- utils::head(problems, 5)
   if (length(problems) > 5) shown <- c(shown, sprintf("... and %d more.", length(problems) - 5))
-  cli::cli_abort(c("{.fn identification_risk} needs partially synthetic data: the same records in the same rows, with the known variables unchanged and only {.arg syn.vars} replaced.",
+  cli::cli_abort(c("{.fn identification_risk} needs partially synthetic data: the same records in the same rows, with the {.arg keys} unchanged and only {.arg syn.vars} replaced.",
                    stats::setNames(vapply(shown, escape_braces, character(1), USE.NAMES = FALSE), rep("x", length(shown))),
                    i = "Fully synthetic data (new records) are assessed with {.fn disclosure}; here {.arg object} must be {.arg data} with the synthesised variables replaced."),
                  call = call)
@@ -178,7 +201,7 @@ check_known_unchanged <- function(known, data, syn, call) {
 # The radius of each synthesised numeric variable matched within one: a named double
 # vector (empty when every variable matches exactly). Known variables always match
 # exactly (Hu): they are unchanged, so a radius would only blur the intruder's key.
-radius_per_variable <- function(radius, known, syn.vars, data, syn, call) {
+radius_per_variable <- function(radius, keys, syn.vars, data, syn, call) {
   is_plain_number <- function(x) (is.double(x) || is.integer(x)) && is.null(attr(x, "class"))
   numeric_syn <- syn.vars[vapply(syn.vars, function(v) {
     all(vapply(c(list(data), syn), function(d) is_plain_number(.subset2(d, v)), logical(1)))
@@ -195,7 +218,7 @@ radius_per_variable <- function(radius, known, syn.vars, data, syn, call) {
     if (length(numeric_syn) == 0) {
       cli::cli_abort(c(if (length(syn.vars) == 1) "{.arg radius} is {.code {describe_value(radius)}}, but the synthesised variable {.val {syn.vars}} is not numeric on every side." else
                          "{.arg radius} is {.code {describe_value(radius)}}, but none of the synthesised variables {.val {syn.vars}} is numeric on every side.",
-                       i = "A radius applies to synthesised numeric variables; known variables match exactly."),
+                       i = "A radius applies to synthesised numeric variables; keys match exactly."),
                      call = call)
     }
     if (length(radius) != 1 && length(radius) != length(numeric_syn)) {
@@ -212,9 +235,9 @@ radius_per_variable <- function(radius, known, syn.vars, data, syn, call) {
   if (anyDuplicated(nm)) {
     cli::cli_abort("{.arg radius} names {.val {unique(nm[duplicated(nm)])}} more than once.", call = call)
   }
-  in_known <- intersect(nm, known)
-  if (length(in_known) > 0) {
-    cli::cli_abort(c("{.arg radius} names {.val {in_known}}, a known variable: known variables match exactly.",
+  in_keys <- intersect(nm, keys)
+  if (length(in_keys) > 0) {
+    cli::cli_abort(c("{.arg radius} names {.val {in_keys}}, a key: keys match exactly.",
                      i = "A radius applies to synthesised numeric variables.", i = which_numeric),
                    call = call)
   }
@@ -228,7 +251,7 @@ radius_per_variable <- function(radius, known, syn.vars, data, syn, call) {
   stats::setNames(as.double(radius), nm)
 }
 
-new_identification_risk <- function(raw, known, syn.vars, radius, relative, n) {
+new_identification_risk <- function(raw, keys, syn.vars, radius, relative, n) {
   m <- length(raw)
   records <- do.call(rbind, lapply(seq_len(m), function(j) {
     c_i <- raw[[j]]$c
@@ -248,7 +271,7 @@ new_identification_risk <- function(raw, known, syn.vars, radius, relative, n) {
                       s = mean(per_synthesis$s))
   per_synthesis <- rbind(per_synthesis, means)
   rownames(per_synthesis) <- NULL
-  structure(list(summary = per_synthesis, records = records, known = known, syn.vars = syn.vars, radius = radius,
+  structure(list(summary = per_synthesis, records = records, keys = keys, syn.vars = syn.vars, radius = radius,
                  relative = relative, N = n, m = m),
             class = "identification_risk")
 }
@@ -278,10 +301,10 @@ format.identification_risk <- function(x, digits = 4, ...) {
   cli::cli_format_method({
     cli::cli_h1("Identification risk of partially synthetic data")
     cli::cli_text("{x$N} original record{?s}; {x$m} synthes{?is/es}.")
-    cli::cli_text("Known: {if (length(x$known)) cli::format_inline('{.val {x$known}}') else 'none'}; synthesised: {.val {x$syn.vars}}.")
+    cli::cli_text("Keys (known to the intruder): {if (length(x$keys)) cli::format_inline('{.val {x$keys}}') else 'none'}; synthesised: {.val {x$syn.vars}}.")
     if (length(x$radius) > 0) {
       how <- if (x$relative) "relative radius (|x_syn - x| <= r * |x|)" else "absolute radius (|x_syn - x| <= r)"
-      cli::cli_text("Known variables matched exactly; synthesised variables within a {how}: {paste0(names(x$radius), ' r = ', format(x$radius), collapse = ', ')}{if (length(x$radius) < length(x$syn.vars)) '; the other synthesised variables exactly' else ''}.")
+      cli::cli_text("Keys matched exactly; synthesised variables within a {how}: {paste0(names(x$radius), ' r = ', format(x$radius), collapse = ', ')}{if (length(x$radius) < length(x$syn.vars)) '; the other synthesised variables exactly' else ''}.")
     } else {
       cli::cli_text("Every variable matched exactly.")
     }
@@ -320,7 +343,7 @@ autoplot.identification_risk <- function(object, ...) {
     ggplot2::scale_x_continuous(limits = c(0, NA), expand = ggplot2::expansion(mult = c(0.02, 0.08))) +
     ggplot2::labs(title = "Identification risk", x = "% of records (true) or of single matches (false)",
                   y = "Synthesis",
-                  subtitle = wrap_subtitle(paste0("Known: ", if (length(object$known)) paste(object$known, collapse = ", ") else "none",
+                  subtitle = wrap_subtitle(paste0("Keys (known to the intruder): ", if (length(object$keys)) paste(object$keys, collapse = ", ") else "none",
                                                   "; synthesised: ", paste(object$syn.vars, collapse = ", ")))) +
     plot_theme("bottom")
 }

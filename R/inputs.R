@@ -31,6 +31,7 @@ synthesis_list <- function(object, call) {
 check_syntheses <- function(syn, call) {
   if (any(vapply(syn, is_db_table, logical(1)))) check_db_packages(call)
   for (j in seq_along(syn)) {
+    if (is_db_table(syn[[j]])) check_db_connection(syn[[j]], dataset_name(j, length(syn)), call)
     # A database table's records are counted later (group_datasets()).
     if (!is_db_table(syn[[j]]) && nrow(syn[[j]]) == 0) {
       cli::cli_abort("Synthesis {j} of {.arg object} has no rows.", call = call)
@@ -82,12 +83,46 @@ is_plain_numeric <- function(x) {
   (is.double(x) || is.integer(x)) && is.null(attr(x, "class"))
 }
 
-# A column with the wrappers that do not change its values removed: I() and POSIXlt.
+# A column with the wrappers that do not change its values removed: I() and POSIXlt;
+# integer64 (bit64) made a plain number where every value is one exactly.
 plain_column <- function(x) {
   if (!is.object(x)) return(x)
   if (inherits(x, "AsIs")) class(x) <- setdiff(class(x), "AsIs")
   if (inherits(x, "POSIXlt")) x <- as.POSIXct(x)
+  if (inherits(x, "integer64")) x <- integer64_as_number(x)
   x
+}
+
+# Largest whole number a double holds exactly, with every smaller one.
+max_exact_double <- 2^53
+
+# An integer64 column (databases return BIGINT so) as the plain number R would hold:
+# integer when every value fits, else double when every value is exact in a double
+# (|x| <= 2^53), so that it counts, groups and labels as the same numbers held as
+# integers or doubles. Beyond 2^53 it stays integer64, counted by its exact labels
+# (grouping it is an error, integer64_beyond_double()). Without bit64 it stays as is
+# (the column check refuses it).
+integer64_as_number <- function(x) {
+  if (!requireNamespace("bit64", quietly = TRUE)) return(x)
+  if (any(integer64_beyond_double(x))) return(x)
+  known <- !is.na(x)
+  if (all(abs(as.double(x[known])) <= .Machine$integer.max)) return(as.integer(x))
+  as.double(x)
+}
+
+# A plain numeric column whose values are all whole numbers (or NA) as integer64, for
+# comparing by label with an integer64 side; anything else as it is.
+whole_as_integer64 <- function(x) {
+  if (!is_plain_numeric(x)) return(x)
+  known <- x[!is.na(x)]
+  if (any(!is.finite(known) | known != round(known) | abs(known) > max_exact_double)) return(x)
+  bit64::as.integer64(x)
+}
+
+# Per value of an integer64 column: beyond what a double holds exactly (NA: FALSE).
+integer64_beyond_double <- function(x) {
+  limit <- bit64::as.integer64(max_exact_double)
+  !is.na(x) & (x > limit | x < -limit)
 }
 
 # What kind of variable a column is, in words used by messages.
@@ -113,8 +148,15 @@ column_kind <- function(x) {
 comparable_columns <- function(var, data, syn, strict, call, control = NULL) {
   # .subset2() as in check_variable_columns(), which has checked these columns.
   cols <- lapply(c(list(data), syn), function(d) plain_column(.subset2(d, var)))
-  kinds <- vapply(cols, column_kind, character(1))
   control_col <- if (!is.null(control)) plain_column(.subset2(control, var))
+  if (any(vapply(c(cols, list(control_col)), inherits, logical(1), "integer64"))) {
+    # A side kept integer64 (values beyond 2^53) is labelled by its exact digits; whole
+    # numbers on the other sides are made integer64 too, so that 100000 is "100000"
+    # on every side and not "1e+05" on one.
+    cols <- lapply(cols, whole_as_integer64)
+    if (!is.null(control_col)) control_col <- whole_as_integer64(control_col)
+  }
+  kinds <- vapply(cols, column_kind, character(1))
   control_kind <- if (!is.null(control)) column_kind(control_col)
   if (all(kinds == "numeric")) {
     if (!is.null(control) && control_kind != "numeric") {

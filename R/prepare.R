@@ -25,10 +25,27 @@ prepare_inputs <- function(object, data, control = NULL, cont.na = NULL, n_threa
   if (!is.null(control)) {
     if (records) check_data_frame(control, "control", call) else check_dataset(control, "control", call)
   }
-  structure(list(syn = info$syn, m = length(info$syn), synds = synds,
-                 cont.na = normalise_cont_na(if (synds) info$cont.na else cont.na, call),
+  cont.na <- normalise_cont_na(if (synds) info$cont.na else cont.na, call)
+  if (!synds) check_cont_na_names(cont.na, data, call)
+  structure(list(syn = info$syn, m = length(info$syn), synds = synds, cont.na = cont.na,
                  data = data, control = control, n_threads = resolve_threads(n_threads, call)),
             class = "synthrisk_inputs")
+}
+
+# The variables whose codes `cont.na` (the argument, normalised) lists must be variables
+# of `data`, as synthpop requires: a misspelled name would otherwise leave its codes
+# counted as values. Entries without codes change nothing and may name any variable,
+# so that syn()'s lists (every variable it was given, most with NA) serve data holding
+# fewer columns, such as counted cells. A synds object's own cont.na is not checked
+# (nor in synthpop).
+check_cont_na_names <- function(cont.na, data, call) {
+  with_codes <- names(cont.na)[lengths(cont.na) > 0]
+  bad <- setdiff(with_codes, dataset_names(data))
+  if (length(bad) == 0) return(invisible())
+  cli::cli_abort(c("{.arg cont.na} names {?a variable/variables} not in {.arg data}: {.val {show_values(bad)}}.",
+                   did_you_mean(bad, dataset_names(data)),
+                   i = "Each name of {.arg cont.na} is a numeric variable of {.arg data} whose special codes it lists."),
+                 call = call)
 }
 
 # A synds object brings its own cont.na; one given beside it would be ignored.

@@ -39,6 +39,10 @@
 #' @param target `NULL` (keys only) or the target variable.
 #' @param ... With a target, any argument of [disclosure()] (exclusions, grouping,
 #'   `n_threads`); without one, only `n_threads`.
+#' @param cont.na For data frames: special codes of numeric variables, a named list
+#'   (`list(income = -8)`), each name a variable of `data`; a `synds` object brings
+#'   its own. Without a target, keys are counted as they are, so the codes change
+#'   nothing but are checked.
 #' @return An object of class `record_risk`: `original` and `synthetic` (data
 #'   frames, one row per record and synthesis), `keys`, `target`, `m`, `Nd`, `Ns`,
 #'   and, with a target, `disclosure` (the `disclosure()` result of the same call).
@@ -54,10 +58,10 @@
 #' # UCI Adult: which synthetic records are replicated uniques on four keys
 #' ra <- record_risk(adult_synds, adult, c("age", "sex", "occupation", "race"))
 #' sum(ra$synthetic$replicated_unique)
-record_risk <- function(object, data, keys, target = NULL, ...) {
+record_risk <- function(object, data, keys, target = NULL, ..., cont.na = NULL) {
   env <- rlang::current_env()
   if (!is.null(target)) {
-    request <- disclosure_request("disclosure", object, NULL, data, keys, target, print.flag = FALSE, ..., .env = env,
+    request <- disclosure_request("disclosure", object, cont.na, data, keys, target, print.flag = FALSE, ..., .env = env,
                                   .records = TRUE)
     counted <- run_request(request)
     x <- as_disclosure(request, counted)
@@ -69,7 +73,7 @@ record_risk <- function(object, data, keys, target = NULL, ...) {
     cli::cli_abort(c("Without a {.arg target}, {.fn record_risk} takes only {.arg n_threads} beside {.arg keys}.",
                      x = "It was given {.arg {ifelse(nzchar(extra), extra, '(unnamed)')}}."), call = env)
   }
-  inputs <- prepare_inputs(object, data, n_threads = dots$n_threads, fn = "record_risk", call = env)
+  inputs <- prepare_inputs(object, data, cont.na = cont.na, n_threads = dots$n_threads, fn = "record_risk", call = env)
   syn <- inputs$syn
   request <- keys_request(inputs, if (missing(keys)) NULL else keys, env)
   keys <- request$keys

@@ -195,7 +195,7 @@ format.size_curve <- function(x, digits = 2, ...) {
             format_count(capped$rows),
             vapply(capped$requested, function(s) paste(format_count(s), collapse = ", "), ""))
   }
-  c(sprintf("Size curve: measures (%%) of random subsamples of the synthetic data; means over %s",
+  c(sprintf("Size curve: measures (100 x numerator / denominator) of random subsamples of the synthetic data; means over %s",
             if (m > 1) sprintf("%d syntheses x %d repeats", m, reps) else sprintf("%d repeats", reps)),
     sprintf("Keys: %s; %d size%s from %s to %s%s%s%s", if (is.null(keys)) "-" else paste(keys, collapse = ", "),
             length(sizes), if (length(sizes) == 1) "" else "s", format_count(min(sizes)),
@@ -204,8 +204,43 @@ format.size_curve <- function(x, digits = 2, ...) {
             if (is.null(n_orig)) "" else paste0("; original data ", format_count(n_orig), " records"),
             if (is.null(seed)) "" else sprintf("; seed %d", seed)),
     matrix_lines(cells),
+    wrap_lines(size_curve_ratio_lines(measures, unique(x$measure[!is.na(v) & v > 100]), n_orig)),
     cap_lines,
     "summary() gives sd, min and max; as.data.frame() every value.")
+}
+
+# What each measure of a size curve is over (grouped by denominator), and, for the
+# measures with a value over 100 (`over_100`), why: their numerator counts original
+# records (at most `n_orig`, NULL if not known) and their denominator the records of a
+# subsample, which may be fewer.
+size_curve_ratio_lines <- function(measures, over_100, n_orig = NULL) {
+  reg <- measure_registry[!duplicated(measure_registry$measure), ]
+  info <- reg[match(measures, reg$measure), ]
+  den <- ifelse(is.na(info$denominator), NA_character_, info$denominator)
+  described <- c(Nd = "the original records", Ns = "the records of the subsample",
+                 Nb = "the records of the subsample whose key combination is in the original",
+                 DiS = "the original records whose key combination predicts the target with certainty")
+  what <- function(symbol) {
+    if (symbol %in% names(described)) return(paste0(symbol, ", ", described[[symbol]]))
+    sub("^[^:]*: ", "", curve_symbols[[symbol]] %||% symbol)
+  }
+  dens <- unique(den[!is.na(den)])
+  parts <- vapply(dens, function(d) paste0(paste(measures[den %in% d], collapse = ", "), " over ", what(d)), "")
+  lines <- if (length(parts) > 0) paste0("Denominators: ", paste(parts, collapse = "; "), ".")
+  if (length(over_100) > 0) {
+    at <- match(over_100, measures)
+    nums <- unique(info$numerator[at])
+    dens <- unique(den[at])
+    one <- length(over_100) == 1
+    lines <- c(lines, paste0(
+      "Values over 100 (", paste(over_100, collapse = ", "), "): ", if (one) "its" else "their",
+      " numerator counts original records (", paste(nums, collapse = ", "), ", at most Nd",
+      if (!is.null(n_orig)) paste0(" = ", format_count(n_orig)), ") and ", if (one) "its" else "their",
+      " denominator records of the subsample (", paste(dens, collapse = ", "),
+      "), fewer than Nd when the subsample is smaller than the original: ", if (one) "a ratio" else "ratios",
+      ", not ", if (one) "a share" else "shares", "."))
+  }
+  lines
 }
 
 #' @export
@@ -252,7 +287,7 @@ autoplot.size_curve <- function(object, ...) {
     ggplot2::scale_x_continuous(n.breaks = 4,
                                 labels = format_count) +
     ggplot2::scale_y_continuous(limits = c(0, NA), expand = ggplot2::expansion(mult = c(0.02, 0.06))) +
-    ggplot2::labs(x = "Records in the synthetic subsample", y = "Measure (%)",
+    ggplot2::labs(x = "Records in the synthetic subsample", y = "100 x numerator / denominator",
                   title = "Measures by size of the synthetic data",
                   subtitle = keys_subtitle(attr(object, "keys"), note)) +
     curve_legend_theme()

@@ -63,6 +63,7 @@ check_data_frame <- function(x, arg, call) {
 check_dataset <- function(x, arg, call) {
   if (is_db_table(x)) {
     check_db_packages(call)
+    check_db_connection(x, paste0("{.arg ", arg, "}"), call)
     if (length(dataset_names(x)) == 0) cli::cli_abort("{.arg {arg}} must have columns; the database table has none.", call = call)
     return(invisible())
   }
@@ -139,6 +140,11 @@ check_digits <- function(x, call) {
 # table), returned as names.
 resolve_columns <- function(x, data, arg, call) {
   if (is.factor(x)) x <- as.character(x)
+  # An empty selection is a mistake, never "no variables" (NULL is each argument's default).
+  if (length(x) == 0 && !is.null(x)) {
+    cli::cli_abort("{.arg {arg}} must name at least one variable of {.arg data}, not {.code {describe_value(x)}}.",
+                   call = call)
+  }
   columns <- dataset_names(data)
   if (is.numeric(x)) {
     bad <- is.na(x) | x < 1 | x > length(columns) | x != round(x)

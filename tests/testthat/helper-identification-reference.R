@@ -23,7 +23,7 @@ ref_within <- function(xi, xs, radius, relative) {
 }
 
 # The radius of each synthesised numeric variable, from the `radius` argument as the
-# definitions give it (SPEC 10, issue 19): known variables always match exactly; an
+# definitions give it (SPEC 10, issue 19): keys always match exactly; an
 # unnamed radius is recycled over the synthesised variables that are numeric, in the
 # order of `syn.vars`; a named one gives the radius of the variables it names.
 ref_radius <- function(radius, data, syn.vars) {
@@ -36,9 +36,9 @@ ref_radius <- function(radius, data, syn.vars) {
   as.list(radius)
 }
 
-ref_identification <- function(syn_list, data, known, syn.vars, radius = NULL, relative = TRUE) {
+ref_identification <- function(syn_list, data, keys, syn.vars, radius = NULL, relative = TRUE) {
   radius <- ref_radius(radius, data, syn.vars)
-  vars <- c(known, syn.vars)
+  vars <- c(keys, syn.vars)
   n <- nrow(data)
   summaries <- list()
   records <- list()

@@ -156,3 +156,109 @@ test_that("labels differing in case or trailing spaces, NA and Missing, and quot
   con <- local_sqlite(list())
   check_tricky_labels_on(con)
 })
+
+# `fn` of the package traced so that `tracer` (an expression in its frame) runs first;
+# untraced when the calling test ends. Simulates a server lost in the middle of a call.
+local_trace <- function(fn, tracer, env = parent.frame()) {
+  ns <- asNamespace("synthrisk")
+  suppressMessages(trace(fn, tracer = tracer, where = ns, print = FALSE))
+  withr::defer(suppressMessages(untrace(fn, where = ns)), envir = env)
+}
+
+# An SQLite database of `tables` that a test may close; closed at the end if still open.
+local_sqlite_to_lose <- function(tables, env = parent.frame()) {
+  skip_without_packages(c("DBI", "dplyr", "dbplyr", "RSQLite"))
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  withr::defer(if (DBI::dbIsValid(con)) DBI::dbDisconnect(con), envir = env)
+  write_tables(con, tables)
+  con
+}
+
+plain_message <- function(cnd) gsub("\\s+", " ", cli::ansi_strip(conditionMessage(cnd)))
+
+small_tables <- function() {
+  list(o = data.frame(a = c(1, 2, 2, 3), b = c("x", "y", "x", "y")),
+       s = data.frame(a = c(1, 2, 3, 3), b = c("x", "y", "y", "y")))
+}
+
+test_that("a connection closed before the call is said before any query, naming the argument (issue 37)", {
+  con <- local_sqlite_to_lose(small_tables())
+  o <- dplyr::tbl(con, "o")
+  s <- dplyr::tbl(con, "s")
+  DBI::dbDisconnect(con)
+  cnd <- expect_error(disclosure(s, o, keys = "a", target = "b", print.flag = FALSE), class = "rlang_error")
+  expect_match(plain_message(cnd), "`data` is a database table whose connection is closed (`DBI::dbIsValid()` is `FALSE`)",
+               fixed = TRUE)
+  con2 <- local_sqlite(small_tables())
+  cnd <- expect_error(multi.disclosure(s, dplyr::tbl(con2, "o"), keys = "a", print.flag = FALSE, plot = FALSE))
+  expect_match(plain_message(cnd), "The synthetic data (`object`) is a database table whose connection is closed",
+               fixed = TRUE)
+})
+
+test_that("a connection lost in the middle of a call gives the driver's message and the query, blaming no column (issue 37)", {
+  con <- local_sqlite_to_lose(small_tables())
+  o <- dplyr::tbl(con, "o")
+  s <- dplyr::tbl(con, "s")
+  # Lost at the first counting query, after the checks before counting have passed.
+  local_trace("fetch_in_chunks", quote(if (grepl("GROUP BY", sql) && DBI::dbIsValid(con)) DBI::dbDisconnect(con)))
+  cnd <- expect_error(disclosure(s, o, keys = "a", target = "b", print.flag = FALSE), class = "rlang_error")
+  msg <- plain_message(cnd)
+  expect_match(msg, "^The database failed to count `data`: Invalid or closed connection")
+  expect_match(msg, "The query: SELECT b, COUNT(*) ... GROUP BY b.", fixed = TRUE)
+  expect_match(msg, "The connection is closed or lost", fixed = TRUE)
+  expect_no_match(msg, "cannot count variable", fixed = TRUE)
+  expect_no_match(msg, "Keys and targets must be columns", fixed = TRUE)
+})
+
+test_that("a connection lost during the label check is said so, naming the query (issue 37)", {
+  con <- local_sqlite_to_lose(small_tables())
+  local_trace("db_label_counts", quote(if (DBI::dbIsValid(con)) DBI::dbDisconnect(con)))
+  cnd <- expect_error(disclosure(dplyr::tbl(con, "s"), dplyr::tbl(con, "o"), keys = "a", target = "b",
+                                 print.flag = FALSE), class = "rlang_error")
+  msg <- plain_message(cnd)
+  expect_match(msg, "^The database failed to check the labels of `data`: Invalid or closed connection")
+  expect_match(msg, "(query \"labels\")", fixed = TRUE)
+  expect_no_match(msg, "Keys and targets must be columns", fixed = TRUE)
+})
+
+test_that("a table that no longer reads blames no column; a column that fails alone is named with the hint (issue 37)", {
+  con <- local_sqlite(small_tables())
+  o <- dplyr::tbl(con, "o")
+  local_trace("fetch_in_chunks", quote(if (grepl("GROUP BY", sql) && DBI::dbExistsTable(con, "o")) {
+    DBI::dbRemoveTable(con, "o")
+  }))
+  cnd <- expect_error(disclosure(dplyr::tbl(con, "s"), o, keys = "a", target = "b", print.flag = FALSE))
+  msg <- plain_message(cnd)
+  expect_match(msg, "^The database failed to count `data`: no such table: o")
+  expect_match(msg, "Counting the table's rows without grouping failed too, so no column is at fault", fixed = TRUE)
+  expect_no_match(msg, "Keys and targets must be columns", fixed = TRUE)
+  # A column whose values fail only when grouped (malformed JSON read in the query) is
+  # the column's fault: named, with the hint.
+  DBI::dbWriteTable(con, "j", data.frame(a = c(1, 2, 2, 3), b = c("[1]", "{bad", "[2]", "[1]")))
+  j <- dplyr::tbl(con, dplyr::sql("SELECT a, json_extract(b, '$[0]') AS b FROM j"))
+  cnd <- expect_error(multi.disclosure(j, j, keys = "a", targets = "b", print.flag = FALSE, plot = FALSE))
+  msg <- plain_message(cnd)
+  expect_match(msg, "The database cannot count variable \"b\" of `data` \\(GROUP BY b\\)\\. . malformed JSON")
+  expect_match(msg, "Keys and targets must be columns the database can group", fixed = TRUE)
+})
+
+test_that("integer64 columns from the database (BIGINT as bit64) group and count as the collected numbers (issue 37)", {
+  skip_without_packages(c("DBI", "dplyr", "dbplyr", "RSQLite", "bit64"))
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:", bigint = "integer64")
+  withr::defer(DBI::dbDisconnect(con))
+  set.seed(64)
+  draw <- function() data.frame(k = sample(1:4, 300, TRUE), big = sample(c(3e9, 4e9, 5e9, 6e9), 300, TRUE),
+                                t = sample(1:3, 300, TRUE))
+  d <- draw()
+  s <- draw()
+  as64 <- function(x) transform(x, big = bit64::as.integer64(big))
+  write_tables(con, list(d = as64(d), s = as64(s)))
+  o <- dplyr::tbl(con, "d")
+  expect_true(inherits(dplyr::collect(o)$big, "integer64"))
+  got <- multi.disclosure(dplyr::tbl(con, "s"), o, keys = c("k", "big"), ngroups_keys = c(0, 2), print.flag = FALSE,
+                          plot = FALSE)
+  want <- multi.disclosure(s, d, keys = c("k", "big"), ngroups_keys = c(0, 2), print.flag = FALSE, plot = FALSE)
+  expect_true(got$grouping$big$grouped)
+  expect_equal(got$ident.table, want$ident.table)
+  expect_equal(got$attrib.table, want$attrib.table)
+})

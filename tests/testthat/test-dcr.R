@@ -145,6 +145,35 @@ test_that("a synds object brings its cont.na, m > 1 and control work, and print/
   expect_identical(dcr(obj, parts$train, control = parts$control, n_threads = 1)$synthetic, d$synthetic)
 })
 
+test_that("autoplot(): each series its own Okabe-Ito colour, r explained, the legend whole at 5 x 3 and 7 x 4 in (issue 37)", {
+  parts <- holdout_split(sd2011[, c("sex", "age", "placesize", "region")], seed = 2)
+  d <- dcr(sd2011_synds$syn, parts$train, control = parts$control)
+  p <- autoplot(d)
+  built <- ggplot2::ggplot_build(p)
+  drawn <- unique(built$data[[1]][c("colour", "group")])
+  series <- levels(p$data$what)
+  expect_identical(series, c("dcr: synthetic to train", "dcr_ctrl: synthetic to control", "base: control to train",
+                             "r: train to synthetic", "r: control to synthetic"))
+  # Five series, five colours, all from the palette.
+  expect_identical(nrow(drawn), 5L)
+  expect_identical(length(unique(drawn$colour)), 5L)
+  expect_true(all(drawn$colour %in% synthrisk:::okabe_ito))
+  caption <- gsub("\\s+", " ", p$labels$caption)
+  expect_match(caption, "r: an original record's distance to the synthetic data", fixed = TRUE)
+  expect_match(caption, "train r below control r reveals membership", fixed = TRUE)
+  for (size in list(c(5, 3), c(7, 4))) {
+    label <- sprintf("%g x %g in", size[1], size[2])
+    expect_identical(layout_problems(p, size[1], size[2], point_size = 0, point_stroke = 0,
+                                     x_ends = range(c(d$synthetic$dcr, d$original$r, d$base))),
+                     character(), label = label)
+    expect_identical(ink_on_border(p, size[1], size[2]), 0L, label = label)
+  }
+  # Without control records: only dcr and r of the training records, and the caption says so.
+  plain <- autoplot(dcr(sd2011_synds$syn, parts$train))
+  expect_identical(levels(droplevels(plain$data$what)), c("dcr: synthetic to train", "r: train to synthetic"))
+  expect_match(gsub("\\s+", " ", plain$labels$caption), "membership needs control records", fixed = TRUE)
+})
+
 test_that("weights: named, unnamed in the order of vars, and zero weights", {
   data <- data.frame(a = c(1, 5, 9), b = c("x", "y", "y"), c = c(0, 0, 1))
   syn <- data.frame(c = c(1, 0), a = c(2, 9), b = c("y", "x"))

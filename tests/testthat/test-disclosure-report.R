@@ -377,6 +377,17 @@ test_that("distances = TRUE shows dcr()'s summary of the same data and control",
   for (col in c("IMS", "IMS_ctrl", "share", "share_noleak", "copied", "AUC")) expect_shown(d[[col]], want[[col]], label = col)
 })
 
+test_that("distances of data frames read the cont.na given, as the measures do (issue 37)", {
+  syn <- sd2011_synds$syn[1:1000, ]
+  data <- sd2011[1:1000, ]
+  contents <- disclosure_report_contents(syn, data, keys = keys4, targets = "income", distances = TRUE,
+                                         cont.na = list(income = -8))
+  want <- dcr(syn, data, cont.na = list(income = -8))$summary
+  expect_equal(contents$distances, want)
+  # The codes make a difference here, so the report could not match without them.
+  expect_false(isTRUE(all.equal(dcr(syn, data)$summary, want)))
+})
+
 test_that("attacks = TRUE shows the three attacks' risks and rates, and no query or record", {
   skip_without_report_tools()
   skip_on_cran()

@@ -55,3 +55,84 @@ test_that("grouping with fewer than two usable values is left ungrouped, and say
   expect_false(none$grouping$t$grouped)
   expect_match(none$grouping$t$reason, "no usable values")
 })
+
+# Columns as bit64's integer64, as databases return BIGINT.
+as_integer64_columns <- function(d, vars) {
+  d[vars] <- lapply(d[vars], bit64::as.integer64)
+  d
+}
+
+test_that("integer64 keys and targets are grouped and counted as the same numbers held as doubles (issue 37)", {
+  skip_if_not_installed("bit64")
+  set.seed(37)
+  n <- 500
+  draw <- function() {
+    data.frame(k = sample(1:5, n, TRUE), big = sample(c(1e5, 2e5, 3e5, 4e5, 123456789012), n, TRUE),
+               id = sample(c(3e9, 4e9, 5e9), n, TRUE), t = sample(c(10, 20, 30, 40), n, TRUE))
+  }
+  d <- draw()
+  s <- draw()
+  vars <- c("k", "big", "id", "t")
+  d64 <- as_integer64_columns(d, vars)
+  s64 <- as_integer64_columns(s, vars)
+  expect_true(inherits(d64$big, "integer64"))
+  run <- function(syn, data, ...) {
+    multi.disclosure(syn, data, keys = c("k", "big"), print.flag = FALSE, plot = FALSE, ...)
+  }
+  same <- function(a, b) {
+    expect_equal(b$ident.table, a$ident.table)
+    expect_equal(b$attrib.table, a$attrib.table)
+    for (t in names(a$output.list)) expect_equal(b$output.list[[t]]$attrib, a$output.list[[t]]$attrib)
+  }
+  # Grouped: the same breaks, labels and numbers as the doubles.
+  grouped <- run(s, d, ngroups_keys = c(0, 3), ngroups_targets = c(id = 2, t = 3))
+  grouped64 <- run(s64, d64, ngroups_keys = c(0, 3), ngroups_targets = c(id = 2, t = 3))
+  expect_true(grouped64$grouping$big$grouped)
+  expect_identical(grouped64$grouping$big$breaks, grouped$grouping$big$breaks)
+  expect_identical(grouped64$grouping$big$labels, grouped$grouping$big$labels)
+  expect_true(grouped64$grouping$t$grouped)
+  same(grouped, grouped64)
+  # Ungrouped: every value its own category, on both sides or on one.
+  plain <- run(s, d)
+  same(plain, run(s64, d64))
+  same(plain, run(s, d64))
+  same(plain, run(s64, d))
+  # disclosure() with an integer64 target grouped.
+  expect_equal(disclosure(s64, d64, keys = c("k", "big"), target = "t", ngroups_target = 3, print.flag = FALSE)$attrib,
+               disclosure(s, d, keys = c("k", "big"), target = "t", ngroups_target = 3, print.flag = FALSE)$attrib)
+})
+
+test_that("integer64 values beyond 2^53 count by their exact values, and grouping them is an error naming the column", {
+  skip_if_not_installed("bit64")
+  beyond <- bit64::as.integer64(c("9007199254740993", "9007199254740994", "100000", "200000"))
+  d <- data.frame(k = rep(1:2, 10), t = rep(c("a", "b", "a", "c"), 5))
+  d$big <- beyond[rep(1:4, 5)]
+  s <- d[c(2:20, 1), ]
+  s$big <- beyond[rep(c(1, 3, 4, 4), 5)]
+  # 9007199254740993 and ...994 are two values (one double); as exact text they are two labels.
+  as_text <- function(x) {
+    x$big <- as.character(x$big)
+    x
+  }
+  got <- disclosure(s, d, keys = c("k", "big"), target = "t", print.flag = FALSE)
+  want <- disclosure(as_text(s), as_text(d), keys = c("k", "big"), target = "t", print.flag = FALSE)
+  expect_equal(got$ident, want$ident)
+  expect_equal(got$attrib, want$attrib)
+  # A plain-number side compares by the same labels: 100000 is "100000", not "1e+05".
+  s_plain <- s
+  s_plain$big <- c(9007199254740992, 1e5, 2e5, 2e5)[rep(1:4, 5)]
+  mixed <- disclosure(s_plain, d, keys = c("k", "big"), target = "t", print.flag = FALSE)
+  s_text <- s_plain
+  s_text$big <- c("9007199254740992", "100000", "200000", "200000")[rep(1:4, 5)]
+  expect_equal(mixed$attrib, disclosure(s_text, as_text(d), keys = c("k", "big"), target = "t", print.flag = FALSE)$attrib)
+  cnd <- expect_error(disclosure(s, d, keys = c("k", "big"), target = "t", ngroups_keys = c(0, 2), print.flag = FALSE),
+                      class = "rlang_error")
+  msg <- gsub("\\s+", " ", cli::ansi_strip(conditionMessage(cnd)))
+  expect_match(msg, "Variable \"big\" in `data` cannot be grouped: it is integer64 with 10 values beyond 2^53 (e.g. 9007199254740993)",
+               fixed = TRUE)
+  # Within 2^53 the same column groups.
+  d$big <- beyond[rep(3:4, 10)]
+  s$big <- beyond[rep(c(4, 3), 10)]
+  expect_true(disclosure(s, d, keys = c("k", "big"), target = "t", ngroups_keys = c(0, 2),
+                         print.flag = FALSE)$grouping$big$grouped)
+})

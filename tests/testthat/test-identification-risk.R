@@ -4,7 +4,7 @@
 test_that("a hand-worked case: exact categorical matches and the three summaries", {
   o <- data.frame(sex = c("F", "F", "M", "M"), age = c(30, 30, 40, 50), inc = c(1, 2, 3, 4))
   s <- data.frame(sex = c("F", "F", "M", "M"), age = c(30, 30, 40, 50), inc = c(2, 2, 3, 9))
-  ir <- identification_risk(s, o, known = c("sex", "age"), syn.vars = "inc")
+  ir <- identification_risk(s, o, keys = c("sex", "age"), syn.vars = "inc")
   # Record 1 (F,30,1): no synthetic inc 1 -> c = 0. Record 2 (F,30,2): synthetic rows 1, 2
   # -> c = 2, own row among them. Record 3: c = 1, own. Record 4 (M,50,4): c = 0.
   expect_equal(ir$records$c, c(0L, 2L, 1L, 0L))
@@ -20,7 +20,7 @@ test_that("a hand-worked case: exact categorical matches and the three summaries
 test_that("radius edges: zero, negative values, ties on the boundary, NA and Inf", {
   o <- data.frame(k = "a", x = c(0, -2, 1, NA, 10, Inf))
   s <- data.frame(k = "a", x = c(0, -2.5, 1.5, NA, 0, Inf))
-  abs_r <- identification_risk(s, o, character(0), c("k", "x"), radius = 0.5, relative = FALSE)
+  abs_r <- identification_risk(s, o, NULL, c("k", "x"), radius = 0.5, relative = FALSE)
   # |x_syn - x| <= 0.5, boundary included: -2 vs -2.5 and 1 vs 1.5 match.
   expect_equal(abs_r$records$c, c(2L, 1L, 1L, 1L, 0L, 1L))
   expect_equal(abs_r$records$T, c(TRUE, TRUE, TRUE, TRUE, FALSE, TRUE))
@@ -98,12 +98,12 @@ test_that("agrees with the all-pairs reference on 300 random cases", {
     }
     o <- make()
     vars <- names(o)
-    known <- vars[seq_len(sample(0:(length(vars) - 1), 1))]
-    syn.vars <- setdiff(vars, known)
-    # Partially synthetic: the known variables are those of the original, row by row.
+    keys <- vars[seq_len(sample(0:(length(vars) - 1), 1))]
+    syn.vars <- setdiff(vars, keys)
+    # Partially synthetic: the keys are those of the original, row by row.
     syn <- lapply(seq_len(m), function(j) {
       s <- make()
-      s[known] <- o[known]
+      s[keys] <- o[keys]
       s
     })
     numeric_syn <- grep("^x", syn.vars, value = TRUE)
@@ -118,23 +118,24 @@ test_that("agrees with the all-pairs reference on 300 random cases", {
                        if (length(with_radius)) stats::setNames(draw(length(with_radius)), with_radius)
                      })
     relative <- sample(c(TRUE, FALSE), 1)
-    ir <- identification_risk(syn, o, known, syn.vars, radius = radius, relative = relative)
-    ref <- ref_identification(syn, o, known, syn.vars, radius, relative)
+    # No keys is NULL (an empty vector is an error).
+    ir <- identification_risk(syn, o, if (length(keys)) keys, syn.vars, radius = radius, relative = relative)
+    ref <- ref_identification(syn, o, keys, syn.vars, radius, relative)
     expect_equal(ir$records, ref$records, info = paste("case", case))
     expect_equal(ir$summary[seq_len(m), ], ref$summary, tolerance = 1e-12, ignore_attr = TRUE,
                  info = paste("case", case))
   }
 })
 
-test_that("a radius applies to synthesised numeric variables only; known variables match exactly (issue 19)", {
-  # Ages 30 and 31 are within 10 % of each other: were the radius applied to the known
+test_that("a radius applies to synthesised numeric variables only; keys match exactly (issue 19)", {
+  # Ages 30 and 31 are within 10 % of each other: were the radius applied to the key
   # age, records 1 and 2 would each match two synthetic records.
   o <- data.frame(age = c(30, 31, 40, 41), grp = c("a", "a", "b", "b"), inc = c(100, 100, 200, 205),
                   w = c(1, 5, 9, 9))
   s <- o
   s$inc <- c(100, 104, 200, 260)
   s$w <- c(1, 6, 9, 12)
-  ir <- identification_risk(s, o, known = "age", syn.vars = "inc", radius = 0.1)
+  ir <- identification_risk(s, o, keys = "age", syn.vars = "inc", radius = 0.1)
   expect_identical(ir$radius, c(inc = 0.1))
   expect_equal(ir$records$c, c(1L, 1L, 1L, 0L))
   expect_equal(ir$records$T, c(TRUE, TRUE, TRUE, FALSE))
@@ -150,10 +151,10 @@ test_that("a radius applies to synthesised numeric variables only; known variabl
   expect_equal(each$records$c, c(1L, 1L, 1L, 0L))
   expect_equal(each$records, ref_identification(list(s), o, "age", c("inc", "grp", "w"), c(10, 1), FALSE)$records)
   out <- paste(capture.output(print(one), type = "output"), collapse = " ")
-  expect_match(out, "Known variables matched exactly", fixed = TRUE)
-  # A radius for a known variable, a factor or a variable not matched is an error naming it.
+  expect_match(out, "Keys matched exactly", fixed = TRUE)
+  # A radius for a key, a factor or a variable not matched is an error naming it.
   expect_error(identification_risk(s, o, "age", "inc", radius = c(age = 1, inc = 0.1)),
-               "`radius` names \"age\", a known variable: known variables match exactly")
+               "`radius` names \"age\", a key: keys match exactly")
   expect_error(identification_risk(s, o, "age", c("inc", "grp"), radius = c(grp = 1)),
                "`radius` names \"grp\", not a synthesised numeric variable")
   expect_error(identification_risk(s, o, "age", "inc", radius = c(w = 1)),
@@ -164,16 +165,16 @@ test_that("a radius applies to synthesised numeric variables only; known variabl
                "one number for all 2 synthesised numeric variables \"inc\" and \"w\", one for each of them")
 })
 
-test_that("known variables that differ row by row from the original are an error saying what is needed (issue 19)", {
+test_that("keys that differ row by row from the original are an error saying what is needed (issue 19)", {
   # Fully synthetic data passed by mistake: new records, not the original rows.
-  expect_error(identification_risk(sd2011_synds, sd2011, known = c("sex", "age", "region"), syn.vars = "income"),
+  expect_error(identification_risk(sd2011_synds, sd2011, keys = c("sex", "age", "region"), syn.vars = "income"),
                "needs partially synthetic data")
-  cnd <- tryCatch(identification_risk(sd2011_synds, sd2011, known = c("sex", "age", "region"), syn.vars = "income"),
+  cnd <- tryCatch(identification_risk(sd2011_synds, sd2011, keys = c("sex", "age", "region"), syn.vars = "income"),
                   error = identity)
   msg <- gsub("\\s+", " ", cli::ansi_strip(conditionMessage(cnd)))
   n_age <- sum(sd2011_synds$syn$age != sd2011$age)
   expect_match(msg, sprintf("\"age\" differs in %s of 5,000 rows", format(n_age, big.mark = ",")), fixed = TRUE)
-  expect_match(msg, "the same records in the same rows, with the known variables unchanged", fixed = TRUE)
+  expect_match(msg, "the same records in the same rows, with the `keys` unchanged", fixed = TRUE)
   expect_match(msg, "disclosure()", fixed = TRUE)
   # One changed value in the second synthesis is enough, and is named.
   part <- sd2011
@@ -181,7 +182,7 @@ test_that("known variables that differ row by row from the original are an error
   moved <- part
   moved$sex[17] <- setdiff(levels(sd2011$sex), as.character(sd2011$sex[17]))[1]
   expect_error(identification_risk(list(part, moved), sd2011, c("sex", "age"), "income"),
-               "Synthesis 2: known variable \"sex\" differs in 1 of 5,000 rows \\(row 17\\)")
+               "Synthesis 2: key variable \"sex\" differs in 1 of 5,000 rows \\(row 17\\)")
   # Missing values equal missing values; NaN equals NaN only; factor and character
   # labels compare as labels.
   o <- data.frame(k = c("a", NA, "b"), x = c(1, NA, NaN), y = c(1, 2, 3))
@@ -205,6 +206,29 @@ test_that("bad input gets errors naming the argument and value", {
     identification_risk(part, sd2011, c("sex", "age"), "income", radius = c(age = 1))
     identification_risk(sd2011_synds, sd2011, c("sex", "age", "region"), "income")
   })
+})
+
+test_that("the keys are `keys`, as in every other function; `known`, their former name, still works with a warning", {
+  o <- data.frame(sex = c("F", "F", "M", "M"), age = c(30, 30, 40, 50), inc = c(1, 2, 3, 4))
+  s <- data.frame(sex = c("F", "F", "M", "M"), age = c(30, 30, 40, 50), inc = c(2, 2, 3, 9))
+  by_keys <- identification_risk(s, o, keys = c("sex", "age"), syn.vars = "inc")
+  expect_identical(by_keys$keys, c("sex", "age"))
+  # The same position as before: the third argument.
+  expect_identical(identification_risk(s, o, c("sex", "age"), "inc"), by_keys)
+  expect_warning(by_known <- identification_risk(s, o, known = c("sex", "age"), syn.vars = "inc"),
+                 "`known` of `identification_risk\\(\\)` is deprecated; it is now `keys`")
+  expect_identical(by_known, by_keys)
+  expect_error(identification_risk(s, o, keys = "sex", known = "age", syn.vars = "inc"),
+               "Give `keys` only; `known` is its former name")
+  # No keys: left out or NULL (only syn.vars matched); an empty vector is a mistake.
+  none <- identification_risk(s, o, syn.vars = c("sex", "age", "inc"))
+  expect_identical(none$keys, character(0))
+  expect_identical(identification_risk(s, o, NULL, c("sex", "age", "inc")), none)
+  expect_error(identification_risk(s, o, character(0), "inc"),
+               "`keys` must name at least one variable of `data`, not `character\\(0\\)`")
+  expect_error(identification_risk(s, o, "sex", character(0)), "`syn.vars` must name at least one")
+  out <- paste(capture.output(print(by_keys), type = "output"), collapse = " ")
+  expect_match(out, "Keys (known to the intruder): \"sex\" and \"age\"", fixed = TRUE)
 })
 
 test_that("print writes the summary and definitions to standard output", {

@@ -44,7 +44,7 @@ test_that("every front door treats NFC/NFD labels, NA/NA level/Missing, cont.na 
   same(function(s) record_risk(list(s), orig, keys)$synthetic)
   same(function(s) unclass(replicated.uniques(list(s), orig, keys))[c("res_tab", "repU.rm", "synU.rm")])
   same(function(s) tau_curve(list(s), orig, keys = c("city", "status"), targets = "y")$curve)
-  same(function(s) identification_risk(s, orig, known = c("city", "status"), syn.vars = "y")$summary)
+  same(function(s) identification_risk(s, orig, keys = c("city", "status"), syn.vars = "y")$summary)
   same(function(s) {
     r <- disclosure_report_contents(list(s), orig, keys = c("city", "status"), cont.na = case$cont.na)
     r[c("identity", "attrib_table", "attrib_all", "records", "tau")]
@@ -105,4 +105,80 @@ test_that("each analysis that takes cont.na beside a synds says it is taken from
   expect_error(dcr(obj, data, cont.na = list(age = -8)), "taken from the .*synds")
   expect_error(disclosure(obj, data, keys = "sex", target = "age", cont.na = list(age = -8)), "taken from the .*synds")
   expect_error(tau_curve(obj, data, keys = "sex", targets = "age", cont.na = list(age = -8)), "taken from the .*synds")
+})
+
+test_that("a cont.na name that is not a variable of data is an error naming it, in every function that takes cont.na (issue 37)", {
+  # synthpop stops here too; a misspelled name would leave -8 counted as an income.
+  data <- sd2011[1:300, c("sex", "age", "region", "income", "depress")]
+  syn <- sd2011_synds$syn[1:300, names(data)]
+  keys <- c("sex", "age", "region")
+  calls <- list(
+    disclosure = function(cna) disclosure(syn, data, cna, keys = keys, target = "depress", print.flag = FALSE),
+    multi.disclosure = function(cna) multi.disclosure(syn, data, cna, keys = keys, print.flag = FALSE, plot = FALSE),
+    tau_curve = function(cna) tau_curve(syn, data, keys, targets = "income", tau = c(0, 1), cont.na = cna),
+    size_curve = function(cna) size_curve(syn, data, keys, targets = "income", sizes = 100, reps = 1, seed = 1,
+                                          cont.na = cna),
+    record_risk = function(cna) record_risk(syn, data, keys, target = "income", cont.na = cna),
+    record_risk_keys = function(cna) record_risk(syn, data, keys, cont.na = cna),
+    dcr = function(cna) dcr(syn, data, cont.na = cna),
+    inference_risk = function(cna) inference_risk(syn, data, secret = "income", aux = keys, cont.na = cna),
+    linkability_risk = function(cna) linkability_risk(syn, data, aux_a = c("sex", "age"), aux_b = c("region", "income"),
+                                                      cont.na = cna),
+    singling_out_risk = function(cna) singling_out_risk(syn, data, cols = c("age", "income"), cont.na = cna, seed = 1),
+    disclosure_report_contents = function(cna) disclosure_report_contents(syn, data, keys, targets = "income",
+                                                                          cont.na = cna)
+  )
+  typo <- list(incme = -8)
+  for (fn in names(calls)) {
+    cnd <- expect_error(calls[[fn]](typo), class = "rlang_error", info = fn)
+    msg <- cli::ansi_strip(conditionMessage(cnd))
+    expect_match(msg, "`cont.na` names a variable not in `data`: \"incme\"", fixed = TRUE, info = fn)
+    expect_match(msg, "Did you mean \"income\" for \"incme\"?", fixed = TRUE, info = fn)
+    # The same call with the name spelled right runs: the error is the name's.
+    expect_no_error(calls[[fn]](list(income = -8)), message = fn)
+  }
+  # disclosure_report() checks before it writes anything.
+  file <- withr::local_tempfile(fileext = ".html")
+  expect_error(disclosure_report(syn, data, keys, targets = "income", file = file, cont.na = typo),
+               "`cont.na` names a variable not in `data`: \"incme\"", fixed = TRUE)
+  expect_false(file.exists(file))
+  # A name with no close variable gets no suggestion; every bad name is named.
+  cnd <- expect_error(disclosure(syn, data, list(income = -8, zzzzzz = -9, salary = c(NA, -1)), keys = keys,
+                                 target = "depress", print.flag = FALSE))
+  msg <- cli::ansi_strip(conditionMessage(cnd))
+  expect_match(msg, "`cont.na` names variables not in `data`: \"zzzzzz\" and \"salary\"", fixed = TRUE)
+  expect_no_match(msg, "Did you mean")
+  # An entry without codes changes nothing, so it may name any variable: syn()'s lists
+  # (every variable it was given, most with NA) serve data holding fewer columns.
+  full <- sd2011_synds$cont.na
+  expect_true(all(c("ls", "marital") %in% names(full)) && !any(c("ls", "marital") %in% names(data)))
+  expect_equal(disclosure(syn, data, full, keys = keys, target = "income", print.flag = FALSE)$attrib,
+               disclosure(syn, data, list(income = -8), keys = keys, target = "income", print.flag = FALSE)$attrib)
+  # Every exported function with a cont.na argument is among those called above.
+  exported <- getNamespaceExports("synthrisk")
+  with_cont_na <- Filter(function(f) {
+    g <- get(f, envir = asNamespace("synthrisk"))
+    is.function(g) && "cont.na" %in% names(formals(g))
+  }, exported)
+  expect_true(all(with_cont_na %in% names(calls)), info = paste(setdiff(with_cont_na, names(calls)), collapse = ", "))
+})
+
+test_that("cont.na naming a variable not in a database table is the same error", {
+  con <- local_sqlite(list(orig = sd2011[1:200, c("sex", "age", "income")],
+                           syn = sd2011_synds$syn[1:200, c("sex", "age", "income")]))
+  expect_error(multi.disclosure(dplyr::tbl(con, "syn"), dplyr::tbl(con, "orig"), list(incme = -8), keys = "sex",
+                                print.flag = FALSE, plot = FALSE),
+               "`cont.na` names a variable not in `data`: \"incme\"", fixed = TRUE)
+})
+
+test_that("a synds object's own cont.na may name variables beyond data, as syn() makes it", {
+  # syn() names every variable it was given; data holding fewer is not an error (nor in synthpop).
+  expect_setequal(names(sd2011_synds$cont.na), names(sd2011))
+  data <- sd2011[c("sex", "age", "region", "income")]
+  obj <- sd2011_synds
+  obj$syn <- obj$syn[names(data)]
+  md <- multi.disclosure(obj, data, keys = c("sex", "age", "region"), print.flag = FALSE, plot = FALSE)
+  same <- multi.disclosure(obj$syn, data, list(income = -8), keys = c("sex", "age", "region"), print.flag = FALSE,
+                           plot = FALSE)
+  expect_equal(md$attrib.table, same$attrib.table)
 })

@@ -122,3 +122,23 @@ test_that("print() shows a compact table of means", {
   expect_snapshot(print(sc))
   expect_output(expect_identical(expect_invisible(print(sc)), sc))
 })
+
+test_that("print() names each measure's denominator and says why a value exceeds 100 (issue 37)", {
+  # Few keys: a small subsample meets most key combinations, so C (original records)
+  # is many times Ns.
+  sc <- size_curve(sd2011_synds, sd2011, keys = c("sex", "region"), targets = "depress", sizes = c(200, 5000),
+                   reps = 2, seed = 1, measures = c("DiSCO", "DCAPs", "TCAPb"))
+  over <- unique(sc$measure[sc$value > 100 & !is.na(sc$value)])
+  expect_identical(over, "DCAPs")
+  out <- gsub("\\s+", " ", paste(capture.output(print(sc)), collapse = " "))
+  expect_no_match(out, "measures (%)", fixed = TRUE)
+  expect_match(out, "Size curve: measures (100 x numerator / denominator)", fixed = TRUE)
+  expect_match(out, paste("Denominators: DiSCO over Nd, the original records; DCAPs over Ns, the records of the",
+                          "subsample; TCAPb over Nb, the records of the subsample whose key combination is in the",
+                          "original."), fixed = TRUE)
+  expect_match(out, paste("Values over 100 (DCAPs): its numerator counts original records (C, at most Nd = 5,000)",
+                          "and its denominator records of the subsample (Ns)"), fixed = TRUE)
+  # Without a value over 100, no such line.
+  small <- sc[sc$measure != "DCAPs", ]
+  expect_no_match(paste(capture.output(print(small)), collapse = " "), "over 100", fixed = TRUE)
+})

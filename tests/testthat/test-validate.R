@@ -172,3 +172,48 @@ test_that("did you mean suggests only close names: a slip, not any short name", 
   err <- tryCatch(disclosure(sd2011_synds, sd2011, keys = c("xx", "age"), target = "depress"), error = identity)
   expect_no_match(conditionMessage(err), "Did you mean")
 })
+
+test_that("an empty selection is an error naming the argument, in every function (issue 37)", {
+  data <- sd2011[1:300, c("sex", "age", "region", "income", "depress")]
+  syn <- sd2011_synds$syn[1:300, names(data)]
+  keys <- c("sex", "age", "region")
+  part <- data
+  part$income <- syn$income
+  no_queries <- data.frame(query = integer(0), column = character(0), op = character(0), value = character(0))
+  empty <- list(
+    targets = function() multi.disclosure(syn, data, keys = keys, targets = character(0), print.flag = FALSE),
+    target = function() disclosure(syn, data, keys = keys, target = character(0), print.flag = FALSE),
+    keys = function() disclosure(syn, data, keys = character(0), target = "depress", print.flag = FALSE),
+    keys = function() multi.disclosure(syn, data, keys = character(0), print.flag = FALSE),
+    targets = function() tau_curve(syn, data, keys, targets = character(0)),
+    tau = function() tau_curve(syn, data, keys, targets = "depress", tau = numeric(0)),
+    targets = function() size_curve(syn, data, keys, targets = character(0), sizes = 100, reps = 1),
+    sizes = function() size_curve(syn, data, keys, targets = "depress", sizes = numeric(0)),
+    measures = function() size_curve(syn, data, keys, targets = "depress", measures = character(0)),
+    keys = function() record_risk(syn, data, character(0)),
+    keys = function() record_risk(syn, data, character(0), target = "depress"),
+    target = function() record_risk(syn, data, keys, target = character(0)),
+    keys = function() replicated.uniques(syn, data, keys = character(0)),
+    keys = function() identification_risk(part, data, character(0), "income"),
+    syn.vars = function() identification_risk(part, data, keys, character(0)),
+    vars = function() dcr(syn, data, vars = character(0)),
+    secret = function() inference_risk(syn, data, secret = character(0), aux = keys),
+    aux = function() inference_risk(syn, data, secret = "income", aux = character(0)),
+    aux_a = function() linkability_risk(syn, data, aux_a = character(0), aux_b = "income"),
+    aux_b = function() linkability_risk(syn, data, aux_a = keys, aux_b = character(0)),
+    cols = function() singling_out_risk(syn, data, cols = character(0)),
+    queries = function() singling_out_risk(syn, data, cols = keys, queries = no_queries),
+    targets = function() disclosure_report_contents(syn, data, keys, targets = character(0)),
+    keys = function() disclosure_report_contents(syn, data, character(0))
+  )
+  for (i in seq_along(empty)) {
+    arg <- names(empty)[i]
+    cnd <- expect_error(empty[[i]](), class = "rlang_error", info = paste(i, arg))
+    msg <- cli::ansi_strip(conditionMessage(cnd))
+    expect_match(msg, paste0("`", arg, "`"), fixed = TRUE, info = paste(i, arg))
+    expect_no_match(msg, "subscript out of bounds", fixed = TRUE, info = paste(i, arg))
+  }
+  # NULL is synthpop's default: every variable of data beside the keys is a target.
+  md <- multi.disclosure(syn, data, keys = keys, targets = NULL, print.flag = FALSE, plot = FALSE)
+  expect_identical(names(md$output.list), c("income", "depress"))
+})
