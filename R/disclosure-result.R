@@ -246,7 +246,7 @@ format.synthrisk_disclosure <- function(x, to.print = NULL, digits = NULL, ...) 
 disclosure_cli <- function(x, to.print, digits, show_call = FALSE) {
   m <- nrow(x$ident) %||% 1L
   cli::cli_h1("Disclosure risk for {.val {x$target}}")
-  cli::cli_text("Keys: {.val {x$keys}}; {x$Norig} record{?s} in the original data; {m} synthes{?is/es}.")
+  cli::cli_text("Keys: {.val {x$keys}}; {format_count(x$Norig)}{cli::qty(x$Norig)} record{?s} in the original data; {cli::qty(m)}{m} synthes{?is/es}.")
   if ("short" %in% to.print) {
     cli::cli_h2("Identity (UiO/repU) and attribute (Dorig/DiSCO) disclosure, % of records")
     orig <- c(x$ident$UiO[1], x$attrib$Dorig[1])

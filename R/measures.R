@@ -1,72 +1,52 @@
-# The measures, written once (definitions vignette, section 6): name, the component of a `disclosure`
-# object that holds it, its group, its unit, the data it describes (the original alone,
-# or the synthetic data, alone or against the original) and a one-line definition. Results, print,
-# tidy(), the help page and the plots all read this table.
+# The measures' registry (definitions vignette, section 6). Each measure is declared
+# once, beside its formula, in the core (src/rust/core/src/counting/measures.rs):
+# name, family, unit, data, the components that hold it, the symbols of its
+# numerator and denominator, and its definition; R/measure-declarations.R holds those
+# declarations as the core gives them. Here they are laid out as synthpop's objects
+# hold them: in each component synthpop 1.9-3's columns first, in its order (scripts
+# read them by position), then every other measure the core declares for that
+# component, in the core's order. Results, print, tidy(), the help page and the plots
+# all read this table.
 
-# One row per measure, synthpop 1.9-3's columns first in its order and ours after them
-# (scripts read synthpop's columns by position): name, component, group, unit, data; the numerator and
-# denominator of each percentage as 100 * numerator / denominator (definitions
-# vignette, section 6), in the symbols of curve_symbols (NA for the counts and the
-# baseline; the size curve's plot draws the numerator as the line type and the
-# denominator as the colour); the definition.
-measure_row <- function(measure, component, group, unit, data, numerator, denominator, definition) {
-  list(measure = measure, component = component, group = group, unit = unit, data = data, definition = definition,
-       numerator = as.character(numerator), denominator = as.character(denominator))
-}
+# synthpop 1.9-3's columns of each component, in its order (DCAP is its name of DCAPd).
+synthpop_columns <- list(
+  ident = c("UiO", "UiS", "UiOiS", "repU"),
+  attrib = c("Dorig", "Dsyn", "iS", "DiS", "DiSCO", "DiSDiO", "max_denom", "mean_denom"),
+  allCAPs = c("baseCAPd", "CAPd", "CAPs", "DCAP", "TCAP")
+)
 
-measure_registry <- do.call(rbind.data.frame, c(list(
-  measure_row("UiO", "ident", "identity", "%", "original", "UiO", "Nd",
-               "unique in the original: records whose key combination (q) occurs once in the original"),
-  measure_row("UiS", "ident", "identity", "%", "synthetic", "UiS", "Ns",
-               "unique in the synthetic data: records whose q occurs once in the synthesis (over Ns)"),
-  measure_row("UiOiS", "ident", "identity", "%", "synthetic", "UiOiS", "Nd",
-               "unique in the original and q present in the synthetic data"),
-  measure_row("repU", "ident", "identity", "%", "synthetic", "repU", "Nd",
-               "replicated uniques: unique in the original and unique in the synthetic data"),
-  measure_row("Dorig", "attrib", "attribute", "%", "original", "did", "Nd",
-               "disclosive in the original: records whose q has one target level in the original"),
-  measure_row("Dsyn", "attrib", "attribute", "%", "synthetic", "dis", "Ns",
-               "disclosive in the synthetic data: records whose q has one target level there (over Ns)"),
-  measure_row("iS", "attrib", "attribute", "%", "synthetic", "iS", "Nd",
-               "original records whose q occurs in the synthetic data"),
-  measure_row("DiS", "attrib", "attribute", "%", "synthetic", "DiS", "Nd",
-               "original records whose q has one target level in the synthetic data"),
-  measure_row("DiSCO", "attrib", "attribute", "%", "synthetic", "K", "Nd",
-               "disclosive in the synthetic data and correct in the original"),
-  measure_row("DiSDiO", "attrib", "attribute", "%", "synthetic", "DiSDiO", "Nd",
-               "disclosive in the synthetic data and in the original, and correct"),
-  measure_row("max_denom", "attrib", "attribute", "count", "synthetic", NA, NA,
-               "largest cell of the DiSCO table (records)"),
-  measure_row("mean_denom", "attrib", "attribute", "count", "synthetic", NA, NA,
-               "mean of the non-zero cells of the DiSCO table (records)"),
-  measure_row("DCAPd", "attrib", "attribute", "%", "synthetic", "C", "Nd",
-               "expected correct attributions: the sum over original records of ps, the synthetic share of their target level in their q"),
-  measure_row("baseCAPd", "allCAPs", "CAP", "%", "original", NA, NA,
-               "baseline: the chance of guessing the target from its original distribution"),
-  measure_row("CAPd", "allCAPs", "CAP", "%", "original", "CAPd", "Nd",
-               "CAP of the original data predicting itself"),
-  measure_row("CAPs", "allCAPs", "CAP", "%", "synthetic", "CAPs", "Ns",
-               "CAP of the synthetic data predicting itself (over Ns)"),
-  measure_row("DCAP", "allCAPs", "CAP", "%", "synthetic", "C", "Nd",
-               "equals DCAPd; kept for scripts written for synthpop 1.9-3"),
-  measure_row("TCAP", "allCAPs", "CAP", "%", "synthetic", "K", "DiS",
-               "of the original records whose q is predicted with certainty, the share predicted correctly (DiSCO / DiS)"),
-  measure_row("DCAPd", "allCAPs", "CAP", "%", "synthetic", "C", "Nd",
-               "expected correct attributions over the original records (C / Nd)"),
-  measure_row("DCAPs", "allCAPs", "CAP", "%", "synthetic", "C", "Ns",
-               "expected correct attributions over the synthetic records (C / Ns)"),
-  measure_row("DCAPb", "allCAPs", "CAP", "%", "synthetic", "C", "Nb",
-               "expected correct attributions over synthetic records whose q occurs in the original (C / Nb)"),
-  measure_row("TCAPs", "allCAPs", "CAP", "%", "synthetic", "K", "Ns",
-               "records predicted with certainty and correct over Ns (K / Ns)"),
-  measure_row("TCAPb", "allCAPs", "CAP", "%", "synthetic", "K", "Nb",
-               "records predicted with certainty and correct over Nb (K / Nb)"),
-  measure_row("TCAP_taub", "allCAPs", "CAP", "%", "synthetic", "Tt", "Sc",
-               "TCAP as Taub et al. (2018) define it: of the synthetic records whose q predicts one target level and occurs in the original, the mean share of original records in q with that level"),
-  measure_row("DCAPi", "allCAPs", "CAP", "%", "synthetic", "C", "iS",
-               "expected correct attributions over the original records whose q occurs in the synthetic data (C / iS); SDMetrics' CategoricalCAP reports 1 - score")
+component_family <- c(ident = "identity", attrib = "attribute", allCAPs = "CAP")
 
-), stringsAsFactors = FALSE))
+# The one alias: synthpop 1.9-3's DCAP is the core's DCAPd (kept for its scripts).
+measure_aliases <- c(DCAP = "DCAPd")
+
+# One row per measure and component: measure, component, group (the core's family),
+# unit, data, definition, and the numerator and denominator of each percentage as
+# 100 * numerator / denominator, in the symbols of curve_symbols (NA for the counts and
+# the baseline; the size curve's plot draws the numerator as the line type and the
+# denominator as the colour).
+measure_registry <- local({
+  decl <- measure_declarations
+  held_by <- strsplit(decl$components, " ", fixed = TRUE)
+  rows <- lapply(names(synthpop_columns), function(component) {
+    own <- decl$measure[vapply(held_by, function(x) component %in% x, logical(1))]
+    measures <- c(synthpop_columns[[component]], setdiff(own, synthpop_columns[[component]]))
+    alias <- match(measures, names(measure_aliases))
+    at <- match(ifelse(is.na(alias), measures, measure_aliases[alias]), decl$measure)
+    symbol <- function(x) ifelse(nzchar(x), x, NA_character_)
+    # An alias belongs to the family of the component that shows it (DCAP: CAP).
+    group <- ifelse(is.na(alias), decl$family[at], component_family[[component]])
+    data.frame(measure = measures, component = component, group = group, unit = decl$unit[at],
+               data = decl$data[at],
+               definition = ifelse(is.na(alias), decl$definition[at],
+                                   paste0("equals ", measure_aliases[alias], "; kept for scripts written for synthpop 1.9-3")),
+               numerator = symbol(decl$numerator[at]), denominator = symbol(decl$denominator[at]),
+               stringsAsFactors = FALSE)
+  })
+  out <- do.call(rbind, rows)
+  rownames(out) <- NULL
+  out
+})
 
 # What the symbols of the numerator and denominator columns count.
 curve_symbols <- c(
@@ -83,9 +63,6 @@ curve_symbols <- c(
   Nd = "Nd: original records", Ns = "Ns: synthetic records",
   Nb = "Nb: synthetic records whose q is in the original"
 )
-
-# The one alias: synthpop 1.9-3's DCAP is the core's DCAPd (kept for its scripts).
-measure_aliases <- c(DCAP = "DCAPd")
 
 # The core's name of each measure (aliases resolved).
 core_names <- function(measures) {

@@ -165,7 +165,7 @@ multi_disclosure_cli <- function(x, to.print, digits) {
   ident.meas <- x$ident.meas %||% default_ident_meas
   ident_col <- ident_meas_columns[[ident.meas]] %||% ident.meas
   cli::cli_h1("Disclosure risk for {nrow(tab)} target{?s}")
-  cli::cli_text("Keys: {.val {x$keys}}; {x$Norig} record{?s} in the original data; {m} synthes{?is/es}",
+  cli::cli_text("Keys: {.val {x$keys}}; {format_count(x$Norig)}{cli::qty(x$Norig)} record{?s} in the original data; {cli::qty(m)}{m} synthes{?is/es}",
                 if (m > 1) " (measures of the synthetic data are means over them)." else ".")
   if ("ident" %in% to.print) {
     cli::cli_h2("Identity disclosure, % of records: UiO in the original, {ident_col} in the synthetic data")

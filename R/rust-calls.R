@@ -148,3 +148,8 @@ rust_singling_out_generate <- function(ptr, k, uniforms, rounding, n_cols, media
 rust_singling_out_evaluate <- function(ptr, queries, targets, n_threads) {
   crossed(.Call(wrap__rust_singling_out_evaluate, ptr, queries, targets, n_threads))
 }
+
+# The measures as the core declares them (see R/measure-declarations.R).
+rust_measure_declarations <- function() {
+  crossed(.Call(wrap__rust_measure_declarations))
+}

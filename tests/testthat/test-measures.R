@@ -18,6 +18,27 @@ test_that("every number the core returns is a registered measure, and every regi
   expect_identical(d$allCAPs$DCAP, d$allCAPs$DCAPd)
 })
 
+test_that("R/measure-declarations.R holds the core's declarations as they are (tools/measure-declarations.R)", {
+  live <- as.data.frame(synthrisk:::rust_measure_declarations(), stringsAsFactors = FALSE)
+  expect_identical(synthrisk:::measure_declarations, live)
+  d <- registry_case()
+  # One declaration per measure the core computes, in its order.
+  expect_identical(live$measure, names(d$measures))
+})
+
+test_that("every component has synthpop 1.9-3's columns first, in its order, then the core's other measures", {
+  decl <- synthrisk:::measure_declarations
+  for (component in names(synthrisk:::synthpop_columns)) {
+    theirs <- synthrisk:::synthpop_columns[[component]]
+    names <- synthrisk:::measure_names(component)
+    expect_identical(names[seq_along(theirs)], theirs)
+    held <- decl$measure[grepl(paste0("(^| )", component, "( |$)"), decl$components)]
+    expect_identical(names[-seq_along(theirs)], setdiff(held, theirs))
+    # synthpop's columns are declared for that component (DCAP as DCAPd).
+    expect_true(all(synthrisk:::core_names(theirs) %in% held), label = component)
+  }
+})
+
 test_that("the result's components have the registry's columns, in its order", {
   d <- registry_case()
   expect_identical(names(d$ident), synthrisk:::measure_names("ident"))

@@ -312,3 +312,27 @@ mod wire {
         pub(crate) plan: Robj,
     }
 }
+
+/// The measures' declarations (`SynthesisMeasures::DECLARATIONS`) as columns, one
+/// element per measure: what R's registry reads (tools/measure-declarations.R writes
+/// them into R/measure-declarations.R; test-measures.R checks the two agree).
+pub fn measure_declarations() -> GlueResult<Robj> {
+    use synthrisk_core::measures::SynthesisMeasures;
+    let column = |f: fn(&synthrisk_core::measures::MeasureDeclaration) -> &'static str| -> Robj {
+        Robj::from(SynthesisMeasures::DECLARATIONS.iter().map(f).collect::<Vec<&str>>())
+    };
+    named_list(
+        ["measure", "family", "unit", "data", "components", "numerator", "denominator", "definition"],
+        [
+            column(|d| d.name),
+            column(|d| d.family),
+            column(|d| d.unit),
+            column(|d| d.data),
+            column(|d| d.components),
+            column(|d| d.numerator),
+            column(|d| d.denominator),
+            column(|d| d.definition),
+        ],
+    )
+}
+

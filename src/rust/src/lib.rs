@@ -47,6 +47,14 @@ fn rust_compute(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: Robj, n_t
     respond(compute::compute(encoded, keys, use_keys_na, targets, n_threads, plan))
 }
 
+/// Every measure's declaration (name, family, unit, data, components, numerator,
+/// denominator, definition), as columns.
+/// @noRd
+#[extendr]
+fn rust_measure_declarations() -> Response {
+    respond(compute::measure_declarations())
+}
+
 /// Encodes the variables and computes the measures of `calls` on them in one call
 /// (see compute::encode_compute).
 /// @noRd
@@ -184,6 +192,7 @@ extendr_module! {
     fn rust_level_counts;
     fn rust_compute;
     fn rust_encode_compute;
+    fn rust_measure_declarations;
     fn rust_identification;
     fn rust_record_keys;
     fn rust_records;
