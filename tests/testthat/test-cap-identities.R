@@ -23,7 +23,8 @@ test_that("DCAPi is C over the original records whose q occurs in the synthetic 
                   print.flag = FALSE)
   # C = DCAPd * Nd / 100 and sum(iS) = iS * Nd / 100, so DCAPi = 100 * DCAPd / iS.
   expect_equal(d$allCAPs$DCAPi, 100 * d$allCAPs$DCAPd / d$attrib$iS, tolerance = 1e-12)
-  expect_identical(names(d$allCAPs)[ncol(d$allCAPs)], "DCAPi")
+  # A column of allCAPs after synthpop's (test-measures.R checks the layout).
+  expect_true("DCAPi" %in% names(d$allCAPs))
   # SDMetrics' CategoricalCAP on Adult (keys age, sex, occupation, race; target
   # income) reports 1 - score = 0.43285 (SPEC 6).
   a <- disclosure(adult_synds, adult, keys = c("age", "sex", "occupation", "race"), target = "income",
