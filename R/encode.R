@@ -133,9 +133,15 @@ encode_prepared <- function(prepared, n_threads, call, calls = NULL) {
     }, logical(1))
   }
   # Of those, the ones whose tables synthpop 1.9-3 misaligns (its numbers differ).
+  # The core counts each side's levels (only for those variables, which are few).
   misaligned <- vapply(seq_along(vars), function(i) {
-    one_sided[[i]] && !is.null(info[[i]]$numeric_levels) &&
-      synthpop_misaligns(specs[[i]]$columns[seq_len(length(specs[[i]]$columns) - (n_control > 0))])
+    if (!one_sided[[i]] || is.null(info[[i]]$numeric_levels)) return(FALSE)
+    counts <- rust_result(rust_level_counts(res$ptr, i - 1L, lapply(weights, function(w) {
+      if (is.null(w)) NULL else as.double(w)
+    })), call = call)
+    level <- -(info[[i]]$missing_code + 1L)
+    synthpop_misaligns(lapply(counts[seq_len(prepared$m + 1L)], function(x) x[level] > 0),
+                       labels[[i]][level])
   }, logical(1))
   list(ptr = res$ptr, vars = vars, labels = labels, info = info, adjusted = prepared$adjusted, grouping = grouping,
        label_gaps = gaps, one_sided = stats::setNames(one_sided, vars),
@@ -167,21 +173,18 @@ one_sided_without_control <- function(columns) {
 
 # Whether synthpop 1.9-3 compares rows of different levels for an ungrouped numeric
 # target (definitions vignette, section 9.8): each side's table has its levels in
-# numeric order, but a side lacking some of the other's levels gets them added and its
-# rows sorted as text. Rows meet only when both sides have every level, both lack
-# some, or text order is numeric order. `columns`: the original, then each synthesis.
-synthpop_misaligns <- function(columns) {
-  # factor()'s labels of numbers, worked out on the distinct values only.
-  own <- function(x) {
-    x <- unique(x)
-    as.character(sort(x[!is.na(x)]))
-  }
-  original <- own(columns[[1]])
-  any(vapply(columns[-1], function(s) {
-    synthetic <- own(s)
-    all_levels <- union(original, synthetic)
-    rows <- function(side) if (all(all_levels %in% side)) side else sort(all_levels)
-    !identical(rows(original), rows(synthetic))
+# numeric order, but a side lacking some of the pair's levels gets them added and its
+# rows sorted as text. Rows meet when both sides have every level of the pair, when
+# both lack some (both sorted as text), or when text order is numeric order.
+# `present`: per dataset (the original, then each synthesis), which levels it has;
+# `labels`: the levels' labels, in numeric order.
+synthpop_misaligns <- function(present, labels) {
+  original <- present[[1]]
+  any(vapply(present[-1], function(synthetic) {
+    pair <- original | synthetic
+    full_original <- all(original[pair])
+    full_synthetic <- all(synthetic[pair])
+    full_original != full_synthetic && is.unsorted(labels[pair])
   }, logical(1)))
 }
 

@@ -25,8 +25,12 @@ disclosure_request <- function(.family, .object, .cont.na, .data, ..., .env = pa
   syn <- inputs$syn
   data <- .data
   # The variables synthpop's synorig.compare() would adjust (data frames only, with
-  # compare.synorig = TRUE): they decide the default targets' order and a note.
-  synorig_adjusted <- if (!inputs$synds && !isFALSE(a$compare.synorig)) {
+  # compare.synorig = TRUE): they decide a note (m > 1) and the default targets' order
+  # (when the synthesis orders its columns otherwise than `data`). Only then are the
+  # columns read (a pass over every column of large data).
+  synorig_matters <- inputs$m > 1 ||
+    (.family == "multi" && is.null(a$targets) && !same_column_order(syn[[1]], data))
+  synorig_adjusted <- if (!inputs$synds && !isFALSE(a$compare.synorig) && synorig_matters) {
     synorig_adjusted_variables(syn[[1]], data)
   } else {
     character(0)

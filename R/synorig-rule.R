@@ -20,6 +20,13 @@ synorig_adjusted_variables <- function(syn1, data) {
   common[changed]
 }
 
+# Whether the variables two datasets share come in the same order in both.
+same_column_order <- function(x, y) {
+  nx <- dataset_names(x)
+  ny <- dataset_names(y)
+  identical(nx[nx %in% ny], ny[ny %in% nx])
+}
+
 synorig_changes <- function(s, o) {
   if ((is.numeric(s) && is.factor(o)) || (is.factor(s) && is.numeric(o))) return(TRUE)
   if (is.character(s) || is.character(o)) return(TRUE)

@@ -54,3 +54,29 @@ test_that("dates on both sides are not reported as made factors", {
   d <- disclosure(syn, orig, keys = c("k", "when"), target = "t", print.flag = FALSE)
   expect_match(d$notes[["adjusted"]], "Made 'k' factor", fixed = TRUE)
 })
+
+# synthpop 1.9-3's rule for an ungrouped numeric target, written out: each side's table
+# rows are its own levels in numeric order; a side lacking some of the pair's levels
+# gets them added and its rows sorted as text. TRUE when the two row orders differ.
+synthpop_rows_differ <- function(orig, syn) {
+  own <- function(x) levels(factor(x[!is.na(x)]))
+  all_levels <- union(own(orig), own(syn))
+  rows <- function(x) if (all(all_levels %in% own(x))) own(x) else sort(all_levels)
+  !identical(rows(orig), rows(syn))
+}
+
+test_that("the one-sided note appears exactly when synthpop's rows misalign (random cases)", {
+  set.seed(31)
+  for (case in seq_len(60)) {
+    values <- sample(list(c(1, 2, 3), c(5, 9, 10, 11), c(2, 20, 100), c(0.5, 1.5, 10.5)), 1)[[1]]
+    orig <- data.frame(k = sample(c("a", "b"), 30, TRUE), t = sample(values, 30, TRUE))
+    m <- sample(1:3, 1)
+    syn <- lapply(seq_len(m), function(j) {
+      pool <- if (runif(1) < 0.5) values[-sample(length(values), 1)] else c(values, max(values) * 10)
+      data.frame(k = sample(c("a", "b"), 25, TRUE), t = sample(pool, 25, TRUE))
+    })
+    d <- suppressWarnings(disclosure(if (m == 1) syn[[1]] else syn, orig, keys = "k", target = "t", print.flag = FALSE))
+    expected <- any(vapply(syn, function(s) synthpop_rows_differ(orig$t, s$t), logical(1)))
+    expect_identical("one_sided" %in% names(d$notes), expected, info = paste("case", case))
+  }
+})
