@@ -285,8 +285,8 @@ format.dcr <- function(x, digits = 4, ...) {
   with_control <- n$control > 0
   cli::cli_format_method({
     cli::cli_h1("Distance to closest record (Gower distance)")
-    plural <- function(k, word) paste0(k, " ", word, if (k == 1) "" else "s")
-    sizes <- if (m == 1) plural(n$synthetic, "record") else paste(paste(n$synthetic, collapse = ", "), "records")
+    plural <- function(k, word) paste0(format_count(k), " ", word, if (k == 1) "" else "s")
+    sizes <- if (m == 1) plural(n$synthetic, "record") else paste(paste(format_count(n$synthetic), collapse = ", "), "records")
     cli::cli_text("{m} synthes{?is/es} of {sizes}; {plural(n$data, 'original record')} (train){if (with_control) paste0('; ', plural(n$control, 'control record')) else ''}.")
     num <- x$vars[x$numeric]
     cat_vars <- x$vars[!x$numeric]

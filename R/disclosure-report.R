@@ -490,7 +490,7 @@ report_checks <- function(md, min_cell) {
       if (!is.data.frame(t1)) return(NULL)
       level_records <- round(t1$PctLevelAll * t1$All / 100)
       level <- safe_label_of(t1$Level, d$target, md$grouping, md$Norig, min_cell)
-      level[level_records < min_cell] <- sprintf("(suppressed: fewer than %d records)", min_cell)
+      level[level_records < min_cell] <- paste0("(suppressed: fewer than ", format_count(min_cell), " records)")
       data.frame(synthesis = j, Level = level, All = t1$All, PctLevelAll = t1$PctLevelAll,
                  totalDisclosive = t1$totalDisclosive, nLevelDis = t1$nLevelDis, PctLevelDis = t1$PctLevelDis,
                  stringsAsFactors = FALSE)
@@ -739,7 +739,7 @@ report_settings <- function(md, args, control, distances, min_cell, attacks = FA
     c("keys", paste(md$keys, collapse = ", ")),
     c("targets", paste(names(md$output.list), collapse = ", ")),
     c("m (syntheses)", md$m),
-    c("control", if (is.null(control)) "none" else sprintf("%d records", md$Ncontrol)),
+    c("control", if (is.null(control)) "none" else paste(format_count(md$Ncontrol), "records")),
     c("denom_lim", md$denom_lim),
     c("exclude_ov_denom_lim", md$exclude_ov_denom_lim),
     c("not.targetslev", label_count(args$not.targetslev)),

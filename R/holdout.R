@@ -54,9 +54,9 @@ control_grouping_lines <- function(control_grouping) {
   lines <- vapply(control_grouping %||% list(), function(g) {
     n <- g$below + g$above
     if (n == 0) return(NA_character_)
-    sprintf(paste("Put %d control value%s of '%s' outside the breaks of the original and synthetic data in the",
-                  "end intervals (%d below the lowest, %d above the highest)."),
-            n, if (n == 1) "" else "s", g$variable, g$below, g$above)
+    sprintf(paste("Put %s control value%s of '%s' outside the breaks of the original and synthetic data in the",
+                  "end intervals (%s below the lowest, %s above the highest)."),
+            format_count(n), if (n == 1) "" else "s", g$variable, format_count(g$below), format_count(g$above))
   }, character(1), USE.NAMES = FALSE)
   lines[!is.na(lines)]
 }
@@ -129,7 +129,7 @@ holdout_split <- function(data, prop = 0.2, seed = NULL) {
   n <- nrow(data)
   n_control <- round(prop * n)
   if (n_control < 1 || n_control >= n) {
-    cli::cli_abort(c("{.arg prop} = {prop} leaves {n_control} of {n} record{?s} for {.arg control}.",
+    cli::cli_abort(c("{.arg prop} = {prop} leaves {format_count(n_control)} of {format_count(n)}{cli::qty(n)} record{?s} for {.arg control}.",
                      i = "Both parts need at least one record."), call = env)
   }
   at <- if (is.null(seed)) sample.int(n, n_control) else with_seed(seed, sample.int(n, n_control))
@@ -174,7 +174,7 @@ holdout_summary <- function(holdout) {
 }
 
 holdout_heading_cli <- function(x) {
-  cli::cli_h2("Holdout baseline: train (used for synthesis) vs control ({x$Ncontrol} record{?s} not used)")
+  cli::cli_h2("Holdout baseline: train (used for synthesis) vs control ({format_count(x$Ncontrol)}{cli::qty(x$Ncontrol)} record{?s} not used)")
 }
 
 holdout_explanation <- paste(
@@ -332,7 +332,7 @@ holdout_plot_disclosure <- function(x) {
   drawn <- holdout_points(measures, s[measures, "train"], s[measures, "control"], s[measures, "R"], group,
                           intervals = list(train = x$intervals, R = x$holdout_intervals))
   m <- length(unique(x$holdout$synthesis))
-  subtitle <- keys_subtitle(x$keys, paste0("; ", x$Ncontrol, " control records",
+  subtitle <- keys_subtitle(x$keys, paste0("; ", format_count(x$Ncontrol), " control records",
                                            if (m > 1) paste0("; means over ", m, " syntheses, R of the means") else "",
                                            holdout_interval_note(x, drawn)))
   draw_holdout_plot(drawn, paste0("Holdout baseline for ", x$target), subtitle, "Measure (%)", facet = TRUE)
@@ -352,7 +352,7 @@ holdout_plot_multi <- function(x) {
   drawn <- holdout_points(targets, s$train, s$control, s$R, first_on_top = FALSE,
                           intervals = list(train = per_target(x$intervals), R = per_target(x$holdout_intervals)))
   m <- x$m %||% 1
-  subtitle <- keys_subtitle(x$keys, paste0("; ", x$Ncontrol, " control records",
+  subtitle <- keys_subtitle(x$keys, paste0("; ", format_count(x$Ncontrol), " control records",
                                            if (m > 1) paste0("; means over ", m, " syntheses, R of the means") else "",
                                            holdout_interval_note(x, drawn)))
   draw_holdout_plot(drawn, paste0("Holdout baseline: ", measure, " by target"), subtitle,

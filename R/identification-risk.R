@@ -106,7 +106,7 @@ identification_risk <- function(object, data, keys = NULL, syn.vars, radius = NU
   for (j in seq_along(syn)) {
     if (nrow(syn[[j]]) != nrow(data)) {
       which <- if (length(syn) > 1) paste("Synthesis", j) else "The synthetic data"
-      cli::cli_abort(c("{which} has {nrow(syn[[j]])} rows; partially synthetic data keep the {nrow(data)} rows of {.arg data}.",
+      cli::cli_abort(c("{which} has {format_count(nrow(syn[[j]]))} rows; partially synthetic data keep the {format_count(nrow(data))} rows of {.arg data}.",
                        i = "Row i of each synthesis must be the synthetic version of row i of {.arg data}."),
                      call = env)
     }
@@ -300,7 +300,7 @@ print.identification_risk <- function(x, digits = 4, ...) {
 format.identification_risk <- function(x, digits = 4, ...) {
   cli::cli_format_method({
     cli::cli_h1("Identification risk of partially synthetic data")
-    cli::cli_text("{x$N} original record{?s}; {x$m} synthes{?is/es}.")
+    cli::cli_text("{format_count(x$N)}{cli::qty(x$N)} original record{?s}; {cli::qty(x$m)}{x$m} synthes{?is/es}.")
     cli::cli_text("Keys (known to the intruder): {if (length(x$keys)) cli::format_inline('{.val {x$keys}}') else 'none'}; synthesised: {.val {x$syn.vars}}.")
     if (length(x$radius) > 0) {
       how <- if (x$relative) "relative radius (|x_syn - x| <= r * |x|)" else "absolute radius (|x_syn - x| <= r)"

@@ -102,14 +102,14 @@ linkability_risk <- function(object, data, aux_a, aux_b, n_neighbors = 1, contro
   results <- do.call(rbind, rows)
   label_gaps <- enc$label_gaps[intersect(vars, names(enc$label_gaps))]
   sentence <- paste0("One data owner holds ", paste(aux_a, collapse = ", "), " of a person, another ",
-                     paste(aux_b, collapse = ", "), "; the attacker links the two when the ", k,
+                     paste(aux_b, collapse = ", "), "; the attacker links the two when the ", format_count(k),
                      " synthetic record", if (k == 1) "" else "s", " nearest on each side (",
                      if (k == 1) "one" else "the last places", " drawn at random among ties) share a record.")
   new_attack("linkability", "synthrisk_linkability", results, conf.level, NULL, list(
     what_method = "anonymeter's attack, exact",
     sentence = sentence,
     rate_words = list(main = "share of the original (training) records whose two halves are linked",
-                      baseline = paste0("two random lists of ", k, " synthetic record", if (k == 1) "" else "s", " meeting")),
+                      baseline = paste0("two random lists of ", format_count(k), " synthetic record", if (k == 1) "" else "s", " meeting")),
     aux_a = aux_a, aux_b = aux_b, n_neighbors = k, n_attacks = n_attacks, seed = seed,
     notes = c(paste0("With every tie listed, the lists of ", format_fixed(100 * mean(results$any), 1),
                      "% of the original records meet (an upper bound of the main rate)."),

@@ -95,7 +95,7 @@ build_multi_disclosure <- function(outputs, request) {
     ),
     class = c("synthrisk_multi.disclosure", "multi.disclosure")
   )
-  # attrib.plot is drawn on first access (R/lazy-plot.R), not here: a third of a
+  # attrib.plot is drawn on first access (`$.synthrisk_multi.disclosure` below), not here: a third of a
   # small call's time went to a ggplot that plot = FALSE never shows.
   x
 }

@@ -175,7 +175,7 @@ format.record_risk <- function(x, digits = 2, ...) {
   }
   cli::cli_format_method({
     cli::cli_h1(if (is.null(x$target)) "Records at risk" else "Records at risk for {.val {x$target}}")
-    cli::cli_text("Keys: {.val {x$keys}}; {x$Nd} original record{?s}; {x$m} synthes{?is/es}.")
+    cli::cli_text("Keys: {.val {x$keys}}; {format_count(x$Nd)}{cli::qty(x$Nd)} original record{?s}; {cli::qty(x$m)}{x$m} synthes{?is/es}.")
     cli::cli_h2("Original records flagged (counts)")
     cli_table(counts, row.names = FALSE)
     cli::cli_h2("Their sums, % of the original records (the measures of disclosure())")

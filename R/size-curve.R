@@ -188,7 +188,7 @@ format.size_curve <- function(x, digits = 2, ...) {
   v[is.nan(v)] <- NA
   keep <- !is.na(v)
   means <- mean_table(row_label[keep], x$size[keep], v[keep], rows, shown)
-  cells <- matrix(fmt_pct(means, digits), nrow(means), dimnames = list(rows, paste0("n=", shown)))
+  cells <- matrix(fmt_pct(means, digits), nrow(means), dimnames = list(rows, paste0("n=", format_count(shown))))
   sizes <- sort(unique(x$size))
   cap_lines <- if (!is.null(capped) && nrow(capped) > 0) {
     sprintf("Synthesis %d has %s rows; the larger sizes asked for (%s) use all of them.", capped$synthesis,

@@ -46,7 +46,8 @@ synorig_changes <- function(s, o) {
 # nothing to adjust).
 synorig_cut_note <- function(variables, m) {
   if (length(variables) == 0 || m < 2) return(NULL)
-  shown <- if (length(variables) > 5) c(variables[1:5], sprintf("%d more", length(variables) - 5)) else variables
-  paste0("synthpop 1.9-3 would adjust these data with synorig.compare (", quote_names(shown), ") and then ",
+  shown <- quote_names(utils::head(variables, 5))
+  if (length(variables) > 5) shown <- paste0(shown, " and ", length(variables) - 5, " more")
+  paste0("synthpop 1.9-3 would adjust these data with synorig.compare (", shown, ") and then ",
          "use only the first of the ", m, " syntheses; synthrisk adjusts and counts all ", m, ".")
 }

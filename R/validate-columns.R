@@ -65,7 +65,7 @@ check_variable_columns <- function(vars, data, syn, call, control = NULL) {
       }
       n <- if (inherits(x, "POSIXlt")) length(unclass(as.POSIXct(x))) else length(x)
       if (n != n_rows) {
-        cli::cli_abort(paste0("Variable {.val {v}} in ", where, " has {n} value{?s} for {n_rows} rows."),
+        cli::cli_abort(paste0("Variable {.val {v}} in ", where, " has {format_count(n)}{cli::qty(n)} value{?s} for {format_count(n_rows)} rows."),
                        call = call)
       }
     }

@@ -53,7 +53,7 @@ check_data_frame <- function(x, arg, call) {
     cli::cli_abort("{.arg {arg}} must be a data frame, not {.obj_type_friendly {x}}.", call = call)
   }
   if (ncol(x) == 0 || nrow(x) == 0) {
-    cli::cli_abort("{.arg {arg}} must have rows and columns; it has {nrow(x)} row{?s} and {ncol(x)} column{?s}.",
+    cli::cli_abort("{.arg {arg}} must have rows and columns; it has {format_count(nrow(x))}{cli::qty(nrow(x))} row{?s} and {ncol(x)} column{?s}.",
                    call = call)
   }
 }

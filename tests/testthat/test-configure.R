@@ -109,3 +109,19 @@ test_that("Rust in ~/.cargo/bin only is found, and versions compare as numbers",
     expect_true(paste("RUSTC =", rustc) %in% makevars)
   }
 })
+
+# ARCHITECTURE.md: nothing is installed from R. Downloads (Spark, anonymeter's venv)
+# happen from the shell (tools/setup.sh, the Makefile); the package and its tests only
+# use what is there. A call in a message string (after a quote) is advice, not a call.
+test_that("nothing in R/ or the tests downloads or installs", {
+  skip_if_not(dir.exists(file.path(source_dir, "R")), "package sources not beside the tests")
+  files <- c(list.files(file.path(source_dir, "R"), pattern = "[.]R$", full.names = TRUE),
+             list.files(file.path(source_dir, "tests", "testthat"), pattern = "[.]R$", full.names = TRUE))
+  call <- paste0("^[^#\"']*(download[.]file|install[.]packages|remotes::|pak::|py_install|virtualenv_create|",
+                 "pip3? install|system2?[(][\"'](curl|wget|pip3?)[\"'])")
+  hits <- unlist(lapply(files, function(f) {
+    found <- grep(call, readLines(f, warn = FALSE), value = TRUE)
+    if (length(found) > 0) paste0(basename(f), ": ", found) else character(0)
+  }))
+  expect_identical(hits, character(0), label = paste(hits, collapse = "\n"))
+})

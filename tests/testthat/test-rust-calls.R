@@ -179,3 +179,43 @@ test_that("a long run honours an interrupt and leaves the session usable", {
   expect_lt(secs, 6)
   expect_true(any(grepl("^usable: 0", lines)))
 })
+
+# ARCHITECTURE.md's invariants on the two Rust crates, read from their sources.
+rust_sources <- function(dir) {
+  list.files(test_path("..", "..", "src", "rust", dir), pattern = "[.]rs$", recursive = TRUE, full.names = TRUE)
+}
+
+test_that("nothing points back up: the core has no R types and links no R API; the glue prints nothing", {
+  core_manifest <- test_path("..", "..", "src", "rust", "core", "Cargo.toml")
+  skip_if_not(file.exists(core_manifest), "Rust sources not beside the tests")
+  manifest <- readLines(core_manifest, warn = FALSE)
+  expect_false(any(grepl("extendr|libR", manifest)), label = "an R crate among the core's dependencies")
+  core <- unlist(lapply(rust_sources("core"), function(f) {
+    hits <- grep("extendr|Robj|SEXP|libR_sys|R_[A-Z][A-Za-z]+\\(", readLines(f, warn = FALSE), value = TRUE)
+    if (length(hits) > 0) paste0(basename(f), ": ", hits) else character(0)
+  }))
+  expect_identical(core, character(0), label = paste(core, collapse = "\n"))
+  glue <- unlist(lapply(rust_sources("src"), function(f) {
+    hits <- grep("r?e?println!|r?e?print!", readLines(f, warn = FALSE), value = TRUE)
+    if (length(hits) > 0) paste0(basename(f), ": ", hits) else character(0)
+  }))
+  expect_identical(glue, character(0), label = paste(glue, collapse = "\n"))
+})
+
+test_that("each glue `mod wire` reads fields by name (FieldByName), never with extendr's prelude", {
+  files <- list.files(test_path("..", "..", "src", "rust", "src"), pattern = "[.]rs$", full.names = TRUE)
+  skip_if(length(files) == 0, "Rust sources not beside the tests")
+  with_wire <- 0
+  for (f in files) {
+    lines <- readLines(f, warn = FALSE)
+    start <- grep("^mod wire \\{", lines)
+    if (length(start) == 0) next
+    with_wire <- with_wire + 1
+    end <- start + match("}", lines[-seq_len(start)])
+    body <- lines[start:end]
+    expect_true(any(grepl("use crate::wire::FieldByName;", body, fixed = TRUE)), label = basename(f))
+    expect_false(any(grepl("prelude", body, fixed = TRUE)), label = basename(f))
+  }
+  # compute.rs, encoding.rs, dcr.rs and attacks.rs receive lists.
+  expect_gte(with_wire, 4)
+})

@@ -1,5 +1,7 @@
-//! Reading R's named lists into typed structs. Each topic (compute.rs, encoding.rs,
-//! dcr.rs) declares the shapes of the lists it receives beside its code, in a nested
+//! Reading R's named lists into typed structs. Each topic that receives lists
+//! (compute.rs, encoding.rs, dcr.rs, attacks.rs; identification.rs and records.rs take
+//! vectors, and records.rs its target through compute.rs's `target_request()`)
+//! declares the shapes of the lists it receives beside its code, in a nested
 //! `mod wire` that derives extendr's `TryFromList`. The derive reads each field as
 //! `value.dollar("field")`; in those modules that is `FieldByName::dollar`, a lookup by
 //! name, not extendr's `Operators::dollar`, which evaluates R's `$` once per field (on
