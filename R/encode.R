@@ -133,12 +133,17 @@ encode_prepared <- function(prepared, n_threads, call, calls = NULL) {
     }, logical(1))
   }
   # Of those, the ones whose tables synthpop 1.9-3 misaligns (its numbers differ).
-  # The core counts each side's levels (only for those variables, which are few).
+  # The core counts each side's levels of such variables with the encoding
+  # (info$level_counts); after look-alike levels were merged it counts them again.
   misaligned <- vapply(seq_along(vars), function(i) {
     if (!one_sided[[i]] || is.null(info[[i]]$numeric_levels)) return(FALSE)
-    counts <- rust_result(rust_level_counts(res$ptr, i - 1L, lapply(weights, function(w) {
-      if (is.null(w)) NULL else as.double(w)
-    })), call = call)
+    counts <- info[[i]]$level_counts
+    weighted <- !all(vapply(weights, is.null, logical(1)))
+    if (weighted || length(counts) < prepared$m + 1L || length(counts[[1]]) != length(labels[[i]])) {
+      counts <- rust_result(rust_level_counts(res$ptr, i - 1L, lapply(weights, function(w) {
+        if (is.null(w)) NULL else as.double(w)
+      })), call = call)
+    }
     level <- -(info[[i]]$missing_code + 1L)
     synthpop_misaligns(lapply(counts[seq_len(prepared$m + 1L)], function(x) x[level] > 0),
                        labels[[i]][level])

@@ -34,9 +34,9 @@ measure_registry <- local({
     alias <- match(measures, names(measure_aliases))
     at <- match(ifelse(is.na(alias), measures, measure_aliases[alias]), decl$measure)
     symbol <- function(x) ifelse(nzchar(x), x, NA_character_)
-    # An alias belongs to the family of the component that shows it (DCAP: CAP).
-    group <- ifelse(is.na(alias), decl$family[at], component_family[[component]])
-    data.frame(measure = measures, component = component, group = group, unit = decl$unit[at],
+    # A row's group is its component's family: DCAPd, declared an attribute measure,
+    # is also a CAP of allCAPs, and synthpop's DCAP is one too.
+    data.frame(measure = measures, component = component, group = component_family[[component]], unit = decl$unit[at],
                data = decl$data[at],
                definition = ifelse(is.na(alias), decl$definition[at],
                                    paste0("equals ", measure_aliases[alias], "; kept for scripts written for synthpop 1.9-3")),

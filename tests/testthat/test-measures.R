@@ -37,6 +37,10 @@ test_that("every component has synthpop 1.9-3's columns first, in its order, the
     # synthpop's columns are declared for that component (DCAP as DCAPd).
     expect_true(all(synthrisk:::core_names(theirs) %in% held), label = component)
   }
+  # A measure's declared family is that of the first component that shows it.
+  reg <- synthrisk:::measure_registry
+  first <- reg[!duplicated(reg$measure) & !reg$measure %in% names(synthrisk:::measure_aliases), ]
+  expect_identical(first$group, decl$family[match(first$measure, decl$measure)])
 })
 
 test_that("the result's components have the registry's columns, in its order", {
