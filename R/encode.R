@@ -185,11 +185,13 @@ one_sided_without_control <- function(columns) {
 # `labels`: the levels' labels, in numeric order.
 synthpop_misaligns <- function(present, labels) {
   original <- present[[1]]
+  # The labels' text order, worked out once (comparing text by the locale is slow).
+  text_rank <- NULL
   any(vapply(present[-1], function(synthetic) {
     pair <- original | synthetic
-    full_original <- all(original[pair])
-    full_synthetic <- all(synthetic[pair])
-    full_original != full_synthetic && is.unsorted(labels[pair])
+    if (all(original[pair]) == all(synthetic[pair])) return(FALSE)
+    if (is.null(text_rank)) text_rank <<- rank(labels, ties.method = "first")
+    is.unsorted(text_rank[pair])
   }, logical(1)))
 }
 
