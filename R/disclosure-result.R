@@ -118,6 +118,8 @@ two_way_checks <- function(raw, m, target, keys, labels, thresh) {
                   key_target_total = tw$key_target_total[keep][ord], key_total = tw$key_total[keep][ord],
                   PctTargetKeyLevel = pct[keep][ord])
   key_names_all <- names(keys)[key[ord]]
+  # Each shown pair's place among all the counted pairs (the *_all vectors).
+  kept_at <- which(keep_counted)[ord]
   synthesis <- synthesis[ord]
   for (j in unique(synthesis)) {
     at <- which(synthesis == j)
@@ -135,10 +137,10 @@ two_way_checks <- function(raw, m, target, keys, labels, thresh) {
     row_names <- if (!is.null(key_names) && !anyDuplicated(key_names) && any(nzchar(key_names))) {
       key_names
     } else {
-      # (key, pair) as one integer: the key times the pairs' count plus the pair's code.
-      pair_codes <- unique(levels_j)
-      id <- function(k, p) k * (length(pair_codes) + 1) + match(p, pair_codes)
-      match(id(key[ord][at], cols$target_key_levs), id(key_all[in_j][by_key], levels_j))
+      # The inverse of synthesis j's (key, pair) order, read at the shown pairs.
+      place <- integer(length(in_j))
+      place[which(in_j)[by_key]] <- seq_along(by_key)
+      place[kept_at[at]]
     }
     cols$target_key_levs <- factor(cols$target_key_levs, levels = unique(levels_j))
     out[[j]] <- vctrs::new_data_frame(cols, n = length(at), row.names = row_names)
