@@ -29,6 +29,8 @@ count_targets <- function(request, run_group, precompute = NULL) {
     ds <- if (is.null(counts)) originals else group_datasets(group, originals, counts)
     prepared <- prepare_variables(vars, ds[[1]], ds[1 + seq_len(m)], request$cont.na, request$ngroups[vars],
                                   strict = request$strict, call = call, control = if (!is.null(control)) ds[[m + 2]])
+    # Only targets can have tables synthpop misaligns (encode_prepared()).
+    prepared$targets <- group
     calls <- if (!is.null(precompute)) precompute(prepared$before, group)
     enc <- encode_prepared(prepared, request$n_threads, call, calls)
     out <- run_group(enc, group)

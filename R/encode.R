@@ -137,6 +137,7 @@ encode_prepared <- function(prepared, n_threads, call, calls = NULL) {
   # (info$level_counts); after look-alike levels were merged it counts them again.
   misaligned <- vapply(seq_along(vars), function(i) {
     if (!one_sided[[i]] || is.null(info[[i]]$numeric_levels)) return(FALSE)
+    if (!is.null(prepared$targets) && !vars[[i]] %in% prepared$targets) return(FALSE)
     counts <- info[[i]]$level_counts
     weighted <- !all(vapply(weights, is.null, logical(1)))
     if (weighted || length(counts) < prepared$m + 1L || length(counts[[1]]) != length(labels[[i]])) {
