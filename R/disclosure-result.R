@@ -105,6 +105,10 @@ two_way_checks <- function(raw, m, target, keys, labels, thresh) {
     key_labels[at] <- labels[[keys[k]]][tw$key_level[counted][at]]
   }
   pair_all <- paste(labels[[target]][tw$target_level[counted]], key_labels, sep = "|")
+  # The labels' text order (the locale's, as synthpop sorts them), worked out once on
+  # the distinct labels: the sorts below then compare integers.
+  distinct_pairs <- unique(pair_all)
+  pair_rank_all <- rank(distinct_pairs, ties.method = "min")[match(pair_all, distinct_pairs)]
   synthesis_all <- tw$synthesis[counted]
   keep <- counted[keep_counted]
   synthesis <- synthesis_all[keep_counted]
@@ -113,7 +117,7 @@ two_way_checks <- function(raw, m, target, keys, labels, thresh) {
   npairs <- tw$npairs[keep]
   # Per synthesis, most pairs first; ties keep synthpop's order: key by key, pair
   # labels sorted.
-  ord <- order(synthesis, -npairs, key, pair)
+  ord <- order(synthesis, -npairs, key, pair_rank_all[keep_counted], method = "radix")
   columns <- list(target_key_levs = pair[ord], npairs = as.integer(npairs[ord]), key = unname(keys)[key[ord]],
                   key_target_total = tw$key_target_total[keep][ord], key_total = tw$key_total[keep][ord],
                   PctTargetKeyLevel = pct[keep][ord])
@@ -128,7 +132,7 @@ two_way_checks <- function(raw, m, target, keys, labels, thresh) {
     # A factor, as synthpop gives it: its levels are every pair of synthesis j's DiSCO
     # cells above thresh[1], key by key, pair labels sorted, the table's rows among them.
     in_j <- synthesis_all == j
-    by_key <- order(key_all[in_j], pair_all[in_j])
+    by_key <- order(key_all[in_j], pair_rank_all[in_j], method = "radix")
     levels_j <- pair_all[in_j][by_key]
     # Keys named by the user: their names, when distinct, name the rows (as
     # data.frame() took them from the key column). Otherwise, as synthpop's, each row

@@ -186,14 +186,20 @@ one_sided_without_control <- function(columns) {
 # `labels`: the levels' labels, in numeric order.
 synthpop_misaligns <- function(present, labels) {
   original <- present[[1]]
-  # The labels' text order, worked out once (comparing text by the locale is slow).
-  text_rank <- NULL
-  any(vapply(present[-1], function(synthetic) {
+  for (synthetic in present[-1]) {
     pair <- original | synthetic
-    if (all(original[pair]) == all(synthetic[pair])) return(FALSE)
-    if (is.null(text_rank)) text_rank <<- rank(labels, ties.method = "first")
-    is.unsorted(text_rank[pair])
-  }, logical(1)))
+    if (all(original[pair]) != all(synthetic[pair]) && text_unsorted(labels[pair])) return(TRUE)
+  }
+  FALSE
+}
+
+# Whether `x` is out of the locale's text order. Comparing text by the locale is slow,
+# and numbers' labels are mostly out of order within their first few ("10" before
+# "9"): those are looked at first, the rest only when they are in order.
+text_unsorted <- function(x) {
+  n <- length(x)
+  first <- min(n, 16L)
+  is.unsorted(x[seq_len(first)]) || (n > first && is.unsorted(x[first:n]))
 }
 
 # The core's description of a factor variable: its columns, each side's map from

@@ -80,7 +80,7 @@ pub fn two_way_pairs(cells: &[(u32, u32, u64)], index: &KeyIndex) -> Vec<PairCou
 /// The key levels are read per q (`index`), so that a q whose levels no pair names costs
 /// one look, and the records of the others are read in q order (`rows_orig`, which may
 /// point into a copy of the codes in bucket order, `target_orig`, and of the counts,
-/// `weights_orig`).
+/// `weights_orig`), once for all the keys whose level at q a pair names.
 pub fn fill_two_way_totals(
     pairs: &mut [&mut Vec<PairCount>],
     index: &KeyIndex,
@@ -126,6 +126,9 @@ pub fn fill_two_way_totals(
         .collect();
     let keys_wanted: Vec<usize> = (0..n_keys).filter(|&k| !wanted_levels[k].is_empty()).collect();
     let mut margin: Vec<Vec<u64>> = key_levels.iter().map(|&n| vec![0; n as usize]).collect();
+    // The target codes (and counts) of one q's rows, read once for all its keys.
+    let mut codes_q: Vec<u32> = Vec::new();
+    let mut weights_q: Vec<u64> = Vec::new();
     with_codes!(target_orig, |tc| {
         for q in 0..index.n_q {
             let rows = rows_orig.of(q);
@@ -136,6 +139,7 @@ pub fn fill_two_way_totals(
                 None => rows.len() as u64,
                 Some(w) => rows.iter().map(|&r| w[r as usize] as u64).sum(),
             };
+            let mut read = false;
             for &k in &keys_wanted {
                 let kl = index.key_code(q, k) as usize;
                 margin[k][kl] += records;
@@ -143,19 +147,28 @@ pub fn fill_two_way_totals(
                 if slot == NO_SLOT {
                     continue;
                 }
-                let weight = |r: u32| weights_orig.map_or(1, |w| w[r as usize] as u64);
+                if !read {
+                    codes_q.clear();
+                    codes_q.extend(rows.iter().map(|&r| tc.code(r as usize)));
+                    weights_q.clear();
+                    if let Some(w) = weights_orig {
+                        weights_q.extend(rows.iter().map(|&r| w[r as usize] as u64));
+                    }
+                    read = true;
+                }
+                let weight = |i: usize| if weights_q.is_empty() { 1 } else { weights_q[i] };
                 match &mut joint[k][slot as usize] {
                     Joint::Dense(counts) => {
                         // Four lanes, so that consecutive rows of one level do not wait
                         // on each other's increment.
-                        for (i, &r) in rows.iter().enumerate() {
-                            counts[(tc.code(r as usize) as usize) * LANES + (i & (LANES - 1))] += weight(r);
+                        for (i, &t) in codes_q.iter().enumerate() {
+                            counts[(t as usize) * LANES + (i & (LANES - 1))] += weight(i);
                         }
                     }
                     Joint::Sparse(counts) => {
-                        for &r in rows {
-                            if let Some(n) = counts.get_mut(&tc.code(r as usize)) {
-                                *n += weight(r);
+                        for (i, &t) in codes_q.iter().enumerate() {
+                            if let Some(n) = counts.get_mut(&t) {
+                                *n += weight(i);
                             }
                         }
                     }

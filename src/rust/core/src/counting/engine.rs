@@ -341,6 +341,12 @@ fn count_batch(
     let mut subset_used: Vec<usize> = views.iter().filter(|v| v.rows.is_some()).map(|v| v.dataset).collect();
     subset_used.sort_unstable();
     subset_used.dedup();
+    // With one bucket, bucket order is row order (bucket_order.rs): the datasets used
+    // whole are read in place, uncopied.
+    let one_bucket = buckets.len() == 1;
+    if one_bucket {
+        whole_used.clear();
+    }
     let copy_costs: Vec<usize> = targets
         .iter()
         .map(|t| {
@@ -380,7 +386,9 @@ fn count_batch(
         // A view's codes: in bucket order when it is whole, else in row order.
         let codes_of = |ti: usize, d: usize, whole: bool| -> CoreResult<&LevelCodes<'_>> {
             let (bucketed, compact) = &copies[ti - group.start][d];
-            if whole {
+            if whole && one_bucket {
+                Ok(&vars[targets[ti].var].codes[d])
+            } else if whole {
                 bucketed.as_ref().ok_or_else(|| CoreError::new("internal: a whole dataset was not laid out"))
             } else {
                 Ok(compact.as_ref().unwrap_or(&vars[targets[ti].var].codes[d]))

@@ -10,6 +10,9 @@ use crate::memory;
 /// R's NA for integers (and factor codes).
 pub const NA_INTEGER: i32 = i32::MIN;
 
+/// Lanes of the level counts made while a factor column is checked.
+const COUNT_LANES: usize = 4;
+
 /// Anything that gives the level code of a row; the hot loops are generic over it.
 pub trait CodeSource: Sync {
     fn code(&self, row: usize) -> u32;
@@ -56,17 +59,33 @@ impl<'a> FactorCodes<'a> {
             }
             table.push(r as u32);
         }
-        let mut raw_counts = vec![0u64; table.len()];
+        let n_slots = table.len();
+        // Four lanes of counts, so that consecutive rows of one level do not wait on
+        // each other's increment (most factors have few levels), and one slot past the
+        // table for codes beyond it: a pass without branches.
+        let mut lanes = vec![[0u64; COUNT_LANES]; n_slots + 1];
         // Codes 0 and below (other than NA) would land on the NA slot: counted apart.
-        let mut not_positive = 0usize;
-        let mut beyond = None;
-        for &c in raw {
-            not_positive += (c <= 0 && c != NA_INTEGER) as usize;
-            match raw_counts.get_mut(c.max(0) as usize) {
-                Some(n) => *n += 1,
-                None => beyond = Some(c),
+        let mut not_positive = [0usize; COUNT_LANES];
+        let slot = |c: i32| (c.max(0) as usize).min(n_slots);
+        let mut quads = raw.chunks_exact(COUNT_LANES);
+        for quad in quads.by_ref() {
+            for (lane, &c) in quad.iter().enumerate() {
+                not_positive[lane] += (c <= 0 && c != NA_INTEGER) as usize;
+                lanes[slot(c)][lane] += 1;
             }
         }
+        for &c in quads.remainder() {
+            not_positive[0] += (c <= 0 && c != NA_INTEGER) as usize;
+            lanes[slot(c)][0] += 1;
+        }
+        let beyond = if lanes[n_slots].iter().any(|&n| n > 0) {
+            raw.iter().copied().find(|&c| c.max(0) as usize >= n_slots)
+        } else {
+            None
+        };
+        lanes.pop();
+        let not_positive: usize = not_positive.iter().sum();
+        let raw_counts: Vec<u64> = lanes.iter().map(|l| l.iter().sum()).collect();
         let bad = beyond.or_else(|| {
             if not_positive > 0 {
                 raw.iter().copied().find(|&c| c <= 0 && c != NA_INTEGER)
