@@ -14,7 +14,7 @@ use crate::keys::{build_key_index, KeyIndex};
 use crate::measures::{base_cap_d, SynthesisMeasures};
 use crate::plan::{Plan, SynthesisView};
 use crate::rows_by_q::RowsByQ;
-use crate::sweep::{sweep, Scratch, SweepInput, Tally};
+use crate::sweep::{sweep_views, Scratch, SweepInput, Tally};
 use crate::with_codes;
 use crate::workers::{chunks_by_cost, stop_point, ShouldStop, Workers, ONE_TRIP_ROWS};
 use rayon::prelude::*;
@@ -147,7 +147,11 @@ pub struct CountRequest<'r, 'a> {
 /// chunks on `workers`; between chunks `should_stop` is asked on the calling thread, and
 /// a yes ends the call with `CoreError::Interrupted`. Chunks depend only on the data, so
 /// results are identical for any thread count.
-pub fn run_plan(workers: &Workers, request: &CountRequest<'_, '_>, should_stop: ShouldStop<'_>) -> CoreResult<Vec<TargetResult>> {
+pub fn run_plan(
+    workers: &Workers,
+    request: &CountRequest<'_, '_>,
+    should_stop: ShouldStop<'_>,
+) -> CoreResult<Vec<TargetResult>> {
     run_plan_with(workers, request, ChunkSizes::default(), should_stop)
 }
 
@@ -422,7 +426,7 @@ fn count_batch(
                 })
             })
             .collect::<CoreResult<_>>()?;
-        let parts = sweep_jobs(run, buckets, &inputs)?;
+        let parts = sweep_jobs(run, buckets, &jobs, &inputs)?;
         let results = finish_jobs(run, prepared, views, &jobs, parts)?;
         let mut results_by_target: Vec<Vec<SynthesisResult>> = group.clone().map(|_| Vec::new()).collect();
         for (&(ti, _), r) in jobs.iter().zip(results) {
@@ -454,31 +458,53 @@ fn count_batch(
 }
 
 /// Every (job, bucket) in job order, then bucket order; the partial tallies of a job
-/// arrive in bucket order (and merge in that order, whatever the threads).
-fn sweep_jobs(run: &Run<'_, '_, '_>, buckets: &Buckets, inputs: &[SweepInput<'_>]) -> CoreResult<Vec<Vec<Tally>>> {
+/// arrive in bucket order (and merge in that order, whatever the threads). The jobs of
+/// one target (consecutive in `jobs`) share a pass, which reads each q's original
+/// records once for all their syntheses (`sweep_views`).
+fn sweep_jobs(
+    run: &Run<'_, '_, '_>,
+    buckets: &Buckets,
+    jobs: &[(usize, usize)],
+    inputs: &[SweepInput<'_>],
+) -> CoreResult<Vec<Vec<Tally>>> {
     let Run { workers, sizes, should_stop, .. } = *run;
     let rows_in = |rows: &RowsByQ, b: usize| {
         let r = buckets.range(b);
         rows.offsets[r.end] - rows.offsets[r.start]
     };
+    // Runs of jobs of one target.
+    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
+    for (ji, &(ti, _)) in jobs.iter().enumerate() {
+        match groups.last_mut() {
+            Some(g) if jobs[g.start].0 == ti => g.end = ji + 1,
+            _ => groups.push(ji..ji + 1),
+        }
+    }
     let units: Vec<(usize, usize)> =
-        (0..inputs.len()).flat_map(|ji| (0..buckets.len()).map(move |b| (ji, b))).collect();
-    let unit_rows: Vec<usize> =
-        units.iter().map(|&(ji, b)| rows_in(inputs[ji].rows_orig, b) + rows_in(inputs[ji].rows_syn, b)).collect();
+        (0..groups.len()).flat_map(|gi| (0..buckets.len()).map(move |b| (gi, b))).collect();
+    let unit_rows: Vec<usize> = units
+        .iter()
+        .map(|&(gi, b)| {
+            let group = &inputs[groups[gi].clone()];
+            rows_in(group[0].rows_orig, b) + group.iter().map(|i| rows_in(i.rows_syn, b)).sum::<usize>()
+        })
+        .collect();
     let mut parts: Vec<Vec<Tally>> = (0..inputs.len()).map(|_| Vec::new()).collect();
     for chunk in chunks_by_cost(&unit_rows, sizes.chunk_rows) {
         let chunk_units = &units[chunk];
-        let tallies: Vec<Tally> = workers.chunk(should_stop, || {
+        let tallies: Vec<Vec<Tally>> = workers.chunk(should_stop, || {
             chunk_units
                 .par_iter()
-                .map_init(Scratch::default, |scratch, &(ji, b)| {
+                .map_init(Scratch::default, |scratch, &(gi, b)| {
                     let r = buckets.range(b);
-                    sweep(&inputs[ji], r.start, r.end, scratch)
+                    sweep_views(&inputs[groups[gi].clone()], r.start, r.end, scratch)
                 })
                 .collect()
         })?;
-        for (&(ji, _), t) in chunk_units.iter().zip(tallies) {
-            parts[ji].push(t);
+        for (&(gi, _), group_tallies) in chunk_units.iter().zip(tallies) {
+            for (ji, t) in groups[gi].clone().zip(group_tallies) {
+                parts[ji].push(t);
+            }
         }
     }
     Ok(parts)
@@ -559,7 +585,6 @@ mod tests {
         super::run_plan(workers, &CountRequest { vars, keys, use_keys_na, targets, plan }, should_stop)
     }
 
-
     /// Counted cells give the numbers of the records they stand for: a dataset of rows
     /// with counts equals the dataset with each row repeated that many times.
     #[test]
@@ -614,7 +639,8 @@ mod tests {
             };
             let keys = [0, 1];
             let use_na = [true, case % 2 == 0];
-            let request = CountRequest { vars: &compact, keys: &keys, use_keys_na: &use_na, targets: &targets, plan: &plan };
+            let request =
+                CountRequest { vars: &compact, keys: &keys, use_keys_na: &use_na, targets: &targets, plan: &plan };
             let got = super::run_plan_with(&workers, &request, sizes, &never_stop).unwrap();
             for (g, w) in got[0].synthesis.iter().zip(&want[0].synthesis) {
                 for ((name, a), (_, b)) in g.measures.named().into_iter().zip(w.measures.named()) {
@@ -655,7 +681,8 @@ mod tests {
             let targets = [TargetRequest { var: 1, spec, twoway_min_cell: 1.0 }];
             let sizes = ChunkSizes { range_rows: 37, ..ChunkSizes::default() };
             let plan = Plan::standard(2);
-            let request = CountRequest { vars: &vars, keys: &[0], use_keys_na: &[true], targets: &targets, plan: &plan };
+            let request =
+                CountRequest { vars: &vars, keys: &[0], use_keys_na: &[true], targets: &targets, plan: &plan };
             super::run_plan_with(&workers, &request, sizes, &never_stop).unwrap()
         };
         let (few, many) = (run(11), run(6011));

@@ -8,7 +8,6 @@ use crate::exclusions::*;
 use crate::keys::KeyIndex;
 use crate::plan::TauGrid;
 use crate::rows_by_q::RowsByQ;
-use crate::with_code_pair;
 
 /// What one synthesis of one target needs from the shared data.
 pub struct SweepInput<'a> {
@@ -202,17 +201,64 @@ impl LevelSums {
 #[derive(Default)]
 pub struct Scratch {
     codes_orig: Vec<u32>,
-    codes_syn: Vec<u32>,
+    /// Per synthesis of the pass.
+    codes_syn: Vec<Vec<u32>>,
     weights_orig: Vec<u32>,
-    weights_syn: Vec<u32>,
+    weights_syn: Vec<Vec<u32>>,
     /// Per target level, its original and synthetic records in the current q; all
     /// zero between two q.
     counts: Vec<[u32; 2]>,
+    /// Per target level, the original's records in the current q (shared by the
+    /// syntheses of the pass); all zero between two q.
+    orig_counts: Vec<u32>,
 }
 
 /// Runs the pass over `q_lo..q_hi`.
 pub fn sweep(input: &SweepInput<'_>, q_lo: usize, q_hi: usize, scratch: &mut Scratch) -> Tally {
-    with_code_pair!(input.target_orig, input.target_syn, |orig, syn| sweep_codes(input, orig, syn, q_lo, q_hi, scratch))
+    let mut tallies = sweep_views(std::slice::from_ref(input), q_lo, q_hi, scratch);
+    tallies.pop().unwrap_or_else(|| Tally::new(input.n_target_levels, input.tau.len()))
+}
+
+/// The pass over `q_lo..q_hi` for several syntheses of one target at once (`inputs`
+/// differ in their synthesis only: `rows_syn`, `target_syn`, `weights_syn`): each q's
+/// original records are read and counted once for all of them. One tally per input,
+/// each equal, bit for bit, to its own `sweep`.
+pub fn sweep_views(inputs: &[SweepInput<'_>], q_lo: usize, q_hi: usize, scratch: &mut Scratch) -> Vec<Tally> {
+    let Some(first) = inputs.first() else { return Vec::new() };
+    // The syntheses' codes in the original's storage, when they all share it (as
+    // encoding makes them); else every column read through `LevelCodes` itself.
+    macro_rules! typed {
+        ($variant:ident) => {
+            if let LevelCodes::$variant(o) = first.target_orig {
+                let syn: Option<Vec<_>> = inputs
+                    .iter()
+                    .map(|i| if let LevelCodes::$variant(x) = i.target_syn { Some(x) } else { None })
+                    .collect();
+                if let Some(syn) = syn {
+                    return sweep_codes(inputs, o, &syn, q_lo, q_hi, scratch);
+                }
+            }
+        };
+    }
+    macro_rules! typed_slice {
+        ($variant:ident, $t:ty) => {
+            if let LevelCodes::$variant(o) = first.target_orig {
+                let syn: Option<Vec<&[$t]>> = inputs
+                    .iter()
+                    .map(|i| if let LevelCodes::$variant(x) = i.target_syn { Some(x.as_slice()) } else { None })
+                    .collect();
+                if let Some(syn) = syn {
+                    return sweep_codes(inputs, o.as_slice(), &syn, q_lo, q_hi, scratch);
+                }
+            }
+        };
+    }
+    typed_slice!(U8, u8);
+    typed_slice!(U16, u16);
+    typed_slice!(U32, u32);
+    typed!(Factor);
+    let syn: Vec<&LevelCodes<'_>> = inputs.iter().map(|i| i.target_syn).collect();
+    sweep_codes(inputs, first.target_orig, &syn, q_lo, q_hi, scratch)
 }
 
 /// Adds the records of one q's rows (`codes`, with their counts, or one each) into
@@ -348,6 +394,13 @@ fn records_and_squares(codes: &[u32], counts: &mut [[u32; 2]], touched: &mut Vec
 #[inline(always)]
 fn add_one_sided(tally: &mut Tally, original: bool, codes: &[u32], counts: &mut [[u32; 2]], touched: &mut Vec<u32>) {
     let (n, squares, one_level) = records_and_squares(codes, counts, touched);
+    add_one_sided_sums(tally, original, n, squares, one_level);
+}
+
+/// `add_one_sided` from the side's records `n`, the sum of its squared records per
+/// target level and whether it has one level.
+#[inline(always)]
+fn add_one_sided_sums(tally: &mut Tally, original: bool, n: u64, squares: u64, one_level: bool) {
     let (table, certain_table) = if original { (ORIG, DORIG) } else { (SYN, DSYN) };
     tally.total[table] += n;
     if one_level {
@@ -364,48 +417,136 @@ fn add_one_sided(tally: &mut Tally, original: bool, codes: &[u32], counts: &mut 
     }
 }
 
+/// The original's records of one q by target level into `orig_counts`, its levels into
+/// `orig_touched` (ascending with a level mask, `mask_width` 64 or 128; else in order of
+/// first appearance, as the pass without a mask keeps them): its records.
+#[inline(always)]
+fn count_original(
+    codes: &[u32],
+    weights: Option<&[u32]>,
+    orig_counts: &mut [u32],
+    orig_touched: &mut Vec<u32>,
+    mask_width: u32,
+) -> u64 {
+    orig_touched.clear();
+    if codes.is_empty() {
+        return 0;
+    }
+    // Most q of small data have one level (often one record): no tally per row.
+    if weights.is_none() && codes[1..].iter().all(|&t| t == codes[0]) {
+        let n = codes.len() as u64;
+        orig_counts[codes[0] as usize] = codes.len() as u32;
+        orig_touched.push(codes[0]);
+        return n;
+    }
+    match mask_width {
+        64 => count_original_masked::<u64>(codes, weights, orig_counts, orig_touched),
+        128 => count_original_masked::<u128>(codes, weights, orig_counts, orig_touched),
+        _ => {
+            let mut add = |t: u32, n: u32| {
+                let cell = &mut orig_counts[t as usize];
+                if *cell == 0 {
+                    orig_touched.push(t);
+                }
+                *cell += n;
+            };
+            match weights {
+                None => {
+                    codes.iter().for_each(|&t| add(t, 1));
+                    codes.len() as u64
+                }
+                Some(w) => {
+                    codes.iter().zip(w).for_each(|(&t, &n)| add(t, n));
+                    w.iter().map(|&n| n as u64).sum()
+                }
+            }
+        }
+    }
+}
+
+/// `count_original` with the levels kept as bits (no test per row).
+#[inline(always)]
+fn count_original_masked<M: LevelMask>(
+    codes: &[u32],
+    weights: Option<&[u32]>,
+    orig_counts: &mut [u32],
+    orig_touched: &mut Vec<u32>,
+) -> u64 {
+    let mut mask = M::EMPTY;
+    let records = match weights {
+        None => {
+            for &t in codes {
+                orig_counts[t as usize] += 1;
+                mask = mask.with(t);
+            }
+            codes.len() as u64
+        }
+        Some(w) => {
+            for (&t, &n) in codes.iter().zip(w) {
+                orig_counts[t as usize] += n;
+                mask = mask.with(t);
+            }
+            w.iter().map(|&n| n as u64).sum()
+        }
+    };
+    mask.levels_into(orig_touched);
+    records
+}
+
 /// The codes of the rows of `q_lo..q_hi`, in q order, into `out`.
 fn gather<S: CodeSource + ?Sized>(codes: &S, rows: &RowsByQ, q_lo: usize, q_hi: usize, out: &mut Vec<u32>) {
     out.clear();
     out.extend(rows.rows[rows.offsets[q_lo]..rows.offsets[q_hi]].iter().map(|&r| codes.code(r as usize)));
 }
 
-/// The pass, compiled once per storage of the target's codes.
+/// The pass, compiled once per storage of the target's codes, for the syntheses of
+/// `inputs` (their codes `targets_syn`, in the storage of `target_orig`).
 fn sweep_codes<S: CodeSource + ?Sized>(
-    input: &SweepInput<'_>,
+    inputs: &[SweepInput<'_>],
     target_orig: &S,
-    target_syn: &S,
+    targets_syn: &[&S],
     q_lo: usize,
     q_hi: usize,
     scratch: &mut Scratch,
-) -> Tally {
+) -> Vec<Tally> {
+    let input = &inputs[0];
     let n_t = input.n_target_levels;
     let spec = input.spec;
-    let mut tally = Tally::new(n_t, input.tau.len());
+    let mut tallies: Vec<Tally> = inputs.iter().map(|_| Tally::new(n_t, input.tau.len())).collect();
     let with_tau = !input.tau.is_empty();
     if scratch.counts.len() < n_t {
         scratch.counts.resize(n_t, [0, 0]);
     }
-    let Scratch { codes_orig, codes_syn, weights_orig: w_orig, weights_syn: w_syn, counts } = scratch;
+    if scratch.orig_counts.len() < n_t {
+        scratch.orig_counts.resize(n_t, 0);
+    }
+    scratch.codes_syn.resize_with(inputs.len().max(scratch.codes_syn.len()), Vec::new);
+    scratch.weights_syn.resize_with(inputs.len().max(scratch.weights_syn.len()), Vec::new);
+    let Scratch { codes_orig, codes_syn, weights_orig: w_orig, weights_syn: w_syn, counts, orig_counts } = scratch;
     // Whether some step but the denominator limit may remove a cell: when not, no cell
     // of q needs `cell_step`.
     let any_target_excluded = spec.excluded_target.iter().any(|&x| x) || spec.exclude_missing_target;
     let mut touched: Vec<u32> = Vec::new();
+    let mut orig_touched: Vec<u32> = Vec::new();
     let mut key_target_levels: Vec<u32> = Vec::new();
     // The range's target codes in q order, read first in a loop that does nothing else:
     // the random reads overlap there, and the counting below reads in sequence.
     gather(target_orig, input.rows_orig, q_lo, q_hi, codes_orig);
-    gather(target_syn, input.rows_syn, q_lo, q_hi, codes_syn);
-    let (gathered_orig, gathered_syn) = (&codes_orig[..], &codes_syn[..]);
-    let (base_orig, base_syn) = (input.rows_orig.offsets[q_lo], input.rows_syn.offsets[q_lo]);
+    for ((view, codes), out) in inputs.iter().zip(targets_syn).zip(codes_syn.iter_mut()) {
+        gather(*codes, view.rows_syn, q_lo, q_hi, out);
+    }
+    let gathered_orig = &codes_orig[..];
+    let base_orig = input.rows_orig.offsets[q_lo];
+    let base_syn: Vec<usize> = inputs.iter().map(|v| v.rows_syn.offsets[q_lo]).collect();
     let weights_orig = input.weights_orig.map(|w| {
         gather(w, input.rows_orig, q_lo, q_hi, w_orig);
         &w_orig[..]
     });
-    let weights_syn = input.weights_syn.map(|w| {
-        gather(w, input.rows_syn, q_lo, q_hi, w_syn);
-        &w_syn[..]
-    });
+    for (view, out) in inputs.iter().zip(w_syn.iter_mut()) {
+        if let Some(w) = view.weights_syn {
+            gather(w, view.rows_syn, q_lo, q_hi, out);
+        }
+    }
 
     // Whether a q with records on one side only can take the short path: no step can
     // remove a cell of it (bar a missing key, asked per q), no curve, one record per row.
@@ -414,11 +555,14 @@ fn sweep_codes<S: CodeSource + ?Sized>(
         && spec.denom_lim.is_none()
         && !with_tau
         && weights_orig.is_none()
-        && weights_syn.is_none();
+        && inputs.iter().all(|v| v.weights_syn.is_none());
     // Few target levels: the levels a q touches are kept as bits, which spares a test
     // per row. They come out in ascending order rather than in order of appearance,
     // which changes no sum but the tau curve's floating-point ones: not with a curve.
-    let mask_width = match n_t {
+    // One synthesis: its original's records are counted in place, as there is no
+    // other synthesis to share them with.
+    let single = inputs.len() == 1;
+    let mask_width: u32 = match n_t {
         _ if with_tau => 0,
         0..=64 => 64,
         65..=128 => 128,
@@ -426,170 +570,259 @@ fn sweep_codes<S: CodeSource + ?Sized>(
     };
     for q in q_lo..q_hi {
         let of_q = |rows: &RowsByQ, base: usize| rows.offsets[q] - base..rows.offsets[q + 1] - base;
-        let (at_orig, at_syn) = (of_q(input.rows_orig, base_orig), of_q(input.rows_syn, base_syn));
-        if at_orig.is_empty() && at_syn.is_empty() {
-            // A q of other datasets only (other syntheses, or rows outside a subsample).
-            continue;
-        }
-        if plain && (at_orig.is_empty() || at_syn.is_empty()) && !input.missing_key[q] {
-            if at_syn.is_empty() {
-                add_one_sided(&mut tally, true, &gathered_orig[at_orig], counts, &mut touched);
+        let at_orig = of_q(input.rows_orig, base_orig);
+        let orig_codes = &gathered_orig[at_orig.clone()];
+        let orig_weights = weights_orig.map(|w| &w[at_orig.clone()]);
+        // The original's records of q by level, counted when a synthesis first needs
+        // them.
+        let mut orig_records: Option<u64> = None;
+        for (vi, view) in inputs.iter().enumerate() {
+            let tally = &mut tallies[vi];
+            let at_syn = of_q(view.rows_syn, base_syn[vi]);
+            if at_orig.is_empty() && at_syn.is_empty() {
+                // A q of other datasets only (other syntheses, or rows outside a subsample).
+                continue;
+            }
+            let syn_codes = &codes_syn[vi][at_syn.clone()];
+            let syn_weights = view.weights_syn.map(|_| &w_syn[vi][at_syn.clone()]);
+            if plain && (at_orig.is_empty() || at_syn.is_empty()) && !input.missing_key[q] {
+                if at_syn.is_empty() && single {
+                    add_one_sided(tally, true, orig_codes, counts, &mut touched);
+                } else if at_syn.is_empty() {
+                    let n = *orig_records.get_or_insert_with(|| {
+                        count_original(orig_codes, None, orig_counts, &mut orig_touched, mask_width)
+                    });
+                    let squares = if orig_touched.len() == 1 {
+                        n * n
+                    } else {
+                        orig_touched.iter().map(|&t| (orig_counts[t as usize] as u64).pow(2)).sum()
+                    };
+                    add_one_sided_sums(tally, true, n, squares, orig_touched.len() == 1);
+                } else {
+                    add_one_sided(tally, false, syn_codes, counts, &mut touched);
+                }
+                continue;
+            }
+            touched.clear();
+            // The original's records of q, then the synthesis's: one per row, or the rows'
+            // counts (counted cells; every count >= 1, so a level is touched at its first
+            // row either way). With several syntheses the original's levels are counted
+            // once and set in, in their order of appearance.
+            let (d_q, s_q) = if single {
+                match mask_width {
+                    64 => count_q_masked::<u64>(
+                        (orig_codes, orig_weights),
+                        (syn_codes, syn_weights),
+                        counts,
+                        &mut touched,
+                    ),
+                    128 => count_q_masked::<u128>(
+                        (orig_codes, orig_weights),
+                        (syn_codes, syn_weights),
+                        counts,
+                        &mut touched,
+                    ),
+                    _ => {
+                        let d_q = count_rows(orig_codes, orig_weights, counts, 0, &mut touched);
+                        (d_q, count_rows(syn_codes, syn_weights, counts, 1, &mut touched))
+                    }
+                }
             } else {
-                add_one_sided(&mut tally, false, &gathered_syn[at_syn], counts, &mut touched);
+                let d_q = *orig_records.get_or_insert_with(|| {
+                    count_original(orig_codes, orig_weights, orig_counts, &mut orig_touched, mask_width)
+                });
+                (
+                    d_q,
+                    match mask_width {
+                        64 => seed_and_count_masked::<u64>(
+                            &orig_touched,
+                            orig_counts,
+                            (syn_codes, syn_weights),
+                            counts,
+                            &mut touched,
+                        ),
+                        128 => seed_and_count_masked::<u128>(
+                            &orig_touched,
+                            orig_counts,
+                            (syn_codes, syn_weights),
+                            counts,
+                            &mut touched,
+                        ),
+                        _ => {
+                            for &t in &orig_touched {
+                                counts[t as usize][0] = orig_counts[t as usize];
+                                touched.push(t);
+                            }
+                            count_rows(syn_codes, syn_weights, counts, 1, &mut touched)
+                        }
+                    },
+                )
+            };
+            let missing_key = input.missing_key[q];
+            spec.key_target_levels_for(input.index, q, &mut key_target_levels);
+            let q_may_exclude = any_target_excluded || missing_key || !key_target_levels.is_empty();
+            if !q_may_exclude && spec.denom_lim.is_none() && !with_tau {
+                // Nothing removes a cell of q (most q): each table's total is a sum over q,
+                // and only the CAP sums and the one DiSCO cell need the cells.
+                let (mut sd, mut dd, mut ss) = (0u64, 0u64, 0u64);
+                let (mut orig_levels, mut syn_levels, mut syn_level, mut d_of_syn_level) = (0u32, 0u32, 0u32, 0u64);
+                for &t in &touched {
+                    let [dv, sv] = counts[t as usize].map(|n| n as u64);
+                    counts[t as usize] = [0, 0];
+                    sd += sv * dv;
+                    dd += dv * dv;
+                    ss += sv * sv;
+                    orig_levels += (dv > 0) as u32;
+                    if sv > 0 {
+                        syn_levels += 1;
+                        syn_level = t;
+                        d_of_syn_level = dv;
+                    }
+                }
+                let syn_certain = syn_levels == 1;
+                tally.total[ORIG] += d_q;
+                tally.total[SYN] += s_q;
+                if orig_levels == 1 {
+                    tally.total[DORIG] += d_q;
+                }
+                if s_q > 0 {
+                    tally.total[IS] += d_q;
+                }
+                if syn_certain {
+                    tally.total[DSYN] += s_q;
+                    tally.total[DIS] += d_q;
+                    tally.total[DISCO] += d_of_syn_level;
+                    if d_q > 0 && d_of_syn_level == d_q {
+                        tally.total[DISDIO] += d_q;
+                    }
+                    if d_of_syn_level > 0 {
+                        add_disco_cell(tally, q, syn_level, d_of_syn_level, input.twoway_min_cell);
+                    }
+                }
+                finish_q(
+                    tally,
+                    QSums {
+                        d_kept: d_q,
+                        s_kept: s_q,
+                        s_q,
+                        sd,
+                        dd,
+                        ss,
+                        syn_kept_levels: syn_levels,
+                        d_kept_of_syn_level: d_of_syn_level,
+                    },
+                );
+                continue;
             }
-            continue;
-        }
-        touched.clear();
-        // Records of q: one per row, or the rows' counts (counted cells; every count >= 1,
-        // so a level is touched at its first row either way).
-        let (orig_codes, syn_codes) = (&gathered_orig[at_orig.clone()], &gathered_syn[at_syn.clone()]);
-        let (orig_weights, syn_weights) = (weights_orig.map(|w| &w[at_orig]), weights_syn.map(|w| &w[at_syn]));
-        let (d_q, s_q) = match mask_width {
-            64 => count_q_masked::<u64>((orig_codes, orig_weights), (syn_codes, syn_weights), counts, &mut touched),
-            128 => count_q_masked::<u128>((orig_codes, orig_weights), (syn_codes, syn_weights), counts, &mut touched),
-            _ => {
-                let d_q = count_rows(orig_codes, orig_weights, counts, 0, &mut touched);
-                (d_q, count_rows(syn_codes, syn_weights, counts, 1, &mut touched))
-            }
-        };
-        let missing_key = input.missing_key[q];
-        spec.key_target_levels_for(input.index, q, &mut key_target_levels);
-        let q_may_exclude = any_target_excluded || missing_key || !key_target_levels.is_empty();
-        if !q_may_exclude && spec.denom_lim.is_none() && !with_tau {
-            // Nothing removes a cell of q (most q): each table's total is a sum over q,
-            // and only the CAP sums and the one DiSCO cell need the cells.
+            // q has a target level u with ps[u,q] == 1 exactly when one level occurs in it.
+            let syn_levels = touched.iter().filter(|&&t| counts[t as usize][1] > 0).count();
+
+            let (mut d_kept_q, mut s_kept_q) = (0u64, 0u64);
             let (mut sd, mut dd, mut ss) = (0u64, 0u64, 0u64);
-            let (mut orig_levels, mut syn_levels, mut syn_level, mut d_of_syn_level) = (0u32, 0u32, 0u32, 0u64);
+            // Kept synthetic levels of q, and the kept original count of the last one.
+            let (mut syn_kept_levels, mut d_kept_of_syn_level) = (0u32, 0u64);
             for &t in &touched {
                 let [dv, sv] = counts[t as usize].map(|n| n as u64);
                 counts[t as usize] = [0, 0];
-                sd += sv * dv;
-                dd += dv * dv;
-                ss += sv * sv;
-                orig_levels += (dv > 0) as u32;
-                if sv > 0 {
-                    syn_levels += 1;
-                    syn_level = t;
-                    d_of_syn_level = dv;
+                let syn_certain = s_q > 0 && sv == s_q;
+                let orig_certain = d_q > 0 && dv == d_q;
+                let values: [u64; N_TABLES] = [
+                    dv,
+                    sv,
+                    if orig_certain { dv } else { 0 },
+                    if syn_certain { sv } else { 0 },
+                    if s_q > 0 { dv } else { 0 },
+                    if syn_levels == 1 { dv } else { 0 },
+                    if syn_certain { dv } else { 0 },
+                    if syn_certain && orig_certain { dv } else { 0 },
+                ];
+                let step = if q_may_exclude { spec.cell_step(t, missing_key, &key_target_levels) } else { None };
+                let kept = if step.is_none() && spec.denom_lim.is_none() {
+                    // Most cells: nothing removes them.
+                    for k in 0..N_TABLES {
+                        tally.total[k] += values[k];
+                    }
+                    values
+                } else {
+                    let mut kept = [0u64; N_TABLES];
+                    for k in 0..N_TABLES {
+                        let v = values[k];
+                        if v == 0 {
+                            continue;
+                        }
+                        tally.total[k] += v;
+                        let removed_by = step.or(match spec.denom_lim {
+                            Some(lim) if v > lim => Some(STEP_DENOM_LIM),
+                            _ => None,
+                        });
+                        match removed_by {
+                            Some(st) => {
+                                tally.removed[k][st] += v;
+                                if k == ORIG {
+                                    tally.orig_removed_by_level.push((t, v));
+                                }
+                            }
+                            None => kept[k] = v,
+                        }
+                    }
+                    kept
+                };
+                // The tau curve's cells: proportions before exclusions, then the DiSCO
+                // table's exclusions with the cell's value d (definitions vignette 10.1).
+                if with_tau && dv > 0 && step.is_none() && !matches!(spec.denom_lim, Some(lim) if dv > lim) {
+                    let ps = if s_q > 0 { sv as f64 / s_q as f64 } else { 0.0 };
+                    let pd = dv as f64 / d_q as f64;
+                    tally.tau_syn[input.tau.bucket(ps)] += ps * dv as f64;
+                    tally.tau_orig[input.tau.bucket(pd)] += pd * dv as f64;
                 }
-            }
-            let syn_certain = syn_levels == 1;
-            tally.total[ORIG] += d_q;
-            tally.total[SYN] += s_q;
-            if orig_levels == 1 {
-                tally.total[DORIG] += d_q;
-            }
-            if s_q > 0 {
-                tally.total[IS] += d_q;
-            }
-            if syn_certain {
-                tally.total[DSYN] += s_q;
-                tally.total[DIS] += d_q;
-                tally.total[DISCO] += d_of_syn_level;
-                if d_q > 0 && d_of_syn_level == d_q {
-                    tally.total[DISDIO] += d_q;
+                let (dk, sk) = (kept[ORIG], kept[SYN]);
+                d_kept_q += dk;
+                s_kept_q += sk;
+                if sk > 0 {
+                    syn_kept_levels += 1;
+                    d_kept_of_syn_level = dk;
                 }
-                if d_of_syn_level > 0 {
-                    add_disco_cell(&mut tally, q, syn_level, d_of_syn_level, input.twoway_min_cell);
+                sd += sk * dk;
+                dd += dk * dk;
+                ss += sk * sk;
+                let disco = kept[DISCO];
+                if disco > 0 {
+                    add_disco_cell(tally, q, t, disco, input.twoway_min_cell);
                 }
             }
             finish_q(
-                &mut tally,
-                QSums {
-                    d_kept: d_q,
-                    s_kept: s_q,
-                    s_q,
-                    sd,
-                    dd,
-                    ss,
-                    syn_kept_levels: syn_levels,
-                    d_kept_of_syn_level: d_of_syn_level,
-                },
+                tally,
+                QSums { d_kept: d_kept_q, s_kept: s_kept_q, s_q, sd, dd, ss, syn_kept_levels, d_kept_of_syn_level },
             );
-            continue;
         }
-        // q has a target level u with ps[u,q] == 1 exactly when one level occurs in it.
-        let syn_levels = touched.iter().filter(|&&t| counts[t as usize][1] > 0).count();
-
-        let (mut d_kept_q, mut s_kept_q) = (0u64, 0u64);
-        let (mut sd, mut dd, mut ss) = (0u64, 0u64, 0u64);
-        // Kept synthetic levels of q, and the kept original count of the last one.
-        let (mut syn_kept_levels, mut d_kept_of_syn_level) = (0u32, 0u64);
-        for &t in &touched {
-            let [dv, sv] = counts[t as usize].map(|n| n as u64);
-            counts[t as usize] = [0, 0];
-            let syn_certain = s_q > 0 && sv == s_q;
-            let orig_certain = d_q > 0 && dv == d_q;
-            let values: [u64; N_TABLES] = [
-                dv,
-                sv,
-                if orig_certain { dv } else { 0 },
-                if syn_certain { sv } else { 0 },
-                if s_q > 0 { dv } else { 0 },
-                if syn_levels == 1 { dv } else { 0 },
-                if syn_certain { dv } else { 0 },
-                if syn_certain && orig_certain { dv } else { 0 },
-            ];
-            let step = if q_may_exclude { spec.cell_step(t, missing_key, &key_target_levels) } else { None };
-            let kept = if step.is_none() && spec.denom_lim.is_none() {
-                // Most cells: nothing removes them.
-                for k in 0..N_TABLES {
-                    tally.total[k] += values[k];
-                }
-                values
-            } else {
-                let mut kept = [0u64; N_TABLES];
-                for k in 0..N_TABLES {
-                    let v = values[k];
-                    if v == 0 {
-                        continue;
-                    }
-                    tally.total[k] += v;
-                    let removed_by = step.or(match spec.denom_lim {
-                        Some(lim) if v > lim => Some(STEP_DENOM_LIM),
-                        _ => None,
-                    });
-                    match removed_by {
-                        Some(st) => {
-                            tally.removed[k][st] += v;
-                            if k == ORIG {
-                                tally.orig_removed_by_level.push((t, v));
-                            }
-                        }
-                        None => kept[k] = v,
-                    }
-                }
-                kept
-            };
-            // The tau curve's cells: proportions before exclusions, then the DiSCO
-            // table's exclusions with the cell's value d (definitions vignette 10.1).
-            if with_tau && dv > 0 && step.is_none() && !matches!(spec.denom_lim, Some(lim) if dv > lim) {
-                let ps = if s_q > 0 { sv as f64 / s_q as f64 } else { 0.0 };
-                let pd = dv as f64 / d_q as f64;
-                tally.tau_syn[input.tau.bucket(ps)] += ps * dv as f64;
-                tally.tau_orig[input.tau.bucket(pd)] += pd * dv as f64;
-            }
-            let (dk, sk) = (kept[ORIG], kept[SYN]);
-            d_kept_q += dk;
-            s_kept_q += sk;
-            if sk > 0 {
-                syn_kept_levels += 1;
-                d_kept_of_syn_level = dk;
-            }
-            sd += sk * dk;
-            dd += dk * dk;
-            ss += sk * sk;
-            let disco = kept[DISCO];
-            if disco > 0 {
-                add_disco_cell(&mut tally, q, t, disco, input.twoway_min_cell);
+        if orig_records.is_some() {
+            for &t in &orig_touched {
+                orig_counts[t as usize] = 0;
             }
         }
-        finish_q(
-            &mut tally,
-            QSums { d_kept: d_kept_q, s_kept: s_kept_q, s_q, sd, dd, ss, syn_kept_levels, d_kept_of_syn_level },
-        );
     }
-    tally
+    tallies
+}
+
+/// The original's levels of q (`orig_touched`, counts in `orig_counts`) set into side 0
+/// of `counts`, then the synthesis's rows counted into side 1; the levels touched,
+/// ascending, into `touched`. Returns the synthetic records.
+#[inline(always)]
+fn seed_and_count_masked<M: LevelMask>(
+    orig_touched: &[u32],
+    orig_counts: &[u32],
+    syn: (&[u32], Option<&[u32]>),
+    counts: &mut [[u32; 2]],
+    touched: &mut Vec<u32>,
+) -> u64 {
+    let mut mask = M::EMPTY;
+    for &t in orig_touched {
+        counts[t as usize][0] = orig_counts[t as usize];
+        mask = mask.with(t);
+    }
+    let s_q = count_rows_masked(syn.0, syn.1, counts, 1, &mut mask);
+    mask.levels_into(touched);
+    s_q
 }
 
 /// A kept DiSCO cell (q, t) of `disco` records.

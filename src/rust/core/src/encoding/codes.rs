@@ -144,36 +144,6 @@ macro_rules! with_codes {
     };
 }
 
-/// `with_codes!` for two columns of one variable (same storage); a mismatch, which
-/// encoding never makes, still computes through the slower `LevelCodes` itself.
-#[macro_export]
-macro_rules! with_code_pair {
-    ($a:expr, $b:expr, |$sa:ident, $sb:ident| $body:expr) => {
-        match ($a, $b) {
-            ($crate::codes::LevelCodes::U8(x), $crate::codes::LevelCodes::U8(y)) => {
-                let ($sa, $sb): (&[u8], &[u8]) = (x.as_slice(), y.as_slice());
-                $body
-            }
-            ($crate::codes::LevelCodes::U16(x), $crate::codes::LevelCodes::U16(y)) => {
-                let ($sa, $sb): (&[u16], &[u16]) = (x.as_slice(), y.as_slice());
-                $body
-            }
-            ($crate::codes::LevelCodes::U32(x), $crate::codes::LevelCodes::U32(y)) => {
-                let ($sa, $sb): (&[u32], &[u32]) = (x.as_slice(), y.as_slice());
-                $body
-            }
-            ($crate::codes::LevelCodes::Factor(x), $crate::codes::LevelCodes::Factor(y)) => {
-                let ($sa, $sb) = (x, y);
-                $body
-            }
-            (x, y) => {
-                let ($sa, $sb): (&$crate::codes::LevelCodes<'_>, &$crate::codes::LevelCodes<'_>) = (x, y);
-                $body
-            }
-        }
-    };
-}
-
 impl CodeSource for LevelCodes<'_> {
     #[inline]
     fn code(&self, row: usize) -> u32 {
