@@ -82,7 +82,9 @@
 #'   object brings its own.
 #' @eval argument_docs_roxygen("disclosure")
 #' @return An object of class `synthrisk_disclosure` (and `disclosure`, synthpop's
-#'   class, second) holding synthpop 1.9-3's components first, in its order: `ident`,
+#'   class, second). Every measure is a percentage (0-100), as in synthpop, except
+#'   `max_denom` and `mean_denom` (numbers of records) and the holdout's `R` (at most
+#'   1). It holds synthpop 1.9-3's components first, in its order: `ident`,
 #'   `attrib`, `allCAPs` (data frames, one row per synthesis, synthpop's columns first
 #'   and synthrisk's after them), `check_1way`, `check1` (the message of the last
 #'   synthesis the 1-way check flags), `check_2way` (its
@@ -147,10 +149,9 @@
 #' d_df$check2
 #'
 #' # Holdout baseline: records kept out of the synthesis as a second original.
-#' # (sd2011_synds was made from all of sd2011, so here the control records were
-#' # used too and R is near 0; synthesise from parts$train for a real holdout.)
-#' parts <- holdout_split(sd2011, prop = 0.5, seed = 1)
-#' dh <- disclosure(sd2011_synds, parts$train, keys = keys, target = "depress",
+#' # sd2011_train_synds5 was made from parts$train only, so parts$control is held out.
+#' parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
+#' dh <- disclosure(sd2011_train_synds5, parts$train, keys = keys, target = "depress",
 #'                  print.flag = FALSE, control = parts$control)
 #' print(dh, to.print = "holdout")
 #' subset(dh$holdout, measure %in% c("repU", "DiSCO", "TCAP"))

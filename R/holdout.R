@@ -108,10 +108,9 @@ holdout_to_print <- function(to.print, chosen, with_control) {
 #' parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
 #' c(train = nrow(parts$train), control = nrow(parts$control))
 #'
-#' # Synthesise from parts$train (e.g. with synthpop::syn()), then compare:
-#' # disclosure(syn_object, parts$train, keys, target, control = parts$control)
-#' # Here sd2011_synds stands in for such a synthesis (it was made from all of sd2011):
-#' dh <- disclosure(sd2011_synds, parts$train, keys = c("sex", "age", "region", "placesize"),
+#' # Synthesise from parts$train only, e.g. synthpop::syn(parts$train, m = 5), then compare.
+#' # sd2011_train_synds5 is such a synthesis, shipped with the package:
+#' dh <- disclosure(sd2011_train_synds5, parts$train, keys = c("sex", "age", "region", "placesize"),
 #'                  target = "depress", print.flag = FALSE, control = parts$control)
 #' subset(dh$holdout, measure %in% c("repU", "DiSCO"))
 holdout_split <- function(data, prop = 0.2, seed = NULL) {

@@ -13,9 +13,13 @@
 #'
 #' @inheritParams disclosure
 #' @eval argument_docs_roxygen("multi")
-#' @return An object of class `multi.disclosure`: `attrib.table` (one row per target,
+#' @return An object of class `synthrisk_multi.disclosure` (and `multi.disclosure`,
+#'   synthpop's class, second). Its attribute measures are percentages (0-100), as
+#'   in synthpop. Components: `attrib.table` (one row per target,
 #'   ordered by the synthetic measure: `attrib.orig`, `attrib.syn` (means over the
-#'   syntheses), `check1`, `Npairs` (1 when 2-way pairs need checks), `check2`),
+#'   syntheses), `check1`, `Npairs` (as in synthpop: 1 when the target has 2-way pairs
+#'   that need checking, else 0; it is a flag, not the number of pairs, which
+#'   `check2` states), `check2`),
 #'   `attrib.plot` (a ggplot), `keys`, `ident.orig` (UiO), `ident.syn` (the identity
 #'   measure, mean over syntheses), `Norig`, `denom_lim`, `exclude_ov_denom_lim`,
 #'   `digits`, `usetargetsNA`, `usekeysNA`, `ident.meas`, `attrib.meas`, `m`, `plot`,
@@ -41,10 +45,10 @@
 #'                           print.flag = FALSE, plot = FALSE)
 #' md2$attrib.table
 #'
-#' # Holdout baseline for every target (sd2011_synds was made from all of sd2011,
-#' # so these control records were used too; see holdout_split())
-#' parts <- holdout_split(sd2011, prop = 0.5, seed = 1)
-#' mdh <- multi.disclosure(sd2011_synds, parts$train, keys = keys,
+#' # Holdout baseline for every target: sd2011_train_synds5 was made from parts$train
+#' # only, so parts$control is held out (see holdout_split())
+#' parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
+#' mdh <- multi.disclosure(sd2011_train_synds5, parts$train, keys = keys,
 #'                         targets = c("depress", "ls", "marital"),
 #'                         print.flag = FALSE, plot = FALSE, control = parts$control)
 #' print(mdh, to.print = "holdout")
@@ -75,7 +79,10 @@ multi.disclosure.default <- function(object, data, ...) {
   synthesis_list(object, call = rlang::current_env())
 }
 
+# Not an S3 method of disclosure() for class "summary": the name is synthpop 1.8's, and an
+# explicit usage keeps roxygen from showing it as one.
 #' @rdname multi.disclosure
+#' @usage disclosure.summary(object, data, ...)
 #' @rawNamespace export(disclosure.summary)
 disclosure.summary <- function(object, data, ...) {
   multi.disclosure(object, data, ...)
