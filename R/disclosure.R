@@ -115,12 +115,16 @@
 #' records of the same population kept out of the synthesis (see
 #' [holdout_split()]), computes every measure a second time with `control` as the
 #' original. With r a measure as a proportion, `R = (r_train - r_control) / (1 -
-#' r_control)` (Giomi et al., 2022) is 0 when the training records are no more at
+#' r_control)` (Giomi et al., 2023) is 0 when the training records are no more at
 #' risk than the control records and positive when they are more; it is `NA` for
 #' the counts `max_denom` and `mean_denom` and where r_control is 1. Measures of
-#' the synthetic data alone (UiS, Dsyn, CAPs) are the same for both. Most measures
-#' depend on the number of original records (UiO is higher in a smaller sample),
-#' so compare a control set of about the size of `data`.
+#' the synthetic data alone (UiS, Dsyn, CAPs) are the same for both. Measures that
+#' count records unique in a set (UiO, repU, Dorig) depend on its size (UiO is
+#' higher in a smaller set), so their R compares fairly only when `control` and
+#' `data` are of similar size. [holdout_split()]'s default `prop = 0.2` keeps most
+#' records for the synthesis (as Raab, 2024, does); where the original is large
+#' enough to synthesise from half of it, `prop = 0.5` gives steadier R for every
+#' measure.
 #'
 #' The numbers of `data` do not change: `control` is coded on the union of levels
 #' with `data` and the syntheses, and numeric variables are grouped with the breaks

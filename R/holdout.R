@@ -88,11 +88,13 @@ holdout_to_print <- function(to.print, chosen, with_control) {
 #' being within noise, or, for measures that grow as a set of records shrinks (such as
 #' `UiO` and `Dorig`), the effect of a control set smaller than the training set.
 #'
-#' The default `prop = 0.2` follows the PSD paper (Raab, *Privacy risk from synthetic
-#' data: practical proposals*, PSD 2024); a
-#' control set as large as the training set (`prop = 0.5`) gives steadier `R`, at the
-#' cost of synthesising from fewer records. The printout of a result with `control`
-#' says so when the control set is the smaller one.
+#' The default `prop = 0.2` keeps most records for the synthesis, as Raab (2024,
+#' *Privacy risk from synthetic data: practical proposals*, Privacy in Statistical
+#' Databases) does. Measures that count records unique in a set (UiO, repU, Dorig)
+#' depend on its size, so their `R` compares fairly only when the two sets are of
+#' similar size: where the original is large enough to synthesise from half of it,
+#' `prop = 0.5` gives steadier `R` for every measure. The printout of a result with
+#' `control` says so when the control set is the smaller one.
 #'
 #' @param data The original data, a data frame.
 #' @param prop The share of records to keep out as `control`, strictly between 0 and 1;
