@@ -58,6 +58,8 @@
 #' keys, COUNT(CASE WHEN target = level THEN 1 END), ... GROUP BY keys`), checked
 #' against the levels' records; the other targets one query each (`SELECT keys,
 #' target, COUNT(*) ... GROUP BY keys, target`). `NULL` is a level of its own.
+#' Counts are not anonymous: a key tuple with a count of 1 is one person's keys and
+#' target value (`vignette("database")`, "What leaves the database").
 #' Numeric variables are grouped from those counts, with the breaks of the records.
 #' The result's `input` says what each dataset was (`source`: `"records"`,
 #' `"counted cells"` or `"database"`), its `records` and the `rows` that came to R

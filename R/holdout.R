@@ -1,4 +1,4 @@
-# Holdout baseline (definitions vignette 10.3; Giomi et al., 2022): every measure computed twice, with
+# Holdout baseline (definitions vignette 10.3; Giomi et al., 2023): every measure computed twice, with
 # the records used for synthesis (`data`, "train") as the original and with records of
 # the same population that were kept out of the synthesis (`control`) as the original.
 # Risk that the synthesis leaks about its own training records shows as train above
@@ -29,7 +29,7 @@ check_control <- function(control, vars, call) {
   }
 }
 
-# R of Giomi et al. (2022) from two measures in percent: NA where the control's rate is
+# R of Giomi et al. (2023) from two measures in percent: NA where the control's rate is
 # 1 (no room above it) and for measures that are not percentages (counts of records).
 holdout_ratio <- function(train, control, unit) {
   r_train <- train / 100

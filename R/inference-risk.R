@@ -1,6 +1,6 @@
 #' Inference risk: what the synthetic data let an attacker guess about a person
 #'
-#' anonymeter's inference attack (Giomi et al., PETS 2023), computed over every record
+#' anonymeter's inference attack (Giomi et al., 2023, Proceedings on Privacy Enhancing Technologies), computed over every record
 #' with ties resolved by probability (definitions vignette, section 13), so the numbers
 #' are exact and the same on every run. The attacker knows the auxiliary columns `aux`
 #' of a person and guesses their `secret` as that of the synthetic record nearest on

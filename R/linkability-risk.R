@@ -1,6 +1,6 @@
 #' Linkability risk: whether the synthetic data link two halves of a person's record
 #'
-#' anonymeter's linkability attack (Giomi et al., PETS 2023), computed over every record
+#' anonymeter's linkability attack (Giomi et al., 2023, Proceedings on Privacy Enhancing Technologies), computed over every record
 #' with ties resolved by probability (definitions vignette, section 13). Two data owners
 #' each hold some columns of a person (`aux_a`, `aux_b`); the attacker links the two
 #' halves when the `n_neighbors` synthetic records nearest on `aux_a` and those nearest

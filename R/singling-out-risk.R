@@ -1,6 +1,6 @@
 #' Singling-out risk: whether the synthetic data point at exactly one real person
 #'
-#' anonymeter's singling-out attack (Giomi et al., PETS 2023), as definitions vignette
+#' anonymeter's singling-out attack (Giomi et al., 2023, Proceedings on Privacy Enhancing Technologies), as definitions vignette
 #' section 13 defines it. The attacker writes queries from the synthetic data
 #' (conjunctions of predicates such as `age >= 84 & sex == "MALE"`) that hold for
 #' exactly one synthetic record, and succeeds when a query holds for exactly one

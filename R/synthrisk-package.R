@@ -31,7 +31,9 @@
 #'   data, numeric targets whose values occur on one side only, and splits key
 #'   labels containing `" | "`).
 #' * Only observed key combinations count: unused factor levels do not inflate UiOiS.
-#' * `TCAP` follows the 2026 vignette (DiSCO over DiS); synthpop 1.9-3 divided by
+#' * `TCAP` follows synthpop's disclosure vignette (Raab, Nowok and Dibben,
+#'   *Practical privacy metrics for synthetic data*, arXiv:2406.16826): DiSCO over
+#'   DiS; synthpop 1.9-3 divided by
 #'   the records whose key occurs in the synthetic data (kept as
 #'   `measures$TCAP_synthpop`). `TCAPs`, `TCAPb`, `DCAPd`, `DCAPs` and `DCAPb` are
 #'   new; `DCAP` equals `DCAPd`.
