@@ -3,8 +3,10 @@
 #' Runs the measures of [disclosure()] for every target with the same keys, in one
 #' pass of the Rust core that shares the key encoding between targets and
 #' syntheses: a drop-in replacement for synthpop's `multi.disclosure()`, with its
-#' arguments in its order. `disclosure.summary()` is the same function under the
-#' name that the first synthpop disclosure vignette (synthpop 1.8) gave it.
+#' arguments in its order. `disclosure.summary(object, data, ...)` is the same
+#' function, with the same arguments, under the name that the first synthpop
+#' disclosure vignette (synthpop 1.8) gave it; despite its name it is not a method
+#' of [disclosure()] for a class `"summary"`.
 #'
 #' Where synthrisk deliberately differs from synthpop 1.9-3 (the identity measure is
 #' the mean over syntheses, not the first synthesis; `exclude.keylevs` is used where
@@ -79,10 +81,11 @@ multi.disclosure.default <- function(object, data, ...) {
   synthesis_list(object, call = rlang::current_env())
 }
 
-# Not an S3 method of disclosure() for class "summary": the name is synthpop 1.8's, and an
-# explicit usage keeps roxygen from showing it as one.
+# Not an S3 method of disclosure() for class "summary": the name is synthpop 1.8's. No
+# usage line: roxygen would show it as such a method, and a plain call as usage makes
+# R CMD check note an S3 method shown by its full name; the description names it.
 #' @rdname multi.disclosure
-#' @usage disclosure.summary(object, data, ...)
+#' @usage NULL
 #' @rawNamespace export(disclosure.summary)
 disclosure.summary <- function(object, data, ...) {
   multi.disclosure(object, data, ...)
