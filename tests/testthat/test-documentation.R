@@ -62,3 +62,12 @@ test_that("?disclosure_report lists exactly the measures `thresholds` accepts", 
   accepted <- c(unique(synthrisk:::measure_registry$measure), synthrisk:::report_distance_measures)
   expect_setequal(documented, accepted)
 })
+
+test_that("?multi.disclosure does not show disclosure.summary() as a method for class \"summary\"", {
+  rd <- file.path(sources_root(), "man", "multi.disclosure.Rd")
+  skip_if_not(file.exists(rd), "package sources not beside the tests")
+  text <- paste(readLines(rd, encoding = "UTF-8"), collapse = "\n")
+  expect_true(grepl("\\alias{disclosure.summary}", text, fixed = TRUE))
+  expect_false(grepl("\\method{disclosure}{summary}", text, fixed = TRUE))
+  expect_false(grepl("(?m)^disclosure\\.summary\\(", sub("\\\\description.*", "", text), perl = TRUE))
+})
