@@ -1,7 +1,8 @@
 # The documentation's cross-references and lists against what they point to: every
 # section of the definitions vignette that a help page or vignette cites exists, and
-# the measures ?disclosure_report says `thresholds` accepts are those it accepts.
-# They read the package sources, so they skip where the sources are not beside the tests.
+# the measures ?disclosure_report says `thresholds` accepts are those it accepts, and the
+# shipped training synthesis is as its help page describes it.
+# Those that read the package sources skip where the sources are not beside the tests.
 
 sources_root <- function() test_path("../..")
 
@@ -70,4 +71,22 @@ test_that("?multi.disclosure does not show disclosure.summary() as a method for 
   expect_true(grepl("\\alias{disclosure.summary}", text, fixed = TRUE))
   expect_false(grepl("\\method{disclosure}{summary}", text, fixed = TRUE))
   expect_false(grepl("(?m)^disclosure\\.summary\\(", sub("\\\\description.*", "", text), perl = TRUE))
+})
+
+test_that("sd2011_train_synds5 is what ?sd2011_train_synds5 says: 5 syntheses of the 4,000 training records", {
+  parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
+  s <- sd2011_train_synds5
+  expect_s3_class(s, "synds")
+  expect_equal(s$m, 5)
+  expect_equal(s$n, nrow(parts$train))
+  expect_length(s$syn, 5)
+  for (syn in s$syn) {
+    expect_identical(nrow(syn), nrow(parts$train))
+    expect_identical(names(syn), names(sd2011))
+    expect_identical(lapply(syn, class), lapply(sd2011, class))
+    expect_identical(lapply(syn, levels), lapply(sd2011, levels))
+  }
+  expect_true(all(is.na(unlist(s$cont.na))))
+  expect_identical(names(s$cont.na), names(sd2011))
+  expect_null(s$call)
 })
