@@ -45,6 +45,19 @@
 #' * `NaN` is a level of its own, and doubles that print the same are one level, as
 #'   `factor()` makes them.
 #'
+#' @section With synthpop attached too:
+#' Both packages export `disclosure()`, `multi.disclosure()` and
+#' `replicated.uniques()`; the package attached last comes first on the search path,
+#' so a bare `disclosure()` is synthrisk's after `library(synthpop);
+#' library(synthrisk)` and synthpop's after the other order. `synthrisk::disclosure()`
+#' or `synthpop::disclosure()` chooses whatever the order. synthrisk's print methods
+#' are registered for its own classes (`synthrisk_disclosure`, ...), so synthpop's
+#' results still print as synthpop prints them.
+#'
+#' @section Citing:
+#' `citation("synthrisk")` gives the package and the papers whose measures it
+#' computes.
+#'
 #' @keywords internal
 #' @useDynLib synthrisk, .registration = TRUE
 "_PACKAGE"
