@@ -100,7 +100,8 @@ wilson <- function(s, n, conf.level) {
 }
 
 # anonymeter's risk from the main and control attacks (without control: the main
-# rate's Wilson interval), clamped to [0, 1].
+# rate's Wilson interval). Both ends of the interval are clamped to [0, 1] (SPEC 13),
+# so that r + e < 0 gives [0, 0] rather than an upper end below the lower.
 attack_risk <- function(s_main, n_main, s_control, n_control, conf.level) {
   a <- wilson(s_main, n_main, conf.level)
   if (is.na(n_control) || n_control == 0) {
@@ -111,7 +112,8 @@ attack_risk <- function(s_main, n_main, s_control, n_control, conf.level) {
     r <- (a$p - c$p) / (1 - c$p)
     e <- sqrt((a$e / abs(1 - c$p))^2 + (c$e * (a$p - 1) / (1 - c$p)^2)^2)
   }
-  list(risk = min(1, max(0, r)), conf.low = max(0, r - e), conf.high = min(1, r + e))
+  clamp <- function(x) min(1, max(0, x))
+  list(risk = clamp(r), conf.low = clamp(r - e), conf.high = clamp(r + e))
 }
 
 # The columns every attack's `results` row has, from its counts: n, successes (main,

@@ -78,8 +78,10 @@
 #'   records.
 #' @export
 #' @examples
-#' parts <- holdout_split(sd2011[, c("sex", "age", "region", "income", "ls")], seed = 1)
-#' syn <- sd2011_synds$syn[, c("sex", "age", "region", "income", "ls")]
+#' # sd2011_train_synds5 was made from parts$train only: parts$control is held out.
+#' vars <- c("sex", "age", "region", "income", "ls")
+#' parts <- holdout_split(sd2011[, vars], prop = 0.2, seed = 1)
+#' syn <- sd2011_train_synds5$syn[[1]][, vars]
 #' d <- dcr(syn, parts$train, control = parts$control, cont.na = list(income = -8))
 #' d
 #' head(d$synthetic)
@@ -358,8 +360,9 @@ glance.dcr <- function(x, ...) {
 #' @return A ggplot.
 #' @export
 #' @examples
-#' parts <- holdout_split(sd2011[, c("sex", "age", "placesize", "region")], seed = 2)
-#' d <- dcr(sd2011_synds$syn, parts$train, control = parts$control)
+#' vars <- c("sex", "age", "placesize", "region")
+#' parts <- holdout_split(sd2011[, vars], prop = 0.2, seed = 1)
+#' d <- dcr(sd2011_train_synds5$syn[[1]][, vars], parts$train, control = parts$control)
 #' autoplot(d)
 autoplot.dcr <- function(object, ...) {
   syn <- object$synthetic

@@ -36,10 +36,21 @@
 #' states no verdict. With them (the custodian's policy, e.g.
 #' `list(repU = 1, DiSCO = 5)`), a table at the top compares, for each measure, the
 #' highest value over the targets (each value the mean over the `m` syntheses) with
-#' the policy and flags the measures above it. Any measure of [tidy()] can be named
-#' (all in %, except `max_denom` and `mean_denom`, which are numbers of records);
-#' with `distances = TRUE` also `IMS`, `IMS_ctrl`, `share`, `copied` and `AUC` of
-#' the distance summary (where higher means more risk).
+#' the policy and flags the measures above it. The mean over syntheses is the
+#' disclosure to expect from one released synthesis; the highest over targets is
+#' the target an intruder would choose. When all `m` syntheses are released
+#' together, read `DiSCO_any` (`multi.disclosure(release = TRUE)`) against the
+#' policy instead: it counts a record disclosed by any of them.
+#'
+#' The measures `thresholds` accepts are those of [multi.disclosure()] (the names
+#' of `tidy(md)$measure`): `UiO`, `UiS`, `UiOiS`, `repU`, `Dorig`, `Dsyn`, `iS`,
+#' `DiS`, `DiSCO`, `DiSDiO`, `baseCAPd`, `CAPd`, `CAPs`, `DCAP`, `TCAP`, `DCAPd`,
+#' `DCAPs`, `DCAPb`, `TCAPs`, `TCAPb`, `TCAP_taub`, `DCAPi`, all in % (0-100), and
+#' `max_denom` and `mean_denom`, numbers of records; with `distances = TRUE` also
+#' `IMS`, `IMS_ctrl`, `share`, `copied` (in %) and `AUC` (0-1) of the distance
+#' summary (where higher means more risk). The attacks' risks (`attacks = TRUE`)
+#' are on 0-1 and are not accepted: the report shows them in their own section,
+#' without a verdict.
 #'
 #' @param object The syntheses: a `synds` object, a data frame or a list of data
 #'   frames, as for [multi.disclosure()].
@@ -52,8 +63,10 @@
 #' @param file The HTML file to write (ending in `.html`); its folder must exist.
 #' @param title The report's title; default "Disclosure risk report".
 #' @param thresholds `NULL` (no verdict) or the custodian's policy: a named list or
-#'   named numeric vector of single numbers, e.g. `list(repU = 1, DiSCO = 5)`; see
-#'   section "Thresholds".
+#'   named numeric vector of single numbers, e.g. `list(repU = 1, DiSCO = 5)`, in the
+#'   measure's own unit (% for the disclosure measures). Only the measures of
+#'   [multi.disclosure()] and, with `distances = TRUE`, of [dcr()] are accepted, not
+#'   the attacks' risks; see section "Thresholds" for the list.
 #' @param distances Whether to add the distance measures of [dcr()] (distance to
 #'   the closest record, with `control` when given; their summary table only).
 #' @param attacks Whether to add the three attacks of definitions vignette section 13
@@ -78,9 +91,10 @@
 #' @examples
 #' \donttest{
 #' if (requireNamespace("rmarkdown", quietly = TRUE) && rmarkdown::pandoc_available("2.0")) {
+#'   # sd2011_train_synds5 was made from parts$train only: parts$control is held out.
 #'   parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
 #'   keys <- c("sex", "age", "region", "placesize")
-#'   out <- disclosure_report(sd2011_synds5, parts$train, keys = keys,
+#'   out <- disclosure_report(sd2011_train_synds5, parts$train, keys = keys,
 #'                            control = parts$control, ngroups_targets = c(income = 20),
 #'                            thresholds = list(repU = 1, DiSCO = 10),
 #'                            file = file.path(tempdir(), "sd2011-report.html"))
@@ -123,7 +137,7 @@ disclosure_report <- function(object, data, keys, targets = NULL, control = NULL
 #' \donttest{
 #' parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
 #' keys <- c("sex", "age", "region", "placesize")
-#' r <- disclosure_report_contents(sd2011_synds5, parts$train, keys = keys,
+#' r <- disclosure_report_contents(sd2011_train_synds5, parts$train, keys = keys,
 #'                                 control = parts$control, ngroups_targets = c(income = 20))
 #' r$identity
 #' }

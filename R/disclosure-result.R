@@ -506,10 +506,9 @@ flag_message <- function(message) {
 #' subset(tidy(md), measure == "DiSCO")
 #' head(as.data.frame(md))
 #'
-#' # Holdout baseline (sd2011_synds5 was made from all of sd2011, so these control
-#' # records were used too; with a real holdout they would not have been)
-#' parts <- holdout_split(sd2011, prop = 0.5, seed = 1)
-#' dh <- disclosure(sd2011_synds5, parts$train, keys = keys, target = "depress",
+#' # Holdout baseline: sd2011_train_synds5 was made from parts$train only
+#' parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
+#' dh <- disclosure(sd2011_train_synds5, parts$train, keys = keys, target = "depress",
 #'                  print.flag = FALSE, control = parts$control)
 #' subset(tidy(dh, type = "holdout"), measure %in% c("repU", "DiSCO"))
 NULL
@@ -589,10 +588,9 @@ generics::glance
 #' autoplot(md)
 #' plot(md)
 #'
-#' # Holdout baseline (sd2011_synds5 was made from all of sd2011, so these control
-#' # records were used too; with a real holdout they would not have been)
-#' parts <- holdout_split(sd2011, prop = 0.5, seed = 1)
-#' dh <- disclosure(sd2011_synds5, parts$train, keys = keys, target = "depress",
+#' # Holdout baseline: sd2011_train_synds5 was made from parts$train only
+#' parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
+#' dh <- disclosure(sd2011_train_synds5, parts$train, keys = keys, target = "depress",
 #'                  print.flag = FALSE, control = parts$control)
 #' autoplot(dh, type = "holdout")
 NULL

@@ -58,6 +58,8 @@
 #' keys, COUNT(CASE WHEN target = level THEN 1 END), ... GROUP BY keys`), checked
 #' against the levels' records; the other targets one query each (`SELECT keys,
 #' target, COUNT(*) ... GROUP BY keys, target`). `NULL` is a level of its own.
+#' Counts are not anonymous: a key tuple with a count of 1 is one person's keys and
+#' target value (`vignette("database")`, "What leaves the database").
 #' Numeric variables are grouped from those counts, with the breaks of the records.
 #' The result's `input` says what each dataset was (`source`: `"records"`,
 #' `"counted cells"` or `"database"`), its `records` and the `rows` that came to R
@@ -82,7 +84,9 @@
 #'   object brings its own.
 #' @eval argument_docs_roxygen("disclosure")
 #' @return An object of class `synthrisk_disclosure` (and `disclosure`, synthpop's
-#'   class, second) holding synthpop 1.9-3's components first, in its order: `ident`,
+#'   class, second). Every measure is a percentage (0-100), as in synthpop, except
+#'   `max_denom` and `mean_denom` (numbers of records) and the holdout's `R` (at most
+#'   1). It holds synthpop 1.9-3's components first, in its order: `ident`,
 #'   `attrib`, `allCAPs` (data frames, one row per synthesis, synthpop's columns first
 #'   and synthrisk's after them), `check_1way`, `check1` (the message of the last
 #'   synthesis the 1-way check flags), `check_2way` (its
@@ -113,12 +117,16 @@
 #' records of the same population kept out of the synthesis (see
 #' [holdout_split()]), computes every measure a second time with `control` as the
 #' original. With r a measure as a proportion, `R = (r_train - r_control) / (1 -
-#' r_control)` (Giomi et al., 2022) is 0 when the training records are no more at
+#' r_control)` (Giomi et al., 2023) is 0 when the training records are no more at
 #' risk than the control records and positive when they are more; it is `NA` for
 #' the counts `max_denom` and `mean_denom` and where r_control is 1. Measures of
-#' the synthetic data alone (UiS, Dsyn, CAPs) are the same for both. Most measures
-#' depend on the number of original records (UiO is higher in a smaller sample),
-#' so compare a control set of about the size of `data`.
+#' the synthetic data alone (UiS, Dsyn, CAPs) are the same for both. Measures that
+#' count records unique in a set (UiO, repU, Dorig) depend on its size (UiO is
+#' higher in a smaller set), so their R compares fairly only when `control` and
+#' `data` are of similar size. [holdout_split()]'s default `prop = 0.2` keeps most
+#' records for the synthesis (as Raab, 2024, does); where the original is large
+#' enough to synthesise from half of it, `prop = 0.5` gives steadier R for every
+#' measure.
 #'
 #' The numbers of `data` do not change: `control` is coded on the union of levels
 #' with `data` and the syntheses, and numeric variables are grouped with the breaks
@@ -147,10 +155,9 @@
 #' d_df$check2
 #'
 #' # Holdout baseline: records kept out of the synthesis as a second original.
-#' # (sd2011_synds was made from all of sd2011, so here the control records were
-#' # used too and R is near 0; synthesise from parts$train for a real holdout.)
-#' parts <- holdout_split(sd2011, prop = 0.5, seed = 1)
-#' dh <- disclosure(sd2011_synds, parts$train, keys = keys, target = "depress",
+#' # sd2011_train_synds5 was made from parts$train only, so parts$control is held out.
+#' parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
+#' dh <- disclosure(sd2011_train_synds5, parts$train, keys = keys, target = "depress",
 #'                  print.flag = FALSE, control = parts$control)
 #' print(dh, to.print = "holdout")
 #' subset(dh$holdout, measure %in% c("repU", "DiSCO", "TCAP"))

@@ -1,4 +1,4 @@
-# Holdout baseline (definitions vignette 10.3; Giomi et al., 2022): every measure computed twice, with
+# Holdout baseline (definitions vignette 10.3; Giomi et al., 2023): every measure computed twice, with
 # the records used for synthesis (`data`, "train") as the original and with records of
 # the same population that were kept out of the synthesis (`control`) as the original.
 # Risk that the synthesis leaks about its own training records shows as train above
@@ -29,7 +29,7 @@ check_control <- function(control, vars, call) {
   }
 }
 
-# R of Giomi et al. (2022) from two measures in percent: NA where the control's rate is
+# R of Giomi et al. (2023) from two measures in percent: NA where the control's rate is
 # 1 (no room above it) and for measures that are not percentages (counts of records).
 holdout_ratio <- function(train, control, unit) {
   r_train <- train / 100
@@ -88,11 +88,13 @@ holdout_to_print <- function(to.print, chosen, with_control) {
 #' being within noise, or, for measures that grow as a set of records shrinks (such as
 #' `UiO` and `Dorig`), the effect of a control set smaller than the training set.
 #'
-#' The default `prop = 0.2` follows the PSD paper (Raab, *Privacy risk from synthetic
-#' data: practical proposals*, PSD 2024); a
-#' control set as large as the training set (`prop = 0.5`) gives steadier `R`, at the
-#' cost of synthesising from fewer records. The printout of a result with `control`
-#' says so when the control set is the smaller one.
+#' The default `prop = 0.2` keeps most records for the synthesis, as Raab (2024,
+#' *Privacy risk from synthetic data: practical proposals*, Privacy in Statistical
+#' Databases) does. Measures that count records unique in a set (UiO, repU, Dorig)
+#' depend on its size, so their `R` compares fairly only when the two sets are of
+#' similar size: where the original is large enough to synthesise from half of it,
+#' `prop = 0.5` gives steadier `R` for every measure. The printout of a result with
+#' `control` says so when the control set is the smaller one.
 #'
 #' @param data The original data, a data frame.
 #' @param prop The share of records to keep out as `control`, strictly between 0 and 1;
@@ -108,10 +110,9 @@ holdout_to_print <- function(to.print, chosen, with_control) {
 #' parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
 #' c(train = nrow(parts$train), control = nrow(parts$control))
 #'
-#' # Synthesise from parts$train (e.g. with synthpop::syn()), then compare:
-#' # disclosure(syn_object, parts$train, keys, target, control = parts$control)
-#' # Here sd2011_synds stands in for such a synthesis (it was made from all of sd2011):
-#' dh <- disclosure(sd2011_synds, parts$train, keys = c("sex", "age", "region", "placesize"),
+#' # Synthesise from parts$train only, e.g. synthpop::syn(parts$train, m = 5), then compare.
+#' # sd2011_train_synds5 is such a synthesis, shipped with the package:
+#' dh <- disclosure(sd2011_train_synds5, parts$train, keys = c("sex", "age", "region", "placesize"),
 #'                  target = "depress", print.flag = FALSE, control = parts$control)
 #' subset(dh$holdout, measure %in% c("repU", "DiSCO"))
 holdout_split <- function(data, prop = 0.2, seed = NULL) {

@@ -1,6 +1,6 @@
 #' Inference risk: what the synthetic data let an attacker guess about a person
 #'
-#' anonymeter's inference attack (Giomi et al., PETS 2023), computed over every record
+#' anonymeter's inference attack (Giomi et al., 2023, Proceedings on Privacy Enhancing Technologies), computed over every record
 #' with ties resolved by probability (definitions vignette, section 13), so the numbers
 #' are exact and the same on every run. The attacker knows the auxiliary columns `aux`
 #' of a person and guesses their `secret` as that of the synthetic record nearest on
@@ -47,8 +47,10 @@
 #'   and control records had their secret guessed, with what probability. They name
 #'   real people's records: keep them with the confidential data.
 #' @param n_threads Threads for the Rust core; default [synthrisk_threads()].
-#' @return An object of class `c("synthrisk_inference", "synthrisk_attack")`, a list
-#'   with `results` (one row per secret and synthesis: `n` targets, `successes`, `rate`,
+#' @return An object of class `c("synthrisk_inference", "synthrisk_attack")`, a list.
+#'   Risks, their intervals and rates are proportions on 0-1 (anonymeter's scale), not
+#'   percentages as in [disclosure()]. It has
+#'   `results` (one row per secret and synthesis: `n` targets, `successes`, `rate`,
 #'   the same for control and baseline, `risk`, `conf.low`, `conf.high`), `summary`
 #'   (one row per secret: the risk, its interval and method, the mean rates), `aux`,
 #'   `secret`, `tolerance`, `n` (records of data, control and each synthesis) and, with
@@ -59,9 +61,10 @@
 #' @export
 #' @examples
 #' vars <- c("sex", "age", "region", "placesize", "depress")
-#' parts <- holdout_split(sd2011[, vars], seed = 1)
-#' r <- inference_risk(sd2011_synds$syn[, vars], parts$train, secret = "depress",
-#'                     control = parts$control)
+#' # sd2011_train_synds5 was made from parts$train only: parts$control is held out.
+#' parts <- holdout_split(sd2011[, vars], prop = 0.2, seed = 1)
+#' r <- inference_risk(sd2011_train_synds5, parts$train, secret = "depress",
+#'                     aux = c("sex", "age", "region", "placesize"), control = parts$control)
 #' r
 #' autoplot(r)
 inference_risk <- function(object, data, secret, aux = NULL, control = NULL, tolerance = NULL, ...,

@@ -1,6 +1,6 @@
 #' Linkability risk: whether the synthetic data link two halves of a person's record
 #'
-#' anonymeter's linkability attack (Giomi et al., PETS 2023), computed over every record
+#' anonymeter's linkability attack (Giomi et al., 2023, Proceedings on Privacy Enhancing Technologies), computed over every record
 #' with ties resolved by probability (definitions vignette, section 13). Two data owners
 #' each hold some columns of a person (`aux_a`, `aux_b`); the attacker links the two
 #' halves when the `n_neighbors` synthetic records nearest on `aux_a` and those nearest
@@ -24,7 +24,7 @@
 #'   control record, the chance its halves are linked and the sizes of its nearest
 #'   sets. They name real people's records: keep them with the confidential data.
 #' @return An object of class `c("synthrisk_linkability", "synthrisk_attack")`: as
-#'   [inference_risk()]'s, without secrets, with `aux_a`, `aux_b`, `n_neighbors`,
+#'   [inference_risk()]'s (risks and rates on 0-1), without secrets, with `aux_a`, `aux_b`, `n_neighbors`,
 #'   `results$any` (share of targets whose tie-inclusive lists meet) and, with `records =
 #'   TRUE`, `records` (`set`, `synthesis`, `row`, `success`, `any`, and the nearest
 #'   sets' sizes: `a` strictly nearer than the k-th distance on `aux_a`, `alpha` at
@@ -33,8 +33,9 @@
 #' @export
 #' @examples
 #' vars <- c("sex", "age", "region", "placesize", "workab", "marital")
-#' parts <- holdout_split(sd2011[, vars], seed = 1)
-#' r <- linkability_risk(sd2011_synds$syn[, vars], parts$train, aux_a = c("sex", "age", "region"),
+#' # sd2011_train_synds5 was made from parts$train only: parts$control is held out.
+#' parts <- holdout_split(sd2011[, vars], prop = 0.2, seed = 1)
+#' r <- linkability_risk(sd2011_train_synds5$syn[[1]][, vars], parts$train, aux_a = c("sex", "age", "region"),
 #'                       aux_b = c("placesize", "workab", "marital"), n_neighbors = 5,
 #'                       control = parts$control)
 #' r

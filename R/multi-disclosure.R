@@ -3,8 +3,10 @@
 #' Runs the measures of [disclosure()] for every target with the same keys, in one
 #' pass of the Rust core that shares the key encoding between targets and
 #' syntheses: a drop-in replacement for synthpop's `multi.disclosure()`, with its
-#' arguments in its order. `disclosure.summary()` is the same function under the
-#' name that the first synthpop disclosure vignette (synthpop 1.8) gave it.
+#' arguments in its order. `disclosure.summary(object, data, ...)` is the same
+#' function, with the same arguments, under the name that the first synthpop
+#' disclosure vignette (synthpop 1.8) gave it; despite its name it is not a method
+#' of [disclosure()] for a class `"summary"`.
 #'
 #' Where synthrisk deliberately differs from synthpop 1.9-3 (the identity measure is
 #' the mean over syntheses, not the first synthesis; `exclude.keylevs` is used where
@@ -13,9 +15,13 @@
 #'
 #' @inheritParams disclosure
 #' @eval argument_docs_roxygen("multi")
-#' @return An object of class `multi.disclosure`: `attrib.table` (one row per target,
+#' @return An object of class `synthrisk_multi.disclosure` (and `multi.disclosure`,
+#'   synthpop's class, second). Its attribute measures are percentages (0-100), as
+#'   in synthpop. Components: `attrib.table` (one row per target,
 #'   ordered by the synthetic measure: `attrib.orig`, `attrib.syn` (means over the
-#'   syntheses), `check1`, `Npairs` (1 when 2-way pairs need checks), `check2`),
+#'   syntheses), `check1`, `Npairs` (as in synthpop: 1 when the target has 2-way pairs
+#'   that need checking, else 0; it is a flag, not the number of pairs, which
+#'   `check2` states), `check2`),
 #'   `attrib.plot` (a ggplot), `keys`, `ident.orig` (UiO), `ident.syn` (the identity
 #'   measure, mean over syntheses), `Norig`, `denom_lim`, `exclude_ov_denom_lim`,
 #'   `digits`, `usetargetsNA`, `usekeysNA`, `ident.meas`, `attrib.meas`, `m`, `plot`,
@@ -41,10 +47,10 @@
 #'                           print.flag = FALSE, plot = FALSE)
 #' md2$attrib.table
 #'
-#' # Holdout baseline for every target (sd2011_synds was made from all of sd2011,
-#' # so these control records were used too; see holdout_split())
-#' parts <- holdout_split(sd2011, prop = 0.5, seed = 1)
-#' mdh <- multi.disclosure(sd2011_synds, parts$train, keys = keys,
+#' # Holdout baseline for every target: sd2011_train_synds5 was made from parts$train
+#' # only, so parts$control is held out (see holdout_split())
+#' parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
+#' mdh <- multi.disclosure(sd2011_train_synds5, parts$train, keys = keys,
 #'                         targets = c("depress", "ls", "marital"),
 #'                         print.flag = FALSE, plot = FALSE, control = parts$control)
 #' print(mdh, to.print = "holdout")
@@ -75,7 +81,11 @@ multi.disclosure.default <- function(object, data, ...) {
   synthesis_list(object, call = rlang::current_env())
 }
 
+# Not an S3 method of disclosure() for class "summary": the name is synthpop 1.8's. No
+# usage line: roxygen would show it as such a method, and a plain call as usage makes
+# R CMD check note an S3 method shown by its full name; the description names it.
 #' @rdname multi.disclosure
+#' @usage NULL
 #' @rawNamespace export(disclosure.summary)
 disclosure.summary <- function(object, data, ...) {
   multi.disclosure(object, data, ...)

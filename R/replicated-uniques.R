@@ -23,7 +23,8 @@
 #' @param data The original data, a data frame.
 #' @param keys Quasi-identifiers: names or column numbers of `data` (default all).
 #' @param n_threads Threads for the Rust core; default [synthrisk_threads()].
-#' @return `replicated.uniques()`: a list of class `repuniq.synds` with `m`, `n`
+#' @return `replicated.uniques()`: a list of class `synthrisk_repuniq` (and `repuniq.synds`,
+#'   synthpop's class, second) with `m`, `n`
 #'   (original rows), `k` (synthetic rows), `keys`, `res_tab` (a 4 x 3 matrix, or a
 #'   list of them with `m > 1`), `synU.rm` and `repU.rm` (logical: a vector over the
 #'   synthetic records, or a `k` x `m` matrix with `m > 1`).

@@ -1,6 +1,6 @@
 #' Singling-out risk: whether the synthetic data point at exactly one real person
 #'
-#' anonymeter's singling-out attack (Giomi et al., PETS 2023), as definitions vignette
+#' anonymeter's singling-out attack (Giomi et al., 2023, Proceedings on Privacy Enhancing Technologies), as definitions vignette
 #' section 13 defines it. The attacker writes queries from the synthetic data
 #' (conjunctions of predicates such as `age >= 84 & sex == "MALE"`) that hold for
 #' exactly one synthetic record, and succeeds when a query holds for exactly one
@@ -43,7 +43,7 @@
 #'   singles out. A query that singles out names a real person's values: keep them with
 #'   the confidential data.
 #' @return An object of class `c("synthrisk_singling_out", "synthrisk_attack")`: as
-#'   [inference_risk()]'s, with `results` also holding `rate_full` (the main rate on all
+#'   [inference_risk()]'s (risks and rates on 0-1), with `results` also holding `rate_full` (the main rate on all
 #'   of `data`), `not_single` (queries that do not single out in the synthesis) and
 #'   `attempts`; `cols`, `n_cols`, `removed` (records removed as repeats, per dataset)
 #'   and, with `records = TRUE`, `records` (per synthesis and query: `query`, its text,
@@ -52,9 +52,11 @@
 #' @export
 #' @examples
 #' vars <- c("sex", "age", "region", "placesize", "marital")
-#' parts <- holdout_split(sd2011[, vars], seed = 1)
-#' singling_out_risk(sd2011_synds$syn[, vars], parts$train, control = parts$control)
-#' singling_out_risk(sd2011_synds$syn[, vars], parts$train, n_cols = 3, n_attacks = 200,
+#' # sd2011_train_synds5 was made from parts$train only: parts$control is held out.
+#' parts <- holdout_split(sd2011[, vars], prop = 0.2, seed = 1)
+#' syn <- sd2011_train_synds5$syn[[1]][, vars]
+#' singling_out_risk(syn, parts$train, control = parts$control)
+#' singling_out_risk(syn, parts$train, n_cols = 3, n_attacks = 200,
 #'                   control = parts$control, seed = 1)
 singling_out_risk <- function(object, data, cols = NULL, n_cols = 1, n_attacks = 2000, max_attempts = 1e7,
                               control = NULL, queries = NULL, reps = 10, seed = NULL, ..., conf.level = 0.95,

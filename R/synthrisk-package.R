@@ -31,7 +31,9 @@
 #'   data, numeric targets whose values occur on one side only, and splits key
 #'   labels containing `" | "`).
 #' * Only observed key combinations count: unused factor levels do not inflate UiOiS.
-#' * `TCAP` follows the 2026 vignette (DiSCO over DiS); synthpop 1.9-3 divided by
+#' * `TCAP` follows synthpop's disclosure vignette (Raab, Nowok and Dibben,
+#'   *Practical privacy metrics for synthetic data*, arXiv:2406.16826): DiSCO over
+#'   DiS; synthpop 1.9-3 divided by
 #'   the records whose key occurs in the synthetic data (kept as
 #'   `measures$TCAP_synthpop`). `TCAPs`, `TCAPb`, `DCAPd`, `DCAPs` and `DCAPb` are
 #'   new; `DCAP` equals `DCAPd`.
@@ -42,6 +44,19 @@
 #'   `"DiSDiO"`, `"UiSiO"` and `"baseCAPd"` options give numbers, not `NA`.
 #' * `NaN` is a level of its own, and doubles that print the same are one level, as
 #'   `factor()` makes them.
+#'
+#' @section With synthpop attached too:
+#' Both packages export `disclosure()`, `multi.disclosure()` and
+#' `replicated.uniques()`; the package attached last comes first on the search path,
+#' so a bare `disclosure()` is synthrisk's after `library(synthpop);
+#' library(synthrisk)` and synthpop's after the other order. `synthrisk::disclosure()`
+#' or `synthpop::disclosure()` chooses whatever the order. synthrisk's print methods
+#' are registered for its own classes (`synthrisk_disclosure`, ...), so synthpop's
+#' results still print as synthpop prints them.
+#'
+#' @section Citing:
+#' `citation("synthrisk")` gives the package and the papers whose measures it
+#' computes.
 #'
 #' @keywords internal
 #' @useDynLib synthrisk, .registration = TRUE

@@ -31,14 +31,14 @@ ggplot2::ggsave(plot_file, mdi$attrib.plot, width = 8, height = 4.8, dpi = 120, 
 cat("Wrote", plot_file, "\n")
 
 # The release report (disclosure_report()): one self-contained HTML file for a
-# disclosure panel. control = records kept out by holdout_split() (sd2011_synds5 was
-# made from all of sd2011, so here they were used too: the holdout shows the mechanics,
-# not a real baseline). The thresholds are an example policy, not a recommendation.
+# disclosure panel. control = records kept out by holdout_split(): sd2011_train_synds5
+# was made from parts$train only, so they are truly held out. The thresholds are an
+# example policy, not a recommendation.
 if (requireNamespace("rmarkdown", quietly = TRUE) && rmarkdown::pandoc_available("2.0")) {
   parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
   report_file <- file.path(out_dir, "sd2011_report.html")
   elapsed <- system.time(
-    disclosure_report(sd2011_synds5, parts$train, keys = keys, control = parts$control,
+    disclosure_report(sd2011_train_synds5, parts$train, keys = keys, control = parts$control,
                       ngroups_targets = c(income = 20), thresholds = list(repU = 1, DiSCO = 5),
                       title = "SD2011: disclosure risk of five syntheses", file = report_file)
   )[["elapsed"]]

@@ -20,7 +20,7 @@ html="$out_dir/sd2011_report.html"
 R_LIBS="$(pwd)/.rlib" Rscript -e '
   suppressPackageStartupMessages(library(synthrisk))
   parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
-  disclosure_report(sd2011_synds5, parts$train, keys = c("sex", "age", "region", "placesize"),
+  disclosure_report(sd2011_train_synds5, parts$train, keys = c("sex", "age", "region", "placesize"),
                     control = parts$control, ngroups_targets = c(income = 20),
                     thresholds = list(repU = 1, DiSCO = 5),
                     title = "SD2011: disclosure risk of five syntheses", file = commandArgs(TRUE)[1])

@@ -19,7 +19,8 @@ ref_attack_risk <- function(s_a, n_a, s_c, n_c, conf) {
     r <- (a[["p"]] - c[["p"]]) / (1 - c[["p"]])
     e <- sqrt((a[["e"]] / abs(1 - c[["p"]]))^2 + (c[["e"]] * (a[["p"]] - 1) / (1 - c[["p"]])^2)^2)
   }
-  c(risk = min(1, max(0, r)), low = max(0, r - e), high = min(1, r + e))
+  clamp <- function(x) min(1, max(0, x))
+  c(risk = clamp(r), low = clamp(r - e), high = clamp(r + e))
 }
 
 ref_in_order <- function(vars, data) vars[order(match(vars, names(data)))]

@@ -17,6 +17,22 @@ test_that("the risk and its interval follow SPEC 13's formulas", {
   expect_equal(attack_risk(30, 100, 10, 100, 0.95)$risk, (pa - pc) / (1 - pc))
 })
 
+test_that("both ends of the risk's interval are clamped to [0, 1], so the upper end is never below the lower", {
+  # The control attack far more successful than the main one: r + e < 0, which left the
+  # upper end below 0 when only the outer sides were clamped.
+  below <- attack_risk(0, 1000, 200, 1000, 0.95)
+  expect_identical(unlist(below), c(risk = 0, conf.low = 0, conf.high = 0))
+  # Issue 40's case: secret depress on sd2011_synds5, whose synthesis 4 printed 0.000-(-0.007).
+  keys <- c("sex", "age", "region", "placesize")
+  split <- holdout_split(sd2011, prop = 0.2, seed = 1)
+  ir <- inference_risk(sd2011_synds5, split$train, secret = "depress", aux = keys, control = split$control)
+  for (tab in list(ir$results, ir$summary)) {
+    expect_true(all(tab$conf.low <= tab$conf.high))
+    expect_true(all(tab$conf.low >= 0 & tab$conf.high <= 1))
+  }
+  expect_identical(ir$results$conf.high[4], 0)
+})
+
 vars <- c("sex", "age", "region", "placesize", "depress", "marital")
 parts <- holdout_split(sd2011[, vars], seed = 1)
 

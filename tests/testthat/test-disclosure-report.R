@@ -163,6 +163,17 @@ test_that("the SD2011 report (m = 5, holdout) shows the objects' numbers", {
     r_want <- (mean(h$train) / 100 - mean(h$control) / 100) / (1 - mean(h$control) / 100)
     expect_shown(ho[["DiSCO R"]][i], r_want)
   }
+  # The largest R (of the means over syntheses, before rounding) is named in words,
+  # with its measure and target.
+  r_measures <- sub(" R$", "", grep(" R$", names(ho), value = TRUE))
+  r_of <- function(target, measure) {
+    h <- md$holdout[md$holdout$target == target & md$holdout$measure == measure, ]
+    (mean(h$train) / 100 - mean(h$control) / 100) / (1 - mean(h$control) / 100)
+  }
+  r_all <- outer(ho$target, r_measures, Vectorize(r_of))
+  at <- which(r_all == max(r_all), arr.ind = TRUE)[1, ]
+  expect_match(rep$text, paste0("The largest R is ", format(round(max(r_all), 2), nsmall = 2), " for ",
+                                r_measures[at[2]], " of ", ho$target[at[1]], ":"), fixed = TRUE)
 
   # Records at risk: record_risk() counts, which sum to the measures.
   rk <- record_risk(sd2011_synds5, r$parts$train, keys4)
