@@ -410,7 +410,7 @@ measure_rows <- function(x) {
 
 # TCAP means the vignette's DiSCO / DiS in synthrisk's results and DiSCO / iS in
 # synthpop 1.9-3's (definitions vignette, section 9), so tables mixing both say which.
-tcap_definitions <- c(synthrisk = "DiSCO/DiS (disclosure vignette 2026)", synthpop = "DiSCO/iS (synthpop 1.9-3)")
+tcap_definitions <- c(synthrisk = "DiSCO/DiS (Raab, Nowok & Dibben)", synthpop = "DiSCO/iS (synthpop 1.9-3)")
 
 tcap_definition <- function(x) {
   ours <- inherits(x, "synthrisk_disclosure") || !is.null(x$measures)
@@ -481,9 +481,9 @@ flag_message <- function(message) {
 #'   `check1` and `check2` (`""` when none) and `TCAP_definition`.
 #'
 #'   `TCAP` is defined differently by synthpop 1.9-3 (DiSCO over the records whose
-#'   key occurs in the synthetic data, `"DiSCO/iS (synthpop 1.9-3)"`) and by the 2026
-#'   disclosure vignette that synthrisk follows (DiSCO over DiS,
-#'   `"DiSCO/DiS (disclosure vignette 2026)"`): `tidy()`'s `definition` column (on
+#'   key occurs in the synthetic data, `"DiSCO/iS (synthpop 1.9-3)"`) and by Raab, Nowok
+#'   and Dibben's *Practical privacy metrics for synthetic data*, which synthrisk follows (DiSCO over DiS,
+#'   `"DiSCO/DiS (Raab, Nowok & Dibben)"`): `tidy()`'s `definition` column (on
 #'   the TCAP rows, `NA` on the others) and `glance()`'s `TCAP_definition` say which,
 #'   so tables that mix objects of both packages cannot be misread.
 #'

@@ -196,6 +196,10 @@ multi_disclosure_cli <- function(x, to.print, digits) {
     }
     names(shown)[1:2] <- c(cols[1], cols[2])
     cli_table(shown)
+    if (any(tab$Npairs > 0)) {
+      # synthpop's column is a flag, beside check2's count of pairs.
+      cli::cli_text("{.field Npairs} is 1 where some 2-way pairs need checks; {.field check2} gives how many.")
+    }
   }
   # The warning follows the table whose flags it explains.
   summary <- all(c("ident", "attrib") %in% to.print)

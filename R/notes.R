@@ -85,8 +85,8 @@ disclosure_notes <- function(x, enc, m) {
   tcap <- x$measures$TCAP_synthpop
   if (!is.null(tcap)) {
     notes[[two_definition_measure]] <- sprintf(paste(
-      "TCAP is the 2026 vignette's (DiSCO / DiS); synthpop 1.9-3's TCAP (DiSCO over the records whose key",
-      "occurs in the synthetic data) would be %s (measures$TCAP_synthpop)."),
+      "TCAP is DiSCO / DiS, as Raab, Nowok & Dibben define it; synthpop 1.9-3's TCAP (DiSCO over the records",
+      "whose key occurs in the synthetic data) would be %s (measures$TCAP_synthpop)."),
       paste(format(round(tcap, x$digits), nsmall = 0), collapse = ", "))
   }
   adjusted <- adjusted_line(enc$adjusted[enc$adjusted %in% c(x$keys, x$target)], m)
@@ -149,7 +149,8 @@ multi_notes <- function(x, enc, given_exclusions, grouping_named = FALSE) {
     notes[["DiSDiO"]] <- "attrib.meas = \"DiSDiO\" compares Dorig with DiSDiO; synthpop 1.9-3 gives NA for the original measure."
   }
   if (x$attrib.meas == two_definition_measure) {
-    notes[[two_definition_measure]] <- "TCAP is the 2026 vignette's (DiSCO / DiS); synthpop 1.9-3's differs (measures$TCAP_synthpop)."
+    notes[[two_definition_measure]] <- paste("TCAP is DiSCO / DiS, as Raab, Nowok & Dibben define it;",
+                                            "synthpop 1.9-3's differs (measures$TCAP_synthpop).")
   }
   if (given_exclusions) {
     notes[["exclude.keylevs"]] <- paste("exclude.keylevs is used as given; synthpop 1.9-3 passes exclude.targetlevs in",

@@ -205,7 +205,7 @@ test_that("the SD2011 report (m = 5, holdout) shows the objects' numbers", {
 
   # Notes and reproducibility.
   expect_match(rep$text, "repU is the mean over the 5 syntheses", fixed = TRUE)
-  expect_match(rep$text, "depress: TCAP is the 2026 vignette's", fixed = TRUE)
+  expect_match(rep$text, "depress: TCAP is DiSCO / DiS, as Raab, Nowok & Dibben define it", fixed = TRUE)
   versions <- report_table_of(rep, "tab-versions")
   expect_identical(versions$version[versions$software == "synthrisk"], as.character(packageVersion("synthrisk")))
   settings <- report_table_of(rep, "tab-settings")

@@ -28,7 +28,7 @@ test_that("to.print = 'ident' shows identity only: no preparation, notes or chec
   }
   # The TCAP note goes with the CAP table.
   out <- capture.output(print(d, to.print = "allCAPs"))
-  expect_true(any(grepl("TCAP is the 2026 vignette's", out, fixed = TRUE)))
+  expect_true(any(grepl("TCAP is DiSCO / DiS, as Raab, Nowok & Dibben define it", out, fixed = TRUE)))
 })
 
 test_that("lines wrap at the console width and long labels are shortened in tables", {

@@ -6,7 +6,7 @@ synthpop_objects <- function() readRDS(test_path("fixtures", "sd2011_synthpop_ob
 # TCAP's definition as the documentation states it: synthrisk's objects follow the 2026
 # vignette, synthpop 1.9-3's its own.
 tcap_of <- function(d) {
-  if (inherits(d, "synthrisk_disclosure")) "DiSCO/DiS (disclosure vignette 2026)" else "DiSCO/iS (synthpop 1.9-3)"
+  if (inherits(d, "synthrisk_disclosure")) "DiSCO/DiS (Raab, Nowok & Dibben)" else "DiSCO/iS (synthpop 1.9-3)"
 }
 
 # Written from the documented layout, not from the package's registry: the group of
@@ -144,7 +144,7 @@ test_that("tidy() and glance() name TCAP's definition, so tables of both package
   ours <- disclosure(sd2011_synds, sd2011, keys = keys4, target = "depress", print.flag = FALSE)
   theirs <- synthpop_objects()$d_s1_depress
   mixed <- rbind(glance(ours), glance(theirs)[names(glance(ours))])
-  expect_identical(mixed$TCAP_definition, c("DiSCO/DiS (disclosure vignette 2026)", "DiSCO/iS (synthpop 1.9-3)"))
+  expect_identical(mixed$TCAP_definition, c("DiSCO/DiS (Raab, Nowok & Dibben)", "DiSCO/iS (synthpop 1.9-3)"))
   td <- rbind(tidy(ours), tidy(theirs))
   expect_setequal(unique(td$definition[td$measure == "TCAP"]), unname(mixed$TCAP_definition))
   expect_true(all(is.na(td$definition[td$measure != "TCAP"])))
