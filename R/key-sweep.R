@@ -200,12 +200,13 @@ subset_labels <- function(subsets, keys) {
   vapply(subsets, function(s) paste(keys[s], collapse = "+"), character(1))
 }
 
-# The counts of every subset of `request$keys` of the given sizes: one preparation and
-# one encoding of the keys and targets, and every subset sent to the core in the same
-# crossing as the encoding (each subset one call of the core's counting). The empty
-# set is counted with one extra key, a constant: one key combination shared by every
-# record (the core's counting needs a key). Returns count_targets()'s list, with
-# `raw$subsets` (per subset, per target the core's raw result) and `subsets`.
+# The measures of every subset of `request$keys` of the given sizes: one preparation
+# and one encoding of the keys and targets, then every subset counted by the core in
+# one call (rust_key_subsets(): each subset its own key index and passes, the subsets
+# in parallel). The empty set is counted with one extra key, a constant: one key
+# combination shared by every record (the core's counting needs a key). Returns
+# count_targets()'s list with `raw$values[[1]]` (an array measure x synthesis x target x
+# subset) and `subsets`.
 count_key_subsets <- function(request, sizes) {
   keys <- request$keys
   subsets <- key_subsets(length(keys), sizes)
@@ -219,10 +220,17 @@ count_key_subsets <- function(request, sizes) {
     counting$usekeysNA <- c(request$usekeysNA, TRUE)
     counting$ngroups[[no_key]] <- 0
   }
-  calls_of <- function(enc, group) key_subset_calls(enc, request, group, subsets, no_key)
-  counted <- count_targets(counting, precompute = calls_of, run_group = function(enc, group) {
-    raw <- enc$raw %||% lapply(calls_of(enc, group), run_call, enc = enc, request = request)
-    list(subsets = lapply(raw, function(r) stats::setNames(r, group)))
+  m <- length(request$syn)
+  counted <- count_targets(counting, run_group = function(enc, group) {
+    calls <- key_subset_calls(enc, request, group, subsets, no_key)
+    res <- rust_result(rust_key_subsets(enc$ptr, lapply(calls, `[[`, "keys"), lapply(calls, `[[`, "use_keys_na"),
+                                        lapply(calls, `[[`, "targets"), calls[[1]]$plan$weights, request$n_threads),
+                       call = request$env)
+    values <- res$values
+    dim(values) <- c(length(res$measures), m, length(group), length(subsets))
+    dimnames(values) <- list(res$measures, NULL, group, NULL)
+    # count_targets() joins the groups' results with c(), which keeps a list whole.
+    list(values = list(values))
   })
   counted$subsets <- subsets
   counted
@@ -241,15 +249,20 @@ with_constant_key <- function(x, name) {
   x
 }
 
-# The core's call of every subset: its keys (the constant key for the empty set), their
-# usekeysNA flags, each target's request with the exclusions naming a key of the subset
-# (re-indexed to its keys) and the plan. The targets' requests are made once, on all
-# candidate keys (so an exclusion naming an unknown key or level is an error whatever
-# the subsets); NULL when they must wait for the encoding (see target_request()).
+# The core's request of every subset: its keys (the constant key for the empty set),
+# their usekeysNA flags, each target's request with the exclusions naming a key of the
+# subset (re-indexed to its keys) and the plan. The targets' requests are made once, on
+# all candidate keys, so an exclusion naming an unknown key or level is an error
+# whatever the subsets.
 key_subset_calls <- function(enc, request, group, subsets, no_key) {
   options <- request$target_options[match(group, request$targets)]
-  full <- lapply(options, target_request, enc = enc, request = request)
-  if (any(vapply(full, is.null, logical(1)))) return(NULL)
+  full <- lapply(options, function(o) {
+    t <- target_request(o, enc, request)
+    # The sweep reports no checks: no 2-way pairs are collected (half the work of a
+    # subset whose keys make many small cells).
+    t$twoway_min_cell <- Inf
+    t
+  })
   key_vars <- match(request$keys, enc$vars) - 1L
   use_na <- as.logical(request$usekeysNA)
   plan <- plan_with_weights(request$plans$train, enc$weights)
@@ -292,16 +305,15 @@ build_key_sweep <- function(request, counted, sizes, call) {
   estimate <- new_array(NA_real_)
   low <- high <- if (with_intervals) new_array(NA_real_)
   caveat <- if (with_intervals) new_array(NA_character_)
-  raw <- counted$raw$subsets
-  first <- raw[[1]][[targets[1]]]$stats
-  for (i in seq_along(subsets)) {
-    for (t in targets) {
-      stats <- raw[[i]][[t]]$stats
-      values <- lapply(stats[measures], function(v) as.double(v)[seq_len(m)])
-      estimate[i, t, ] <- vapply(values, mean, numeric(1))
-      if (with_intervals) {
+  all_values <- counted$raw$values[[1]]
+  values <- all_values[measures, , targets, , drop = FALSE]
+  # Means over syntheses: subset x target x measure.
+  estimate[] <- colMeans(aperm(values, c(2, 4, 3, 1)), dims = 1)
+  if (with_intervals) {
+    for (i in seq_along(subsets)) {
+      for (t in targets) {
         for (me in measures) {
-          iv <- of_original(interval_across(values[[me]], level, measure_range(me)), me)
+          iv <- of_original(interval_across(values[me, , t, i], level, measure_range(me)), me)
           low[i, t, me] <- iv$conf.low
           high[i, t, me] <- iv$conf.high
           caveat[i, t, me] <- iv$caveat
@@ -309,6 +321,7 @@ build_key_sweep <- function(request, counted, sizes, call) {
       }
     }
   }
+  first <- list(Nd = all_values["Nd", 1, 1, 1], Ns = all_values["Ns", , 1, 1])
   identity <- measures[measure_group[measures] == "identity"]
   # Identity measures depend on the target only through its exclusions (section 5);
   # without those they are one number per subset.
@@ -345,26 +358,37 @@ measure_panels <- function(x) {
 }
 
 # The worst subset of each size for each measure and target: the largest estimate
-# over the subsets of that size, and the first subset attaining it (subsets are in
-# lexicographic order of positions; NaN values are passed over).
+# over the subsets of that size, the first subset attaining it (subsets are in
+# lexicographic order of positions; NaN values are passed over) and how many attain it.
 worst_subsets <- function(x) {
   panels <- measure_panels(x)
   size_of <- lengths(x$subsets)
   labels <- dimnames(x$estimate)[[1]]
-  rows <- lapply(seq_len(nrow(panels)), function(r) {
+  by_size <- lapply(x$sizes, function(k) which(size_of == k))
+  n <- nrow(panels) * length(x$sizes)
+  estimate <- numeric(n)
+  keys <- character(n)
+  tied <- integer(n)
+  at <- 0L
+  for (r in seq_len(nrow(panels))) {
     v <- x$estimate[, panels$column[r], panels$measure[r]]
-    out <- lapply(x$sizes, function(k) {
-      at <- which(size_of == k)
-      j <- which.max(v[at])
-      data.frame(n_keys = k, target = panels$target[r], measure = panels$measure[r], subsets = length(at),
-                 estimate = if (length(j) == 0) NA_real_ else v[at][j],
-                 keys = if (length(j) == 0) NA_character_ else labels[at][j], stringsAsFactors = FALSE)
-    })
-    do.call(rbind, out)
-  })
-  out <- do.call(rbind, rows)
-  rownames(out) <- NULL
-  out
+    for (rows in by_size) {
+      at <- at + 1L
+      j <- which.max(v[rows])
+      if (length(j) == 0) {
+        estimate[at] <- NA_real_
+        keys[at] <- NA_character_
+      } else {
+        estimate[at] <- v[rows[j]]
+        keys[at] <- labels[rows[j]]
+        tied[at] <- sum(v[rows] == estimate[at], na.rm = TRUE)
+      }
+    }
+  }
+  n_sizes <- length(x$sizes)
+  data.frame(n_keys = rep(x$sizes, nrow(panels)), target = rep(panels$target, each = n_sizes),
+             measure = rep(panels$measure, each = n_sizes), subsets = rep(lengths(by_size), nrow(panels)),
+             estimate = estimate, keys = keys, tied = tied, stringsAsFactors = FALSE)
 }
 
 # Each key's Shapley value for every measure and target (section 14), from the
@@ -473,11 +497,18 @@ worst_block <- function(x, measure, target, digits) {
     paste0(measure, " of target ", target, " (%), the worst subset of each size:")
   tab <- data.frame(keys = w$n_keys, subsets = w$subsets,
                     worst = formatC(w$estimate, format = "f", digits = digits),
-                    subset = ifelse(is.na(w$keys), "", ifelse(nzchar(w$keys), w$keys, "(none)")),
-                    stringsAsFactors = FALSE)
+                    subset = worst_labels(w), stringsAsFactors = FALSE)
   names(tab)[3] <- measure
   lines <- utils::capture.output(print(tab[, 1:3], row.names = FALSE, right = TRUE))
   c(title, paste0("  ", lines, "  ", c("subset", tab$subset)), "")
+}
+
+# A worst subset's keys ("(none)" for the empty set), and how many other subsets of
+# its size attain the same value.
+worst_labels <- function(w, sep = "+") {
+  keys <- ifelse(is.na(w$keys), "", ifelse(nzchar(w$keys), gsub("+", sep, w$keys, fixed = TRUE), "(none)"))
+  ifelse(w$tied > 1 & w$tied == w$subsets, "(all equal)",
+         ifelse(w$tied > 1, paste0(keys, " (and ", w$tied - 1, " more equal)"), keys))
 }
 
 share_block <- function(x, shown, digits) {
@@ -492,8 +523,8 @@ share_block <- function(x, shown, digits) {
   tab <- cbind(repU = col("repU", ident_target),
                do.call(cbind, stats::setNames(lapply(shown, function(t) col("DiSCO", t)), paste0("DiSCO:", shown))))
   rownames(tab) <- x$keys
-  c(paste0("Each key's share (Shapley value, in points of the measure; the shares add up to the measure with all ",
-           "keys less the measure with none):"),
+  c(strwrap(paste("Each key's share (Shapley value, in points of the measure; the shares add up to the measure",
+                   "with all keys less the measure with none):"), width = cli::console_width()),
     paste0("  ", matrix_lines(tab)))
 }
 
@@ -507,7 +538,8 @@ share_block <- function(x, shown, digits) {
 #'   mean over syntheses) and, with `conf.level`, `conf.low`, `conf.high` and
 #'   `conf.caveat` as in [tidy.disclosure()]. `"worst"`: per size, target and
 #'   measure the worst subset: `n_keys`, `target`, `measure`, `subsets` (of that
-#'   size), `estimate`, `keys`. `"shares"`: per target, measure and key its Shapley
+#'   size), `estimate`, `keys` (the first subset attaining it), `tied` (how many subsets
+#'   of that size attain it). `"shares"`: per target, measure and key its Shapley
 #'   value `phi` and `share` (`phi` over the measure with all keys less the measure
 #'   with none), when the whole lattice was computed.
 #' @param ... Unused.
@@ -594,7 +626,8 @@ autoplot.synthrisk_key_sweep <- function(object, type = "measures", measures = c
   panels <- panels[panels$measure %in% measures & (is.na(panels$target) | panels$target %in% targets), , drop = FALSE]
   panels$label <- ifelse(is.na(panels$target), panels$measure, paste0(panels$measure, ": ", panels$target))
   panels$label <- factor(panels$label, unique(panels$label[order(match(panels$measure, measures))]))
-  subtitle <- keys_subtitle(object$keys, if (object$m > 1) paste0("; means over ", object$m, " syntheses") else "")
+  subtitle <- wrap_subtitle(paste0("Candidate keys: ", paste(object$keys, collapse = ", "),
+                                   if (object$m > 1) paste0("; means over ", object$m, " syntheses")), width = 90)
   if (type == "shares") return(shares_plot(object, panels, subtitle, env))
   points <- do.call(rbind, lapply(seq_len(nrow(panels)), function(r) {
     data.frame(panel = panels$label[r], n_keys = lengths(object$subsets),
@@ -604,19 +637,24 @@ autoplot.synthrisk_key_sweep <- function(object, type = "measures", measures = c
   worst <- do.call(rbind, lapply(seq_len(nrow(panels)), function(r) {
     rows <- w[w$measure == panels$measure[r] & (w$target %in% panels$target[r] | (is.na(w$target) & is.na(panels$target[r]))), ]
     data.frame(panel = panels$label[r], n_keys = rows$n_keys, estimate = rows$estimate,
-               keys = ifelse(nzchar(rows$keys), gsub("+", "+\n", rows$keys, fixed = TRUE), "(none)"),
-               stringsAsFactors = FALSE)
+               keys = worst_labels(rows, "+\n"), stringsAsFactors = FALSE)
   }))
   worst <- worst[is.finite(worst$estimate), , drop = FALSE]
+  # Where every subset of a size is equal there is no subset to name.
+  worst$keys[worst$keys == "(all equal)"] <- ""
   ggplot2::ggplot(points, ggplot2::aes(x = .data$n_keys, y = .data$estimate)) +
     ggplot2::geom_point(colour = "grey55", alpha = 0.6, size = 1.6,
                         position = ggplot2::position_jitter(width = 0.12, height = 0, seed = 1)) +
+    # Each label hangs below and right of its point, on white; the worst points and
+    # their line are drawn over the labels, so a label never hides one.
+    ggplot2::geom_label(data = worst, ggplot2::aes(label = .data$keys), size = 2.3, lineheight = 0.8,
+                        hjust = 0, vjust = 1, nudge_x = 0.08, colour = "grey15", fill = grDevices::adjustcolor("white", 0.8),
+                        label.size = 0, label.padding = grid::unit(1, "pt")) +
     ggplot2::geom_line(data = worst, colour = "#D55E00", linewidth = 0.4) +
     ggplot2::geom_point(data = worst, colour = "#D55E00", size = 2.4) +
-    ggplot2::geom_text(data = worst, ggplot2::aes(label = .data$keys), size = 2.5, lineheight = 0.85,
-                       hjust = -0.15, vjust = 0.5, colour = "grey20") +
     ggplot2::facet_wrap(ggplot2::vars(.data$panel), scales = "free_y") +
-    ggplot2::scale_x_continuous(breaks = object$sizes, expand = ggplot2::expansion(add = c(0.3, 0.9))) +
+    ggplot2::scale_x_continuous(breaks = object$sizes, expand = ggplot2::expansion(add = c(0.3, 1.3))) +
+    ggplot2::scale_y_continuous(expand = ggplot2::expansion(mult = c(0.25, 0.08))) +
     ggplot2::labs(x = "Number of keys the intruder holds", y = "Measure (%)",
                   title = "Which keys matter: every subset of the candidate keys",
                   subtitle = paste0(subtitle, "\nGrey: each subset; vermillion: the worst of each size, its keys named")) +
