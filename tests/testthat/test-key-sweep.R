@@ -242,3 +242,32 @@ test_that("inputs are not modified and the plots draw", {
   expect_no_error(ggplot2::ggplot_build(s))
   expect_setequal(unique(as.character(s$data$key)), keys)
 })
+
+test_that("one encoding and one counting call, whatever the number of subsets", {
+  crossings <- function(expr) {
+    n <- 0L
+    trace("crossed", as.call(list(function() n <<- n + 1L)), print = FALSE, where = asNamespace("synthrisk"))
+    on.exit(untrace("crossed", where = asNamespace("synthrisk")))
+    force(expr)
+    n
+  }
+  keys <- c("sex", "age", "region", "placesize", "ls", "marital")
+  one <- crossings(key_sweep(sd2011_synds, sd2011, keys = keys, targets = "depress", sizes = 1))
+  all <- crossings(key_sweep(sd2011_synds, sd2011, keys = keys, targets = "depress", sizes = 0:6))
+  expect_identical(one, 2L)
+  expect_identical(all, 2L)
+})
+
+test_that("counted cells give the sweep of the records they count", {
+  keys <- c("sex", "region", "placesize")
+  count_cells <- function(d) {
+    d <- d[c(keys, "marital")]
+    d[] <- lapply(d, function(x) addNA(factor(x), ifany = TRUE))
+    cell <- interaction(d, drop = TRUE)
+    first <- !duplicated(cell)
+    cell_counts(cbind(d[first, , drop = FALSE], n = tabulate(cell)[cell[first]]))
+  }
+  cells <- key_sweep(count_cells(sd2011_synds$syn), count_cells(sd2011), keys = keys, targets = "marital", sizes = 0:3)
+  records <- key_sweep(sd2011_synds, sd2011, keys = keys, targets = "marital", sizes = 0:3)
+  expect_equal(cells$estimate, records$estimate, tolerance = 1e-12)
+})
