@@ -624,8 +624,10 @@ autoplot.synthrisk_key_sweep <- function(object, type = "measures", measures = c
   targets <- if (is.null(targets)) shown_targets(object, 3) else check_choices(targets, object$targets, "targets", env)
   panels <- measure_panels(object)
   panels <- panels[panels$measure %in% measures & (is.na(panels$target) | panels$target %in% targets), , drop = FALSE]
+  # Measures in the order asked, each measure's targets in the order given.
+  panels <- panels[order(match(panels$measure, measures), match(panels$target, targets, nomatch = 0L)), , drop = FALSE]
   panels$label <- ifelse(is.na(panels$target), panels$measure, paste0(panels$measure, ": ", panels$target))
-  panels$label <- factor(panels$label, unique(panels$label[order(match(panels$measure, measures))]))
+  panels$label <- factor(panels$label, unique(panels$label))
   subtitle <- wrap_subtitle(paste0("Candidate keys: ", paste(object$keys, collapse = ", "),
                                    if (object$m > 1) paste0("; means over ", object$m, " syntheses")), width = 90)
   if (type == "shares") return(shares_plot(object, panels, subtitle, env))
