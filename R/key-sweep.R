@@ -473,8 +473,10 @@ format.synthrisk_key_sweep <- function(x, digits = 2, targets = 5, ...) {
     blocks <- c(blocks, paste0("And ", more, " more target", if (more == 1) "" else "s",
                                ": print(x, targets = Inf) or tidy(x, type = \"worst\")."))
   }
-  c(strwrap(head, width = cli::console_width()), "", blocks, share_block(x, shown, digits),
-    if (length(x$notes) > 0) c("", strwrap(paste("Note:", x$notes), width = cli::console_width(), exdent = 2)))
+  out <- c(strwrap(head, width = cli::console_width()), "", blocks, share_block(x, shown, digits),
+           if (length(x$notes) > 0) strwrap(paste("Note:", x$notes), width = cli::console_width(), exdent = 2))
+  if (!nzchar(out[length(out)])) out <- out[-length(out)]
+  out
 }
 
 size_range <- function(sizes) {
@@ -525,7 +527,7 @@ share_block <- function(x, shown, digits) {
   rownames(tab) <- x$keys
   c(strwrap(paste("Each key's share (Shapley value, in points of the measure; the shares add up to the measure",
                    "with all keys less the measure with none):"), width = cli::console_width()),
-    paste0("  ", matrix_lines(tab)))
+    paste0("  ", matrix_lines(tab)), "")
 }
 
 #' Key sweep results as data frames

@@ -53,7 +53,14 @@ fn rust_compute(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: Robj, n_t
 /// The measures of many subsets of keys on an encoding (see key_subsets::key_subsets).
 /// @noRd
 #[extendr]
-fn rust_key_subsets(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: Robj, weights: Robj, n_threads: i32) -> Response {
+fn rust_key_subsets(
+    encoded: Robj,
+    keys: Robj,
+    use_keys_na: Robj,
+    targets: Robj,
+    weights: Robj,
+    n_threads: i32,
+) -> Response {
     respond(key_subsets::key_subsets(encoded, keys, use_keys_na, targets, weights, n_threads))
 }
 

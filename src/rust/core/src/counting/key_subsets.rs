@@ -60,7 +60,12 @@ pub fn count_key_subsets(
 }
 
 /// One subset's measures, target by target, synthesis by synthesis.
-fn subset_measures(workers: &Workers, vars: &[EncodedVar<'_>], subset: &KeySubset, plan: &Plan) -> CoreResult<Vec<f64>> {
+fn subset_measures(
+    workers: &Workers,
+    vars: &[EncodedVar<'_>],
+    subset: &KeySubset,
+    plan: &Plan,
+) -> CoreResult<Vec<f64>> {
     let request =
         CountRequest { vars, keys: &subset.keys, use_keys_na: &subset.use_keys_na, targets: &subset.targets, plan };
     let results = run_plan(workers, &request, &never_stop)?;
@@ -98,7 +103,14 @@ mod tests {
         let sizes = [80usize, 70, 90];
         let vars: Vec<EncodedVar<'_>> = levels
             .iter()
-            .map(|&l| EncodedVar::from_u32(sizes.iter().map(|&n| (0..n).map(|_| next(l as u64)).collect()).collect(), l, l - 1, None))
+            .map(|&l| {
+                EncodedVar::from_u32(
+                    sizes.iter().map(|&n| (0..n).map(|_| next(l as u64)).collect()).collect(),
+                    l,
+                    l - 1,
+                    None,
+                )
+            })
             .collect();
         let plan = Plan::standard(3);
         let subsets_of = || -> Vec<KeySubset> {
@@ -115,9 +127,18 @@ mod tests {
         let want: Vec<f64> = subsets_of()
             .iter()
             .flat_map(|s| {
-                let request = CountRequest { vars: &vars, keys: &s.keys, use_keys_na: &s.use_keys_na, targets: &s.targets, plan: &plan };
+                let request = CountRequest {
+                    vars: &vars,
+                    keys: &s.keys,
+                    use_keys_na: &s.use_keys_na,
+                    targets: &s.targets,
+                    plan: &plan,
+                };
                 run_plan(&one, &request, &never_stop).unwrap().into_iter().flat_map(|t| {
-                    t.synthesis.into_iter().flat_map(|s| s.measures.named().into_iter().map(|(_, v)| v)).collect::<Vec<_>>()
+                    t.synthesis
+                        .into_iter()
+                        .flat_map(|s| s.measures.named().into_iter().map(|(_, v)| v))
+                        .collect::<Vec<_>>()
                 })
             })
             .collect();
