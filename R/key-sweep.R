@@ -60,7 +60,7 @@
 #'                 sizes = 0:4)
 #' ks
 #' head(tidy(ks))
-#' tidy(ks, type = "shares")
+#' subset(tidy(ks, type = "shares"), measure %in% c("repU", "DiSCO"))
 #' autoplot(ks)
 #' autoplot(ks, type = "shares")
 key_sweep <- function(object, data, keys, targets = NULL, sizes = NULL, ...) {
