@@ -310,16 +310,10 @@ build_key_sweep <- function(request, counted, sizes, call) {
   # Means over syntheses: subset x target x measure.
   estimate[] <- colMeans(aperm(values, c(2, 4, 3, 1)), dims = 1)
   if (with_intervals) {
-    for (i in seq_along(subsets)) {
-      for (t in targets) {
-        for (me in measures) {
-          iv <- of_original(interval_across(values[me, , t, i], level, measure_range(me)), me)
-          low[i, t, me] <- iv$conf.low
-          high[i, t, me] <- iv$conf.high
-          caveat[i, t, me] <- iv$caveat
-        }
-      }
-    }
+    iv <- intervals_across_syntheses(values, level)
+    low[] <- iv$conf.low
+    high[] <- iv$conf.high
+    caveat[] <- iv$caveat
   }
   first <- list(Nd = all_values["Nd", 1, 1, 1], Ns = all_values["Ns", , 1, 1])
   identity <- measures[measure_group[measures] == "identity"]
@@ -340,6 +334,38 @@ build_key_sweep <- function(request, counted, sizes, call) {
   x$shares <- if (full_lattice) key_shares(x)
   x$notes <- key_sweep_notes(x, full_lattice, !is.null(level) && m < 2)
   x
+}
+
+# interval_across() and of_original() (R/intervals.R) for every subset, target and
+# measure at once: `values` an array measure x synthesis x target x subset; returns
+# conf.low, conf.high and caveat as arrays subset x target x measure.
+intervals_across_syntheses <- function(values, level) {
+  d <- dim(values)
+  m <- d[2]
+  measures <- dimnames(values)[[1]]
+  # One column per (measure, target, subset), the syntheses down each column.
+  v <- aperm(values, c(2, 1, 3, 4))
+  dim(v) <- c(m, length(v) %/% m)
+  est <- colMeans(v)
+  sd <- sqrt(colSums((v - rep(est, each = m))^2) / (m - 1))
+  ranges <- vapply(measures, measure_range, numeric(2))
+  lo <- rep(ranges[1, ], length.out = ncol(v))
+  hi <- rep(ranges[2, ], length.out = ncol(v))
+  half <- stats::qt((1 + level) / 2, m - 1) * sd / sqrt(m)
+  defined <- is.finite(est) & is.finite(sd)
+  # Distinct values per column, from the columns sorted.
+  sorted <- matrix(v[order(col(v), v)], m)
+  n_distinct <- 1L + colSums(sorted[-1, , drop = FALSE] != sorted[-m, , drop = FALSE])
+  lattice <- colSums(v != round(v)) == 0 & n_distinct < min(m, 4)
+  at_bound <- colSums(v <= rep(lo, each = m) | v >= rep(hi, each = m)) > 0
+  caveat <- ifelse(sd == 0, "all equal", ifelse(at_bound, "at a bound", ifelse(lattice, "few values", NA_character_)))
+  of_original <- measure_registry$data[match(measures, measure_registry$measure)] == "original"
+  caveat[!defined | rep(of_original, length.out = ncol(v))] <- NA_character_
+  low <- ifelse(defined, pmax(est - half, lo), NA_real_)
+  high <- ifelse(defined, pmin(est + half, hi), NA_real_)
+  names <- dimnames(values)
+  as_array <- function(x) aperm(array(x, d[-2], names[-2]), c(3, 2, 1))
+  list(conf.low = as_array(low), conf.high = as_array(high), caveat = as_array(caveat))
 }
 
 # The rows of a sweep's estimates: per measure, the targets it has (NA for identity

@@ -271,3 +271,24 @@ test_that("counted cells give the sweep of the records they count", {
   records <- key_sweep(sd2011_synds, sd2011, keys = keys, targets = "marital", sizes = 0:3)
   expect_equal(cells$estimate, records$estimate, tolerance = 1e-12)
 })
+
+test_that("intervals for every subset at once equal interval_across() one by one", {
+  set.seed(5)
+  measures <- c("UiO", "repU", "DiSCO", "max_denom", "TCAP")
+  m <- 4
+  draw <- function() {
+    kind <- sample(6, 1)
+    switch(kind, runif(m, 0, 100), rep(3.5, m), c(0, runif(m - 1, 0, 5)), sample(0:2, m, TRUE),
+           c(NaN, runif(m - 1)), c(100, runif(m - 1, 90, 100)))
+  }
+  values <- array(replicate(length(measures) * 3 * 7, draw()), c(m, length(measures), 3, 7))
+  values <- aperm(values, c(2, 1, 3, 4))
+  dimnames(values) <- list(measures, NULL, c("a", "b", "c"), NULL)
+  iv <- synthrisk:::intervals_across_syntheses(values, 0.9)
+  for (i in 1:7) for (t in c("a", "b", "c")) for (me in measures) {
+    want <- synthrisk:::of_original(synthrisk:::interval_across(values[me, , t, i], 0.9, synthrisk:::measure_range(me)), me)
+    expect_equal(iv$conf.low[i, t, me], want$conf.low, tolerance = 1e-12)
+    expect_equal(iv$conf.high[i, t, me], want$conf.high, tolerance = 1e-12)
+    expect_identical(iv$caveat[i, t, me], want$caveat)
+  }
+})
