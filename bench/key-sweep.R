@@ -24,9 +24,11 @@ loop <- function() {
   })
 }
 
-gc(reset = TRUE)
+invisible(gc(reset = TRUE))
 sweep_s <- median_time(sweep, reps)
 sweep_mb <- sum(gc()[, 6])
+# The process's peak resident memory so far (Linux): R, the encoding and the core's passes.
+sweep_peak <- sub("^VmHWM:\\s*", "", grep("^VmHWM", readLines("/proc/self/status"), value = TRUE))
 loop_s <- median_time(loop, 1)
 
 # The same numbers: DiSCO and repU of a few subsets.
@@ -46,4 +48,5 @@ cat(sprintf("Adult: %s records, %d candidate keys, %d targets, 255 subsets, %d t
 cat(sprintf("key_sweep():                  %.2f s (median of %d); R memory peak %.0f MB\n", sweep_s, reps, sweep_mb))
 cat(sprintf("multi.disclosure() x 255:     %.2f s\n", loop_s))
 cat(sprintf("speed-up:                     %.1fx\n", loop_s / sweep_s))
+cat("process peak memory after the sweeps (VmHWM):", sweep_peak, "\n")
 cat("load:", system("uptime", intern = TRUE), "\n")

@@ -241,6 +241,13 @@ test_that("inputs are not modified and the plots draw", {
   s <- autoplot(ks, type = "shares")
   expect_no_error(ggplot2::ggplot_build(s))
   expect_setequal(unique(as.character(s$data$key)), keys)
+  # A data.table is changed by reference if anything writes into it: the sweep does not.
+  skip_if_not_installed("data.table")
+  dt <- data.table::as.data.table(data)
+  dt_before <- data.table::copy(dt)
+  expect_equal(key_sweep(syn, dt, keys = keys, targets = c("depress", "workab"), sizes = 0:3)$estimate, ks$estimate)
+  expect_identical(names(dt), names(dt_before))
+  expect_equal(dt, dt_before)
 })
 
 test_that("one encoding and one counting call, whatever the number of subsets", {
