@@ -1,7 +1,7 @@
 //! R glue for synthrisk-core, one module per topic: `protocol` reads R's values into
 //! typed requests and writes named results, `wire` the lookup by name that each
 //! topic's `mod wire` (the shapes of the lists it receives) reads fields with;
-//! the topics (`encoding`, `compute`, `identification`, `records`, `dcr`, `attacks`)
+//! the topics (`encoding`, `compute`, `key_subsets`, `identification`, `records`, `dcr`, `attacks`)
 //! borrow slices on the R thread, run the core on plain data and build R objects after
 //! the join. Nothing here panics on bad input or throws: an error returns
 //! through extendr's `result_condition` feature as an `extendr_error` condition, whose
