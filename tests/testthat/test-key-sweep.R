@@ -219,6 +219,13 @@ test_that("key_sweep() errors name the argument and the value", {
   expect_error(key_sweep(sd2011_synds, sd2011, keys = keys, bogus = 1), "Unknown argument.*bogus")
   expect_error(key_sweep(sd2011_synds, sd2011, keys = keys, cont.na = list(income = -8)), "cont.na")
   expect_error(key_sweep(sd2011_synds, sd2011), "keys")
+  # The request's own checks, as multi.disclosure() makes them.
+  expect_error(key_sweep(sd2011_synds, sd2011, keys = keys, conf.level = 2), "conf.level")
+  expect_error(key_sweep(sd2011_synds, sd2011, keys = keys, denom_lim = -1), "denom_lim")
+  expect_error(key_sweep(sd2011_synds, sd2011, keys = keys, usekeysNA = c(TRUE, FALSE)), "usekeysNA.*one per key")
+  one <- key_sweep(sd2011_synds, sd2011, keys = keys, targets = "depress", sizes = 1, conf.level = 0.9)
+  expect_null(one$conf.low)
+  expect_match(one$notes[["intervals"]], "m >= 2")
   expect_error(key_sweep(sd2011_synds, sd2011, keys = c("sex", "nosuch")), "nosuch")
   expect_error(key_sweep(sd2011_synds, sd2011, keys = keys, targets = "depress", exclude.keys = "placesize",
                          exclude.keylevs = "NONE", exclude.targetlevs = "YES"), "exclude.keys.*placesize")
