@@ -395,6 +395,7 @@ worst_subsets <- function(x) {
   estimate <- numeric(n)
   keys <- character(n)
   tied <- integer(n)
+  chosen <- rep(NA_integer_, n)
   at <- 0L
   for (r in seq_len(nrow(panels))) {
     v <- x$estimate[, panels$column[r], panels$measure[r]]
@@ -405,6 +406,7 @@ worst_subsets <- function(x) {
         estimate[at] <- NA_real_
         keys[at] <- NA_character_
       } else {
+        chosen[at] <- rows[j]
         estimate[at] <- v[rows[j]]
         keys[at] <- labels[rows[j]]
         tied[at] <- sum(v[rows] == estimate[at], na.rm = TRUE)
@@ -412,9 +414,17 @@ worst_subsets <- function(x) {
     }
   }
   n_sizes <- length(x$sizes)
-  data.frame(n_keys = rep(x$sizes, nrow(panels)), target = rep(panels$target, each = n_sizes),
-             measure = rep(panels$measure, each = n_sizes), subsets = rep(lengths(by_size), nrow(panels)),
-             estimate = estimate, keys = keys, tied = tied, stringsAsFactors = FALSE)
+  out <- data.frame(n_keys = rep(x$sizes, nrow(panels)), target = rep(panels$target, each = n_sizes),
+                    measure = rep(panels$measure, each = n_sizes), subsets = rep(lengths(by_size), nrow(panels)),
+                    estimate = estimate, keys = keys, tied = tied, stringsAsFactors = FALSE)
+  if (!is.null(x$conf.low)) {
+    # The interval of the worst subset's measure.
+    at <- cbind(chosen, rep(match(panels$column, x$targets), each = n_sizes),
+                rep(match(panels$measure, x$measures), each = n_sizes))
+    out$conf.low <- x$conf.low[at]
+    out$conf.high <- x$conf.high[at]
+  }
+  out
 }
 
 # Each key's Shapley value for every measure and target (section 14), from the
@@ -518,16 +528,24 @@ shown_targets <- function(x, n) {
 
 # The worst subset of each size for one measure and target, as lines.
 worst_block <- function(x, measure, target, digits) {
-  w <- x$worst[x$worst$measure == measure, , drop = FALSE]
-  w <- if (is.na(target) && !x$ident_by_target) w else w[w$target %in% target, , drop = FALSE]
+  # Identity measures given per target (their exclusions differ) are shown for the first.
   if (is.na(target) && x$ident_by_target) target <- x$targets[1]
+  w <- x$worst[x$worst$measure == measure, , drop = FALSE]
+  w <- w[if (is.na(target)) is.na(w$target) else w$target %in% target, , drop = FALSE]
   title <- if (is.na(target)) paste0(measure, " (%), the worst subset of each size:") else
     paste0(measure, " of target ", target, " (%), the worst subset of each size:")
   tab <- data.frame(keys = w$n_keys, subsets = w$subsets,
                     worst = formatC(w$estimate, format = "f", digits = digits),
                     subset = worst_labels(w), stringsAsFactors = FALSE)
   names(tab)[3] <- measure
-  lines <- utils::capture.output(print(tab[, 1:3], row.names = FALSE, right = TRUE))
+  shown <- c("keys", "subsets", measure)
+  if (!is.null(w$conf.low)) {
+    tab$interval <- ifelse(is.na(w$conf.low), "", paste0("[", formatC(w$conf.low, format = "f", digits = digits), ", ",
+                                                          formatC(w$conf.high, format = "f", digits = digits), "]"))
+    names(tab)[names(tab) == "interval"] <- paste0(format(100 * x$conf.level), "% interval")
+    shown <- c(shown, names(tab)[ncol(tab)])
+  }
+  lines <- utils::capture.output(print(tab[, shown], row.names = FALSE, right = TRUE))
   c(title, paste0("  ", lines, "  ", c("subset", tab$subset)), "")
 }
 
@@ -567,7 +585,8 @@ share_block <- function(x, shown, digits) {
 #'   `conf.caveat` as in [tidy.disclosure()]. `"worst"`: per size, target and
 #'   measure the worst subset: `n_keys`, `target`, `measure`, `subsets` (of that
 #'   size), `estimate`, `keys` (the first subset attaining it), `tied` (how many subsets
-#'   of that size attain it). `"shares"`: per target, measure and key its Shapley
+#'   of that size attain it) and, with `conf.level`, that subset's `conf.low` and
+#'   `conf.high`. `"shares"`: per target, measure and key its Shapley
 #'   value `phi` and `share` (`phi` over the measure with all keys less the measure
 #'   with none), when the whole lattice was computed.
 #' @param ... Unused.

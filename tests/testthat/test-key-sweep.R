@@ -306,3 +306,20 @@ test_that("intervals for every subset at once equal interval_across() one by one
     expect_identical(iv$caveat[i, t, me], want$caveat)
   }
 })
+
+test_that("with conf.level the worst subsets carry their intervals, in tidy() and the printout", {
+  ks <- key_sweep(sd2011_synds5, sd2011, keys = c("sex", "age", "region"), targets = c("depress", "workab"),
+                  usetargetsNA = c(TRUE, FALSE), sizes = 1:3, conf.level = 0.95)
+  w <- tidy(ks, type = "worst")
+  tk <- tidy(ks)
+  r <- w[w$measure == "DiSCO" & w$target == "workab" & w$n_keys == 2, ]
+  m <- tk[tk$keys == r$keys & tk$measure == "DiSCO" & tk$target == "workab", ]
+  expect_identical(c(r$conf.low, r$conf.high), c(m$conf.low, m$conf.high))
+  out <- capture.output(print(ks))
+  expect_true(any(grepl("95% interval", out, fixed = TRUE)))
+  # Identity measures differ between targets here: the printout names the target it shows.
+  expect_true(ks$ident_by_target)
+  expect_true(any(grepl("repU of target depress (%)", out, fixed = TRUE)))
+  rep_line <- sprintf("%.2f [%.2f, %.2f]  %s", r$estimate, r$conf.low, r$conf.high, r$keys)
+  expect_true(any(grepl(rep_line, out, fixed = TRUE)))
+})
