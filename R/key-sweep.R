@@ -2,7 +2,7 @@
 #'
 #' Every measure depends on the keys, and which variables an intruder knows is the
 #' custodian's judgement. `key_sweep()` computes every measure of [multi.disclosure()]
-#' for every subset of a candidate set of keys (definitions vignette, section 14), so
+#' for every subset of a candidate set of keys (definitions vignette, "Which keys matter"), so
 #' that judgement can be seen: the worst subset of each size and, when the whole
 #' lattice of subsets is computed, each key's share of the risk (its Shapley value).
 #'
