@@ -76,6 +76,9 @@
 #'   targets) and univariate and multivariate singling out on the keys and targets
 #'   ([singling_out_risk()], 500 queries on 3 columns, seed 1); with `control` when
 #'   given. Risks and success rates only: no query and no record.
+#' @param key_sweep Whether to add which keys matter ([key_sweep()]): the worst subset of
+#'   the keys of each size for `repU` and the targets' `DiSCO`, and each key's share
+#'   (every subset for up to 10 keys, else subsets of up to 3 keys).
 #' @param min_cell The smallest number of original records a level or pair of
 #'   levels named in the report must have: 10 or more (it can be raised, not
 #'   lowered).
@@ -102,12 +105,14 @@
 #' }
 #' }
 disclosure_report <- function(object, data, keys, targets = NULL, control = NULL, file = "disclosure-report.html",
-                              title = NULL, thresholds = NULL, distances = FALSE, attacks = FALSE, min_cell = 10, ...) {
+                              title = NULL, thresholds = NULL, distances = FALSE, attacks = FALSE, min_cell = 10,
+                              key_sweep = FALSE, ...) {
   env <- rlang::current_env()
   file <- check_report_file(file, env)
   title <- check_report_title(title, env)
   check_flag(distances, "distances", env)
   check_flag(attacks, "attacks", env)
+  check_flag(key_sweep, "key_sweep", env)
   min_cell <- check_min_cell(min_cell, env)
   thresholds <- check_report_thresholds(thresholds, distances, env)
   check_report_tools(env)
@@ -115,6 +120,7 @@ disclosure_report <- function(object, data, keys, targets = NULL, control = NULL
   dcr_fun <- if (distances) dcr
   contents <- report_contents(object, data, keys = keys, targets = targets, control = control,
                               thresholds = thresholds, distances = distances, attacks = attacks, min_cell = min_cell,
+                              key_sweep = key_sweep,
                               args = list(...), dcr_fun = dcr_fun, call = report_call(match.call()), env = env)
   contents$title <- title
   render_report(contents, file)
@@ -142,15 +148,17 @@ disclosure_report <- function(object, data, keys, targets = NULL, control = NULL
 #' r$identity
 #' }
 disclosure_report_contents <- function(object, data, keys, targets = NULL, control = NULL, thresholds = NULL,
-                                       distances = FALSE, attacks = FALSE, min_cell = 10, ...) {
+                                       distances = FALSE, attacks = FALSE, min_cell = 10, key_sweep = FALSE, ...) {
   env <- rlang::current_env()
   check_flag(distances, "distances", env)
   check_flag(attacks, "attacks", env)
+  check_flag(key_sweep, "key_sweep", env)
   min_cell <- check_min_cell(min_cell, env)
   thresholds <- check_report_thresholds(thresholds, distances, env)
   if (missing(keys)) keys <- NULL
   report_contents(object, data, keys = keys, targets = targets, control = control, thresholds = thresholds,
-                  distances = distances, attacks = attacks, min_cell = min_cell, args = list(...),
+                  distances = distances, attacks = attacks, min_cell = min_cell, key_sweep = key_sweep,
+                  args = list(...),
                   dcr_fun = if (distances) dcr,
                   call = report_call(match.call()), env = env)
 }
@@ -298,8 +306,8 @@ call_with_symbols <- function(fun, args) {
 # Everything the report shows, computed with the package's own functions and made
 # safe (see the help page's "What the report never shows").
 report_contents <- function(object, data, keys, targets = NULL, control = NULL, thresholds = NULL, distances = FALSE,
-                            attacks = FALSE, min_cell = 10L, args = list(), dcr_fun = NULL, call = NULL,
-                            env = rlang::caller_env()) {
+                            attacks = FALSE, min_cell = 10L, key_sweep = FALSE, args = list(), dcr_fun = NULL,
+                            call = NULL, env = rlang::caller_env()) {
   args$print.flag <- NULL
   args$plot <- NULL
   digits <- args$digits %||% 2
@@ -346,6 +354,7 @@ report_contents <- function(object, data, keys, targets = NULL, control = NULL, 
     holdout_notes = md$holdout_notes,
     distances = dcr_summary,
     attacks = attack_summary,
+    key_sweep = if (key_sweep) report_key_sweep(object, data, keys, targets, args),
     records = records,
     notes = report_notes(md),
     settings = report_settings(md, args, control, distances, min_cell, attacks),

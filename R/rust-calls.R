@@ -80,6 +80,14 @@ rust_compute <- function(encoded, keys, use_keys_na, targets, n_threads, plan = 
   crossed(.Call(wrap__rust_compute, encoded, keys, use_keys_na, targets, n_threads, plan))
 }
 
+# The measures of many subsets of keys on an encoding (key_sweep()): `keys`,
+# `use_keys_na`, `targets` one element per subset (0-based variables, flags, the
+# targets' requests); `weights` NULL or per dataset. Returns list(values = per subset,
+# target and synthesis the values of `measures`, measures).
+rust_key_subsets <- function(encoded, keys, use_keys_na, targets, weights, n_threads) {
+  crossed(.Call(wrap__rust_key_subsets, encoded, keys, use_keys_na, targets, weights, n_threads))
+}
+
 # Per synthesis, list(c = matches of each original record, t = whether its own row
 # matches); see identification_risk(). `exact`, `within`: 0-based variables of the
 # encoding matched exactly and within `radius` (with `relative`).

@@ -44,6 +44,7 @@ test_that("every front door treats NFC/NFD labels, NA/NA level/Missing, cont.na 
   same(function(s) record_risk(list(s), orig, keys)$synthetic)
   same(function(s) unclass(replicated.uniques(list(s), orig, keys))[c("res_tab", "repU.rm", "synU.rm")])
   same(function(s) tau_curve(list(s), orig, keys = c("city", "status"), targets = "y")$curve)
+  same(function(s) key_sweep(list(s), orig, keys = keys, targets = "y", sizes = 0:3, cont.na = case$cont.na)$estimate)
   same(function(s) identification_risk(s, orig, keys = c("city", "status"), syn.vars = "y")$summary)
   same(function(s) {
     r <- disclosure_report_contents(list(s), orig, keys = c("city", "status"), cont.na = case$cont.na)
@@ -105,6 +106,7 @@ test_that("each analysis that takes cont.na beside a synds says it is taken from
   expect_error(dcr(obj, data, cont.na = list(age = -8)), "taken from the .*synds")
   expect_error(disclosure(obj, data, keys = "sex", target = "age", cont.na = list(age = -8)), "taken from the .*synds")
   expect_error(tau_curve(obj, data, keys = "sex", targets = "age", cont.na = list(age = -8)), "taken from the .*synds")
+  expect_error(key_sweep(obj, data, keys = "sex", targets = "age", cont.na = list(age = -8)), "taken from the .*synds")
 })
 
 test_that("a cont.na name that is not a variable of data is an error naming it, in every function that takes cont.na (issue 37)", {
@@ -116,6 +118,7 @@ test_that("a cont.na name that is not a variable of data is an error naming it, 
     disclosure = function(cna) disclosure(syn, data, cna, keys = keys, target = "depress", print.flag = FALSE),
     multi.disclosure = function(cna) multi.disclosure(syn, data, cna, keys = keys, print.flag = FALSE, plot = FALSE),
     tau_curve = function(cna) tau_curve(syn, data, keys, targets = "income", tau = c(0, 1), cont.na = cna),
+    key_sweep = function(cna) key_sweep(syn, data, keys, targets = "income", sizes = 1, cont.na = cna),
     size_curve = function(cna) size_curve(syn, data, keys, targets = "income", sizes = 100, reps = 1, seed = 1,
                                           cont.na = cna),
     record_risk = function(cna) record_risk(syn, data, keys, target = "income", cont.na = cna),

@@ -1,7 +1,7 @@
 //! R glue for synthrisk-core, one module per topic: `protocol` reads R's values into
 //! typed requests and writes named results, `wire` the lookup by name that each
 //! topic's `mod wire` (the shapes of the lists it receives) reads fields with;
-//! the topics (`encoding`, `compute`, `identification`, `records`, `dcr`, `attacks`)
+//! the topics (`encoding`, `compute`, `key_subsets`, `identification`, `records`, `dcr`, `attacks`)
 //! borrow slices on the R thread, run the core on plain data and build R objects after
 //! the join. Nothing here panics on bad input or throws: an error returns
 //! through extendr's `result_condition` feature as an `extendr_error` condition, whose
@@ -12,6 +12,7 @@ mod compute;
 mod dcr;
 mod encoding;
 mod identification;
+mod key_subsets;
 mod protocol;
 mod records;
 mod wire;
@@ -47,6 +48,20 @@ fn rust_level_counts(encoded: Robj, var: i32, weights: Robj) -> Response {
 #[extendr]
 fn rust_compute(encoded: Robj, keys: Robj, use_keys_na: Robj, targets: Robj, n_threads: i32, plan: Robj) -> Response {
     respond(compute::compute(encoded, keys, use_keys_na, targets, n_threads, plan))
+}
+
+/// The measures of many subsets of keys on an encoding (see key_subsets::key_subsets).
+/// @noRd
+#[extendr]
+fn rust_key_subsets(
+    encoded: Robj,
+    keys: Robj,
+    use_keys_na: Robj,
+    targets: Robj,
+    weights: Robj,
+    n_threads: i32,
+) -> Response {
+    respond(key_subsets::key_subsets(encoded, keys, use_keys_na, targets, weights, n_threads))
 }
 
 /// Every measure's declaration (name, family, unit, data, components, numerator,
@@ -194,6 +209,7 @@ extendr_module! {
     fn rust_level_counts;
     fn rust_compute;
     fn rust_encode_compute;
+    fn rust_key_subsets;
     fn rust_measure_declarations;
     fn rust_identification;
     fn rust_record_keys;

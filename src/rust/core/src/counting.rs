@@ -1,12 +1,13 @@
 //! Counting on key tuples: the composite key q (`keys`), rows grouped by q
 //! (`rows_by_q`, `bucket_order`), the plan of syntheses (`plan`), every target and
 //! synthesis in one call (`engine`) of passes over q ranges (`sweep`), the exclusions
-//! and tables (`exclusions`), the named measures (`measures`) and the checks' inputs
-//! (`checks`).
+//! and tables (`exclusions`), the named measures (`measures`), the checks' inputs
+//! (`checks`) and many subsets of keys in one call (`key_subsets`).
 pub mod bucket_order;
 pub mod checks;
 pub mod engine;
 pub mod exclusions;
+pub mod key_subsets;
 pub mod keys;
 pub mod measures;
 pub mod plan;
