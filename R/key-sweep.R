@@ -21,12 +21,16 @@
 #' every subset: `phi_v = sum over S not holding v of |S|! (p - |S| - 1)! / p! *
 #' (M(S + v) - M(S))`; the shares of the keys add up to `M(all keys) - M(no key)`.
 #'
-#' Database tables are not yet supported by `key_sweep()`: [dplyr::collect()] them
-#' first, or loop [multi.disclosure()] over the subsets.
+#' Database tables (dbplyr) count in the database, as for [multi.disclosure()]: the
+#' queries of one `multi.disclosure()` with every candidate key (and, for the empty
+#' set, a constant one) whatever the number of subsets, each subset's counts then added
+#' up in R from those cells. What leaves the database is therefore the cells of all
+#' candidate keys together (key tuple, target value, count), as for a
+#' `multi.disclosure()` with those keys; `database` in the result lists the queries.
 #'
 #' @param object The synthetic data, as for [multi.disclosure()]: a `synds` object, a
 #'   data frame or a list of data frames.
-#' @param data The original data (a data frame).
+#' @param data The original data (a data frame, or a database table).
 #' @param keys The candidate keys K: names or column numbers of `data`, taken in the
 #'   column order of `data`.
 #' @param targets Target variables (names or column numbers); default every variable of
@@ -48,7 +52,8 @@
 #'   array subset x target x measure of means over syntheses), `conf.low`,
 #'   `conf.high`, `conf.caveat` (with `conf.level`), `worst` (the worst subset of each
 #'   size, see [tidy.synthrisk_key_sweep()]), `shares` (each key's Shapley value, or
-#'   `NULL`), `m`, `Norig`, `Nsyn`, `grouping`, `notes` and `call`. `print()` shows the
+#'   `NULL`), `m`, `Norig`, `Nsyn`, `grouping`, `input`, `database` (for database
+#'   tables, one row per query, as [multi.disclosure()]'s), `notes` and `call`. `print()` shows the
 #'   worst subset of each size for `repU` and for each target's `DiSCO`, and each key's
 #'   share; [tidy()][tidy.synthrisk_key_sweep()] gives every number.
 #' @seealso [multi.disclosure()], [tidy.synthrisk_key_sweep()],
@@ -97,20 +102,12 @@ key_sweep.list <- key_sweep_method(TRUE)
 
 #' @rdname key_sweep
 #' @export
-key_sweep.tbl_lazy <- function(object, data, keys, targets = NULL, sizes = NULL, ...) {
-  abort_key_sweep_database("object", rlang::current_env())
-}
+key_sweep.tbl_lazy <- key_sweep_method(TRUE)
 
 #' @rdname key_sweep
 #' @export
 key_sweep.default <- function(object, data, keys, targets = NULL, sizes = NULL, ...) {
   synthesis_list(object, call = rlang::current_env())
-}
-
-abort_key_sweep_database <- function(arg, call) {
-  cli::cli_abort(c("{.arg {arg}} is a database table, which {.fn key_sweep} does not yet support.",
-                   i = paste("{.code dplyr::collect()} the tables first, or loop {.fn multi.disclosure}",
-                             "(which counts in the database) over the subsets of keys.")), call = call)
 }
 
 # multi.disclosure()'s arguments that change no measure, and why the sweep has none.
@@ -135,11 +132,6 @@ run_key_sweep <- function(env, cont_na) {
   object <- get("object", envir = env)
   data <- get("data", envir = env)
   check_key_sweep_extra(eval(quote(list(...)), env), inherits(object, "synds"), env)
-  if (is_db_table(data)) abort_key_sweep_database("data", env)
-  if (is.list(object) && !is.data.frame(object) && !inherits(object, "synds") &&
-        any(vapply(object, is_db_table, logical(1)))) {
-    abort_key_sweep_database("object", env)
-  }
   cont.na <- if (cont_na) a$cont.na
   multi_args <- a[setdiff(names(a), c("sizes", "cont.na"))]
   request <- do.call(disclosure_request, c(list("multi", object, cont.na, data), multi_args,
@@ -206,7 +198,7 @@ subset_labels <- function(subsets, keys) {
 # in parallel). The empty set is counted with one extra key, a constant: one key
 # combination shared by every record (the core's counting needs a key). Returns
 # count_targets()'s list with `raw$values[[1]]` (an array measure x synthesis x target x
-# subset) and `subsets`.
+# subset, every group of targets joined) and `subsets`.
 count_key_subsets <- function(request, sizes) {
   keys <- request$keys
   subsets <- key_subsets(length(keys), sizes)
@@ -232,19 +224,36 @@ count_key_subsets <- function(request, sizes) {
     # count_targets() joins the groups' results with c(), which keeps a list whole.
     list(values = list(values))
   })
+  # Targets counted in groups (one at a time from a database): their arrays joined on
+  # the target dimension.
+  parts <- counted$raw$values
+  if (length(parts) > 1) {
+    d <- dim(parts[[1]])
+    values <- array(NA_real_, c(d[1:2], sum(vapply(parts, function(a) dim(a)[3], 0L)), d[4]),
+                    list(dimnames(parts[[1]])[[1]], NULL, unlist(lapply(parts, function(a) dimnames(a)[[3]])), NULL))
+    at <- 0L
+    for (a in parts) {
+      values[, , at + seq_len(dim(a)[3]), ] <- a
+      at <- at + dim(a)[3]
+    }
+    counted$raw$values <- list(values)
+  }
   counted$subsets <- subsets
   counted
 }
 
-# A column name held by no dataset, for the constant key of the empty set.
+# A column name held by no dataset, for the constant key of the empty set (a plain
+# identifier, which every database takes unquoted too).
 constant_key_name <- function(taken) {
-  name <- ".synthrisk_no_key"
+  name <- "synthrisk_no_key"
   while (name %in% taken) name <- paste0(name, "_")
   name
 }
 
-# A copy of dataset `x` (its columns shared, not copied) with a constant factor column.
+# A copy of dataset `x` (its columns shared, not copied) with a constant column: a
+# factor in R, the number 1 in a database table's query.
 with_constant_key <- function(x, name) {
+  if (is_db_table(x)) return(dplyr::mutate(x, !!name := 1L))
   x[[name]] <- structure(rep.int(1L, nrow(x)), levels = "every record", class = "factor")
   x
 }
@@ -327,6 +336,7 @@ build_key_sweep <- function(request, counted, sizes, call) {
     estimate = estimate, conf.low = low, conf.high = high, conf.caveat = caveat, conf.level = if (with_intervals) level,
     ident_by_target = ident_by_target, m = m, Norig = as.integer(first[["Nd"]][1]),
     Nsyn = as.integer(first[["Ns"]][seq_len(m)]), grouping = counted$enc$grouping %||% list(),
+    input = counted$input, database = counted$fetch,
     denom_lim = request$limits$denom_lim, exclude_ov_denom_lim = request$limits$exclude_ov_denom_lim, call = call
   ), class = "synthrisk_key_sweep")
   x$worst <- worst_subsets(x)
@@ -509,7 +519,10 @@ format.synthrisk_key_sweep <- function(x, digits = 2, targets = 5, ...) {
     blocks <- c(blocks, paste0("And ", more, " more target", if (more == 1) "" else "s",
                                ": print(x, targets = Inf) or tidy(x, type = \"worst\")."))
   }
-  out <- c(strwrap(head, width = cli::console_width()), "", blocks, share_block(x, shown, digits),
+  # How a database counted (its queries, cells returned and seconds), as multi.disclosure() says it.
+  counted_in <- input_lines(x$input, x$database)
+  out <- c(strwrap(head, width = cli::console_width()), strwrap(counted_in, width = cli::console_width()), "", blocks,
+           share_block(x, shown, digits),
            if (length(x$notes) > 0) strwrap(paste("Note:", x$notes), width = cli::console_width(), exdent = 2))
   if (!nzchar(out[length(out)])) out <- out[-length(out)]
   out

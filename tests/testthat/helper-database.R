@@ -448,3 +448,32 @@ check_tricky_labels_on <- function(con, collation = NULL, write = write_tables) 
   expect_same_as_collected(disclosure, syn[[2]], data, keys = c("sex", "age"), target = "u",
                            control = dplyr::tbl(con, "tricky_c"), print.flag = FALSE, label = "tricky holdout")
 }
+
+# The tables of the key sweep's database tests: SD2011 with three candidate keys and
+# three targets (one numeric, with a cont.na code), and two syntheses.
+key_sweep_tables <- function() {
+  cols <- c("sex", "age", "region", "depress", "marital", "income")
+  list(ks_d = sd2011[cols], ks_s1 = sd2011_synds5$syn[[1]][cols], ks_s2 = sd2011_synds5$syn[[2]][cols])
+}
+
+key_sweep_parts <- function(x) x[c("estimate", "worst", "shares", "Norig", "Nsyn")]
+
+# key_sweep() on the tables of key_sweep_tables() (written to `con`): every subset's
+# measures equal to the collected tables', from the queries of one multi.disclosure()
+# with every candidate key and a constant one (the empty set), whatever the subsets.
+check_key_sweep_on <- function(con) {
+  keys <- c("sex", "age", "region")
+  syn <- db_tables(con, c("ks_s1", "ks_s2"))
+  data <- dplyr::tbl(con, "ks_d")
+  args <- list(cont.na = list(income = -8), ngroups_targets = c(income = 5))
+  ks <- do.call(expect_same_as_collected, c(list(key_sweep, syn, data, keys = keys, sizes = 0:3), args,
+                                            list(parts = key_sweep_parts, label = "key_sweep")))
+  expect_identical(length(ks$subsets), 8L)
+  md <- do.call(multi.disclosure, c(list(lapply(syn, function(s) dplyr::mutate(s, synthrisk_no_key = 1L)),
+                                         dplyr::mutate(data, synthrisk_no_key = 1L),
+                                         keys = c(keys, "synthrisk_no_key")), args,
+                                    list(print.flag = FALSE, plot = FALSE)))
+  expect_identical(ks$database[c("dataset", "query", "targets")], md$database[c("dataset", "query", "targets")])
+  expect_true(any(grepl("GROUP BY quer", format(ks), fixed = TRUE)))
+  invisible(ks)
+}

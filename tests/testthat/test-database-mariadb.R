@@ -41,3 +41,8 @@ test_that("with a NO PAD binary collation, labels differing in case or trailing 
   con <- local_mariadb(list())
   check_tricky_labels_on(con, "ALTER TABLE %s MODIFY %s TEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin")
 })
+
+test_that("key_sweep() on MariaDB equals the collected tables", {
+  con <- local_mariadb(key_sweep_tables())
+  check_key_sweep_on(con)
+})

@@ -119,3 +119,8 @@ test_that("a PostgreSQL nondeterministic (case-insensitive) collation stops the 
                   target = "t", print.flag = FALSE)
   expect_identical(d$database$rows[d$database$query == "labels"], c(2L, 2L))
 })
+
+test_that("key_sweep() on PostgreSQL equals the collected tables, from the queries of one multi.disclosure()", {
+  con <- local_postgres(key_sweep_tables())
+  check_key_sweep_on(con)
+})

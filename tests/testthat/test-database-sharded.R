@@ -37,3 +37,8 @@ test_that("labels differing in case or trailing spaces, NA and Missing, and quot
   check_tricky_labels_on(con, write = write_sharded_tables)
   expect_identical(as.integer(DBI::dbGetQuery(con, "SELECT count(*) FROM pg_inherits WHERE inhparent = 'tricky_d'::regclass")[[1]]), 2L)
 })
+
+test_that("key_sweep() on sharded PostgreSQL equals the collected tables", {
+  con <- local_sharded_postgres(key_sweep_tables())
+  check_key_sweep_on(con)
+})

@@ -76,3 +76,8 @@ test_that("the test connection brings Spark's values back as written (NA, empty,
     expect_identical(held, want, label = name)
   }
 })
+
+test_that("key_sweep() on Spark equals the collected tables", {
+  con <- local_spark(key_sweep_tables())
+  check_key_sweep_on(con)
+})

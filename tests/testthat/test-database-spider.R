@@ -52,3 +52,8 @@ test_that("with a NO PAD binary collation, labels differing in case or trailing 
   con <- local_spider(list())
   check_tricky_labels_on(con, write = function(con, tables) write_spider_tables(con, tables, "utf8mb4_nopad_bin"))
 })
+
+test_that("key_sweep() on MariaDB Spider equals the collected tables", {
+  con <- local_spider(key_sweep_tables())
+  check_key_sweep_on(con)
+})

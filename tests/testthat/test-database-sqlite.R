@@ -262,3 +262,8 @@ test_that("integer64 columns from the database (BIGINT as bit64) group and count
   expect_equal(got$ident.table, want$ident.table)
   expect_equal(got$attrib.table, want$attrib.table)
 })
+
+test_that("key_sweep() on SQLite tables equals the collected tables, from the queries of one multi.disclosure()", {
+  con <- local_sqlite(key_sweep_tables())
+  check_key_sweep_on(con)
+})

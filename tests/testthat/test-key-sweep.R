@@ -229,9 +229,6 @@ test_that("key_sweep() errors name the argument and the value", {
   expect_error(key_sweep(sd2011_synds, sd2011, keys = c("sex", "nosuch")), "nosuch")
   expect_error(key_sweep(sd2011_synds, sd2011, keys = keys, targets = "depress", exclude.keys = "placesize",
                          exclude.keylevs = "NONE", exclude.targetlevs = "YES"), "exclude.keys.*placesize")
-  lazy <- structure(list(), class = c("tbl_lazy", "tbl"))
-  expect_error(key_sweep(lazy, sd2011, keys = keys), "database table.*not yet support")
-  expect_error(key_sweep(sd2011_synds$syn, lazy, keys = keys), "data.*database table")
   expect_error(key_sweep("x", sd2011, keys = keys))
 })
 
