@@ -63,7 +63,10 @@ db_target_cells <- function(tbl, keys, targets, where, call) {
     log[[length(log) + 1L]] <<- data.frame(query = query, targets = paste(vars, collapse = ", "), rows = rows,
                                            seconds = seconds, stringsAsFactors = FALSE)
   }
-  levels <- if (length(targets) > 1) db_levels_together(tbl, con, targets)
+  # A table partitioned (sharded) by a key: the levels are grouped by that key too, so
+  # that each partition's rows are grouped where they are (see db_partition_keys()).
+  spread <- intersect(db_partition_keys(tbl, con), keys)
+  levels <- if (length(targets) > 1 || length(spread) > 0) db_levels_together(tbl, con, targets, spread)
   if (!is.null(levels)) note("levels", targets, levels$rows, levels$seconds)
   levels <- levels$levels
   for (t in setdiff(targets, names(levels))) {
@@ -125,11 +128,12 @@ db_count <- function(tbl, vars, where, call, first = NULL) {
 # combination of the targets' values (`SELECT targets, COUNT(*) ... GROUP BY targets`),
 # summed per target; list(levels = per target as db_count() of it alone, rows,
 # seconds), or NULL when there are more than `joint_rows` combinations (then each
-# target is asked alone).
+# target is asked alone). Grouped by the columns `spread` too (a partitioned table's
+# keys), whose values are then summed over.
 joint_rows <- 10000L
 
-db_levels_together <- function(tbl, con, targets) {
-  sql <- grouped_sql(tbl, targets, "COUNT(*) AS synthrisk_n")
+db_levels_together <- function(tbl, con, targets, spread = character(0)) {
+  sql <- grouped_sql(tbl, c(spread, targets), "COUNT(*) AS synthrisk_n")
   started <- Sys.time()
   fetched <- tryCatch(fetch_in_chunks(con, sql, joint_rows + 1L, all = FALSE), error = function(e) NULL)
   if (is.null(fetched) || !fetched$complete || !all(c(targets, "synthrisk_n") %in% names(fetched$columns))) {
@@ -147,6 +151,26 @@ db_levels_together <- function(tbl, con, targets) {
                         seconds = seconds, complete = TRUE)
   }
   list(levels = levels, rows = length(counts), seconds = seconds)
+}
+
+# The columns by which a PostgreSQL table is partitioned (plain columns of its
+# partition key; character(0) for any other table, a query, or another database).
+# PostgreSQL sends an aggregate to a partition that is a foreign table (a shard behind
+# postgres_fdw) only when the GROUP BY holds the partition key: otherwise every row
+# travels to the coordinator, which groups them alone. The cells and the pivot group
+# by the keys; grouping the levels by a partitioning key as well lets each shard group
+# its own rows (rows returned: the key's levels times the targets' combinations).
+db_partition_keys <- function(tbl, con) {
+  if (!inherits(con, c("PqConnection", "PostgreSQLConnection"))) return(character(0))
+  # A plain table has a name; a query (filters, mutations) has none.
+  name <- tryCatch(dbplyr::remote_name(tbl), error = function(e) NULL)
+  if (is.null(name) || length(name) != 1) return(character(0))
+  table <- as.character(DBI::dbQuoteIdentifier(con, as.character(name)))
+  sql <- paste0("SELECT a.attname FROM pg_partitioned_table p JOIN pg_attribute a ON a.attrelid = p.partrelid ",
+                "AND a.attnum = ANY (p.partattrs::int2[]) WHERE p.partrelid = to_regclass(",
+                as.character(DBI::dbQuoteString(con, table)), ")")
+  found <- tryCatch(DBI::dbGetQuery(con, sql)$attname, error = function(e) NULL)
+  as.character(found %||% character(0))
 }
 
 # Counted cells from fetched columns and their counts.

@@ -42,3 +42,25 @@ test_that("key_sweep() on sharded PostgreSQL equals the collected tables", {
   con <- local_sharded_postgres(key_sweep_tables())
   check_key_sweep_on(con)
 })
+
+test_that("the levels query groups by the partitioning key too, so the shards group their own rows", {
+  con <- local_sharded_postgres(list(sd2011 = sd2011[, c(keys4, "depress", "marital")]))
+  data <- dplyr::tbl(con, "sd2011")
+  # The tables of write_sharded_tables() are partitioned by hash of their first column.
+  expect_identical(synthrisk:::db_partition_keys(data, con), "sex")
+  expect_identical(synthrisk:::db_partition_keys(dplyr::filter(data, age > 30), con), character(0))
+  targets <- c("depress", "marital")
+  sql <- function(vars) synthrisk:::grouped_sql(data, vars, "COUNT(*) AS synthrisk_n")
+  explain <- function(vars) DBI::dbGetQuery(con, paste("EXPLAIN VERBOSE", sql(vars)))[[1]]
+  # Grouped by the targets alone, every row goes to the coordinator; with the
+  # partitioning key, each shard groups its rows.
+  expect_false(any(grepl("Relations: Aggregate on", explain(targets))))
+  expect_identical(sum(grepl("Relations: Aggregate on", explain(c("sex", targets)))), 2L)
+  md <- expect_same_as_collected(multi.disclosure, data, data, keys = keys4, targets = targets, print.flag = FALSE,
+                                 plot = FALSE, parts = multi_parts)
+  levels <- md$database[md$database$query == "levels", ]
+  # One levels query per table, its rows the combinations of sex and the targets.
+  expect_identical(nrow(levels), 2L)
+  joint <- nrow(unique(sd2011[c("sex", targets)]))
+  expect_identical(as.integer(levels$rows), rep(joint, 2))
+})
