@@ -186,6 +186,11 @@ bench_sharded <- function() {
   pivot_pushed <- any(grepl("Relations: Aggregate on", explain(paste(
     "SELECT sex, age, region, placesize, occupation, COUNT(CASE WHEN t_10 = 1 THEN 1 END) FROM orig",
     "GROUP BY sex, age, region, placesize, occupation"))))
+  # The levels query as db_target_cells() sends it: grouped by the partitioning key
+  # (region) as well as the targets, so that each shard groups its own rows.
+  spread <- intersect(synthrisk:::db_partition_keys(orig_tbl, con), keys)
+  levels_pushed <- sum(grepl("Relations: Aggregate on", explain(synthrisk:::grouped_sql(
+    orig_tbl, c(spread, targets), "COUNT(*) AS synthrisk_n")))) == length(cluster$shards)
   local <- pulled(function(name) dplyr::collect(dplyr::select(dplyr::tbl(con, name), dplyr::all_of(columns))))
   setup <- sprintf(paste("PostgreSQL %s: a coordinator and two shard servers on this machine (started by the script in",
                          "%.0f s), each table partitioned by list of region (8 regions per shard) over postgres_fdw",
@@ -193,11 +198,12 @@ bench_sharded <- function() {
                          "RPostgreSQL driver; postgres_fdw fetches 10,000 rows at a time and queries the shards",
                          "asynchronously (`async_capable`). %s-row original and synthetic tables, each shard generating",
                          "its half (%.0f s). EXPLAIN VERBOSE: the pivot's GROUP BY (the keys, region among them) %s on the",
-                         "shards, the levels' (the targets) on the coordinator, from every row, as PostgreSQL 15's",
-                         "postgres_fdw sends an aggregate to a shard only when it groups by the partition key. The label",
-                         "check %s."),
+                         "shards, and the levels' (the targets, grouped by the partitioning key %s as well, since",
+                         "PostgreSQL's postgres_fdw sends an aggregate to a shard only when it groups by the partition",
+                         "key) %s on the shards. The label check %s."),
                    sub(" .*", "", version), start_s, big(rows), generate_s,
                    if (pivot_pushed) "ran" else "did not run",
+                   paste(spread, collapse = ", "), if (levels_pushed) "ran" else "did not run",
                    if (all(db$result$database$rows[db$result$database$query == "labels"] == 0)) {
                      sprintf(paste("read no rows (the database has no nondeterministic collation); had it scanned,",
                                    "the shards would have grouped %d of its %d text columns (region)"), pushed, length(text))
