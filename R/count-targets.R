@@ -114,6 +114,13 @@ input_lines <- function(input, fetch, timing = FALSE) {
                               format_count(nrow(fetch)), if (nrow(fetch) == 1) "y" else "ies", format_count(sum(fetch$rows)),
                               format(signif(sum(fetch$rows) / sum(db$records), 3), scientific = FALSE),
                               if (timing) sprintf(" in %.2f s", sum(fetch$seconds)) else ""))
+    read <- fetch[fetch$query == "rows", , drop = FALSE]
+    if (nrow(read) > 0) {
+      lines <- c(lines, paste0(
+        "The keys left most records alone in their tuple, so ", format_count(nrow(read)), " of those queries read ",
+        format_count(sum(read$rows)), " records as they are (targets ", paste0("'", unique(read$targets), "'", collapse = ", "),
+        ") instead of grouping them; with such keys, collect() the tables (vignette(\"database\"))."))
+    }
   }
   lines
 }

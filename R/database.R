@@ -84,16 +84,29 @@ db_target_cells <- function(tbl, keys, targets, where, call) {
   }
   cells <- list()
   pivoted <- targets[vapply(levels, pivotable, logical(1))]
+  key_tuples <- NA_real_
   for (batch in pivot_batches(pivoted, levels)) {
     got <- tryCatch(db_pivot(tbl, con, keys, batch, levels), error = function(e) NULL)
     if (is.null(got)) next
     note("pivot", batch, length(got$keys[[1]]), got$seconds)
+    key_tuples <- length(got$keys[[1]])
     for (t in batch) {
       one <- pivot_cells(got, keys, t, levels[[t]])
       if (!is.null(one)) cells[[t]] <- one
     }
   }
+  # When a target's cells would be more than half its records (few records per key
+  # tuple, the pivot says, and a target of many levels), grouping them costs the
+  # database more than sending the rows, about as many (bench/db-gap.R). Then the rows
+  # are read as they are, each a cell of one.
+  records <- if (length(totals) > 0) totals[[1]] else NA_real_
   for (t in setdiff(targets, names(cells))) {
+    if (many_cells(key_tuples, records, levels[[t]]$counts)) {
+      got <- db_rows(tbl, c(keys, t), where, call)
+      note("rows", t, length(got$columns[[1]]), got$seconds)
+      cells[[t]] <- counted_cells(got$columns, rep.int(1L, length(got$columns[[1]])))
+      next
+    }
     got <- db_count(tbl, c(keys, t), where, call)
     note("cells", t, length(got$counts), got$seconds)
     cells[[t]] <- counted_cells(got$columns, got$counts)
@@ -122,6 +135,28 @@ db_count <- function(tbl, vars, where, call, first = NULL) {
   check_counts(counts, "COUNT(*)", where, allow_zero = FALSE, call = call)
   list(columns = lapply(fetched$columns[vars], plain_fetched), counts = as.integer(counts), seconds = seconds,
        complete = fetched$complete)
+}
+
+# Whether a target's cells are expected to be more than half its `records`, from the
+# number of key tuples (`key_tuples`, NA when unknown) and its levels' records
+# (`level_counts`, complete or not): each tuple holding records / key_tuples records
+# drawn from the levels in their proportions.
+many_cells <- function(key_tuples, records, level_counts) {
+  if (is.na(key_tuples) || is.na(records) || key_tuples < 1 || length(level_counts) == 0) return(FALSE)
+  p <- level_counts / sum(level_counts)
+  expected <- key_tuples * sum(1 - (1 - p)^(records / key_tuples))
+  expected > records / 2
+}
+
+# `SELECT vars FROM (the table's query)`: every row as it is, list(columns, seconds).
+db_rows <- function(tbl, vars, where, call) {
+  con <- dbplyr::remote_con(tbl)
+  sql <- paste0("SELECT ", paste(DBI::dbQuoteIdentifier(con, vars), collapse = ", "), "\nFROM (",
+                dbplyr::sql_render(tbl), ") ", DBI::dbQuoteIdentifier(con, "synthrisk_table"))
+  started <- Sys.time()
+  fetched <- tryCatch(fetch_in_chunks(con, sql, fetch_rows()), error = function(e) db_count_error(e, tbl, vars, where, call))
+  seconds <- as.numeric(Sys.time() - started, units = "secs")
+  list(columns = lapply(fetched$columns[vars], plain_fetched), seconds = seconds)
 }
 
 # Every target's levels and their records from one scan: the records of each

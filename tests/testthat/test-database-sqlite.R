@@ -25,7 +25,7 @@ test_that("multi.disclosure() and tau_curve() on SQLite SD2011 (m = 5) equal the
                                  exclude.keylevs = list(marital = "MALE"), exclude.targetlevs = list(marital = "SINGLE"),
                                  exclude_ov_denom_lim = TRUE, denom_lim = 3, print.flag = FALSE, plot = FALSE,
                                  parts = multi_parts)
-  # Only counts came back. Per table: each target's levels; one pivot counting the
+  # Per table: each target's levels; one pivot counting the
   # levels of the targets with few (per key tuple); income (many levels) on its own.
   db <- md$database
   expect_identical(nrow(db), 6L * 4L)
@@ -37,13 +37,16 @@ test_that("multi.disclosure() and tau_curve() on SQLite SD2011 (m = 5) equal the
   expect_identical(labels$rows, rep(length(intersect(c(keys4, "depress", "income", "ls", "marital", "workab"), text)), 6))
   expect_equal(md$input$rows[1], sum(db$rows[db$dataset == "original"]))
   original <- db[db$dataset == "original" & db$query != "labels", ]
-  expect_identical(original$query, c("levels", "pivot", "cells"))
+  # income has 407 levels over 3,459 key tuples of 5,000 records: its cells would be
+  # nearly one per record (4,799), so its rows are read as they are.
+  expect_identical(original$query, c("levels", "pivot", "rows"))
   targets <- c("depress", "income", "ls", "marital", "workab")
   expect_identical(original$targets, c(paste(targets, collapse = ", "), "depress, ls, marital, workab", "income"))
   distinct_rows <- function(d, vars) nrow(unique(as.data.frame(d)[vars]))
   expect_identical(original$rows[1], distinct_rows(sd2011, targets))
   expect_identical(original$rows[2], distinct_rows(sd2011, keys4))
-  expect_identical(original$rows[3], distinct_rows(sd2011, c(keys4, "income")))
+  expect_identical(original$rows[3], nrow(sd2011))
+  expect_gt(distinct_rows(sd2011, c(keys4, "income")), nrow(sd2011) / 2)
   expect_identical(md$input$source, rep("database", 6))
   expect_identical(md$input$records, rep(5000, 6))
   expect_match(gsub("\\s+", " ", paste(capture.output(print(md, plot = FALSE)), collapse = " ")),
@@ -266,4 +269,21 @@ test_that("integer64 columns from the database (BIGINT as bit64) group and count
 test_that("key_sweep() on SQLite tables equals the collected tables, from the queries of one multi.disclosure()", {
   con <- local_sqlite(key_sweep_tables())
   check_key_sweep_on(con)
+})
+
+test_that("a target of many levels over keys that leave most records alone is read as rows, with the same numbers", {
+  set.seed(7)
+  make <- function(n) data.frame(a = sample(30, n, TRUE), b = sample(20, n, TRUE), t3 = sample(3, n, TRUE),
+                                 t90 = sample(90, n, TRUE))
+  con <- local_sqlite(list(d = make(400), s = make(350)))
+  md <- expect_same_as_collected(multi.disclosure, dplyr::tbl(con, "s"), dplyr::tbl(con, "d"), keys = c("a", "b"),
+                                 print.flag = FALSE, plot = FALSE, parts = multi_parts)
+  # t3 by the pivot (which says there are many key tuples), t90 read as it is.
+  expect_identical(md$database$query[md$database$targets == "t90"], c("rows", "rows"))
+  expect_identical(md$database$rows[md$database$query == "rows"], c(400L, 350L))
+  expect_match(paste(format(md), collapse = " "), "read\\s+750 records as they are")
+  # Few records per level (a target of 3 levels over 2 keys of 2 levels): grouped as before.
+  expect_false(synthrisk:::many_cells(4, 400, c(130, 140, 130)))
+  expect_true(synthrisk:::many_cells(350, 400, rep(5, 80)))
+  expect_false(synthrisk:::many_cells(NA, 400, rep(5, 80)))
 })
