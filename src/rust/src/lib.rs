@@ -14,6 +14,7 @@ mod encoding;
 mod identification;
 mod protocol;
 mod records;
+mod search;
 mod wire;
 
 use extendr_api::prelude::*;
@@ -97,43 +98,23 @@ fn rust_records(encoded: Robj, keys: Robj, use_keys_na: Robj, target: Robj, n_th
 /// per search.
 /// @noRd
 #[extendr]
-fn rust_dcr(
-    encoded: Robj,
-    vars: Robj,
-    label_codes: Robj,
-    names: Robj,
-    weights: Robj,
-    searches: Robj,
-    n_threads: i32,
-) -> Response {
-    respond(dcr::dcr(encoded, vars, label_codes, names, weights, searches, n_threads))
+fn rust_dcr(encoded: Robj, columns: Robj, weights: Robj, searches: Robj, n_threads: i32) -> Response {
+    respond(dcr::dcr(encoded, columns, weights, searches, n_threads))
 }
 
 /// The inference attack (definitions vignette 13), per group of secrets sharing their
-/// auxiliary columns and per attack of `runs`.
+/// auxiliary columns and per search of `searches`.
 /// @noRd
 #[extendr]
-fn rust_inference(encoded: Robj, groups: Robj, tolerance: f64, runs: Robj, n_threads: i32) -> Response {
-    respond(attacks::inference(encoded, groups, tolerance, runs, n_threads))
+fn rust_inference(encoded: Robj, groups: Robj, tolerance: f64, searches: Robj, n_threads: i32) -> Response {
+    respond(attacks::inference(encoded, groups, tolerance, searches, n_threads))
 }
 
-/// The linkability attack (definitions vignette 13), per attack of `runs`.
+/// The linkability attack (definitions vignette 13), per search of its `request`.
 /// @noRd
 #[extendr]
-#[allow(clippy::too_many_arguments)]
-fn rust_linkability(
-    encoded: Robj,
-    aux_a: Robj,
-    codes_a: Robj,
-    names_a: Robj,
-    aux_b: Robj,
-    codes_b: Robj,
-    names_b: Robj,
-    k: i32,
-    runs: Robj,
-    n_threads: i32,
-) -> Response {
-    respond(attacks::linkability(encoded, aux_a, codes_a, names_a, aux_b, codes_b, names_b, k, runs, n_threads))
+fn rust_linkability(encoded: Robj, request: Robj) -> Response {
+    respond(attacks::linkability(encoded, request))
 }
 
 /// The datasets of singling out, distinct on its columns, behind a pointer.

@@ -8,6 +8,7 @@
 use crate::distance::{Metric, Table, FINITE};
 use crate::error::CoreResult;
 use crate::nearest::{Collector, Index, Search};
+use crate::workers::Workers;
 use std::cmp::Ordering;
 
 /// The distinct records of a table (or of some of its rows), each a group.
@@ -86,6 +87,31 @@ impl Distinct {
             .map(|(v, &num)| if num { v.as_slice() } else { &[][..] })
             .collect();
         Table::new(metric, codes, values, "distinct records")
+    }
+}
+
+/// A synthesis ready for nearest-set searches: its distinct records and the index of
+/// their table. It depends on the synthesis and the metric only, so a call builds it
+/// once per synthesis and every search of that synthesis (main and control targets,
+/// every secret) reuses it.
+pub struct IndexedSynthesis {
+    pub groups: Distinct,
+    pub index: Index,
+}
+
+impl IndexedSynthesis {
+    pub fn build(workers: &Workers, metric: &Metric, synthetic: &Table<'_>) -> CoreResult<IndexedSynthesis> {
+        let groups = workers.run(|| Distinct::of(metric, synthetic, None));
+        let index = {
+            let table = groups.table(metric)?;
+            workers.run(|| Index::build(metric, &table))?
+        };
+        Ok(IndexedSynthesis { groups, index })
+    }
+
+    /// The synthesis's records (every record is in one group).
+    pub fn n_records(&self) -> usize {
+        self.groups.group_of.len()
     }
 }
 
