@@ -1,6 +1,6 @@
 # What the three attacks of definitions vignette 13 (inference_risk(),
 # linkability_risk(), singling_out_risk()) share: their request (the search request
-# with the options every attack checks), the targets (every record, or n_attacks
+# with the options every attack checks), the target rows (every record, or n_attacks
 # drawn) and the searches on them, anonymeter's risk from Wilson intervals, the
 # summary across syntheses, and one class with print/format, tidy/glance and autoplot.
 # Each attack's own file makes the rows of `results` (one per synthesis, and per secret
@@ -8,36 +8,38 @@
 
 # An attack's search request (R/search-request.R) with the options every attack
 # checks: `conf.level`, `seed`, `records` and, for the attacks on target records
-# (`targets = TRUE`: inference and linkability), `n_attacks` (NULL: every record) and
-# that `seed` has targets to draw.
+# (`target_records = TRUE`: inference and linkability), `n_attacks` (NULL: every
+# record) and that `seed` has targets to draw.
 attack_request <- function(object, data, control, cont.na, n_threads, fn, call, conf.level, seed, records,
-                           n_attacks = NULL, targets = TRUE) {
+                           n_attacks = NULL, target_records = TRUE) {
   request <- search_request(object, data, control = control, cont.na = cont.na, n_threads = n_threads, fn = fn,
                             call = call)
   request$conf.level <- check_conf_level(conf.level, call) %||% 0.95
-  if (targets) request$n_attacks <- check_n_attacks(n_attacks, call)
+  if (target_records) request$n_attacks <- check_n_attacks(n_attacks, call)
   request$seed <- check_seed(seed, call)
-  if (targets) check_seed_for_targets(request$seed, request$n_attacks, call)
+  if (target_records) check_seed_for_targets(request$seed, request$n_attacks, call)
   check_flag(records, "records", call)
   request$records <- records
   request
 }
 
-# The target rows drawn (`targets`, see attack_targets()) and the searches of an attack
-# on them: per synthesis j, its main search (the rows of data, dataset 0) then, with
-# control records, its control search (dataset m + 1); `indexed` the synthesis
-# searched, `queries` the dataset whose rows are looked up, datasets 0-based.
+# The target rows drawn (`target_rows`, see attack_target_rows()) and the searches of
+# an attack on them: per synthesis j, its main search (the rows of data, dataset 0)
+# then, with control records, its control search (dataset m + 1); `indexed` the
+# synthesis searched, `queries` the dataset whose rows are looked up, datasets 0-based.
 attack_searches <- function(request) {
   m <- request$m
   n_control <- request$n$control
-  targets <- with_seed(request$seed, attack_targets(request$n_attacks, request$n$data, n_control))
+  target_rows <- with_seed(request$seed, attack_target_rows(request$n_attacks, request$n$data, n_control))
   searches <- vector("list", m * (1L + (n_control > 0)))
   k <- 0L
   for (j in seq_len(m)) {
-    searches[[k <- k + 1L]] <- list(indexed = j, queries = 0L, rows = as.integer(targets$main))
-    if (n_control > 0) searches[[k <- k + 1L]] <- list(indexed = j, queries = m + 1L, rows = as.integer(targets$control))
+    searches[[k <- k + 1L]] <- list(indexed = j, queries = 0L, rows = as.integer(target_rows$main))
+    if (n_control > 0) {
+      searches[[k <- k + 1L]] <- list(indexed = j, queries = m + 1L, rows = as.integer(target_rows$control))
+    }
   }
-  request$targets <- targets
+  request$target_rows <- target_rows
   request$searches <- searches
   request
 }
@@ -79,7 +81,7 @@ check_sizes_for_attack <- function(data, syn, control, call) {
 # The target rows (0-based): every record of data and control, or with `n_attacks`,
 # sample.int(Nd, n) rows of data then sample.int(Nc, min(n, Nc)) of control (the
 # caller sets the seed).
-attack_targets <- function(n_attacks, n_data, n_control) {
+attack_target_rows <- function(n_attacks, n_data, n_control) {
   if (is.null(n_attacks)) {
     return(list(main = seq_len(n_data) - 1L, control = if (n_control > 0) seq_len(n_control) - 1L))
   }

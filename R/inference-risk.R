@@ -105,7 +105,7 @@ inference_risk <- function(object, data, secret, aux = NULL, control = NULL, tol
   m <- request$m
   n_control <- request$n$control
   conf.level <- request$conf.level
-  targets <- request$targets
+  target_rows <- request$target_rows
   # Secrets with the same auxiliary columns share one search (all of them when `aux` is
   # given), in one crossing.
   aux_key <- vapply(aux_of, paste, character(1), collapse = "\r")
@@ -137,8 +137,8 @@ inference_risk <- function(object, data, secret, aux = NULL, control = NULL, tol
                         if (n_control > 0) sum(ctrl$success) else NA_real_, sum(main$baseline), conf.level)
       rows[[length(rows) + 1L]] <- cbind(secret = s, row)
       if (records) {
-        record_rows[[length(record_rows) + 1L]] <- inference_records("train", j, s, targets$main, main)
-        if (n_control > 0) record_rows[[length(record_rows) + 1L]] <- inference_records("control", j, s, targets$control, ctrl)
+        record_rows[[length(record_rows) + 1L]] <- inference_records("train", j, s, target_rows$main, main)
+        if (n_control > 0) record_rows[[length(record_rows) + 1L]] <- inference_records("control", j, s, target_rows$control, ctrl)
       }
     }
   }

@@ -69,7 +69,7 @@ linkability_risk <- function(object, data, aux_a, aux_b, n_neighbors = 1, contro
   m <- request$m
   n_control <- request$n$control
   conf.level <- request$conf.level
-  targets <- request$targets
+  target_rows <- request$target_rows
   found <- rust_result(rust_linkability(enc$ptr, list(side_a = search_column_set(request, aux_a),
                                                       side_b = search_column_set(request, aux_b), n_neighbors = k,
                                                       searches = request$searches, n_threads = request$n_threads)),
@@ -87,8 +87,8 @@ linkability_risk <- function(object, data, aux_a, aux_b, n_neighbors = 1, contro
     row$any_control <- if (n_control > 0) mean(ctrl$any) else NA_real_
     rows[[j]] <- row
     if (records) {
-      record_rows[[length(record_rows) + 1L]] <- link_records("train", j, targets$main, main)
-      if (n_control > 0) record_rows[[length(record_rows) + 1L]] <- link_records("control", j, targets$control, ctrl)
+      record_rows[[length(record_rows) + 1L]] <- link_records("train", j, target_rows$main, main)
+      if (n_control > 0) record_rows[[length(record_rows) + 1L]] <- link_records("control", j, target_rows$control, ctrl)
     }
   }
   results <- do.call(rbind, rows)

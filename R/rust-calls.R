@@ -131,7 +131,8 @@ rust_linkability <- function(encoded, request) {
 
 # Singling out: the datasets distinct on `vars` behind a pointer, with list(ptr,
 # numeric, rows, distinct); then queries (list(query, column, op, value), columns
-# 0-based, operators coded as in so_ops) generated, or evaluated per target dataset.
+# 0-based, operators coded as in so_ops) generated, or evaluated on `datasets`
+# (each list(dataset, positions)).
 rust_singling_out_data <- function(encoded, vars, missing_levels, n_threads) {
   crossed(.Call(wrap__rust_singling_out_data, encoded, vars, missing_levels, n_threads))
 }
@@ -146,8 +147,8 @@ rust_singling_out_generate <- function(ptr, k, uniforms, rounding, n_cols, media
                 attempts_left, n_threads))
 }
 
-rust_singling_out_evaluate <- function(ptr, queries, targets, n_threads) {
-  crossed(.Call(wrap__rust_singling_out_evaluate, ptr, queries, targets, n_threads))
+rust_singling_out_evaluate <- function(ptr, queries, datasets, n_threads) {
+  crossed(.Call(wrap__rust_singling_out_evaluate, ptr, queries, datasets, n_threads))
 }
 
 # The measures as the core declares them (see R/measure-declarations.R).

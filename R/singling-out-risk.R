@@ -64,7 +64,7 @@ singling_out_risk <- function(object, data, cols = NULL, n_cols = 1, n_attacks =
   # Arguments given (before they are checked and reassigned), to say which do not apply.
   given_args <- c(n_attacks = !missing(n_attacks), max_attempts = !missing(max_attempts), n_cols = !missing(n_cols))
   request <- attack_request(object, data, control, cont.na, n_threads, "singling_out_risk", env, conf.level, seed,
-                            records, targets = FALSE)
+                            records, target_records = FALSE)
   syn <- request$syn
   conf.level <- request$conf.level
   seed <- request$seed
@@ -119,9 +119,9 @@ singling_out_risk <- function(object, data, cols = NULL, n_cols = 1, n_attacks =
   for (j in seq_len(m)) {
     d <- draws[[j]]
     n <- n_queries(d$queries)
-    targets <- c(list(list(j, NULL), list(0L, NULL)), if (n_control > 0) list(list(m + 1L, NULL)),
+    datasets <- c(list(list(j, NULL), list(0L, NULL)), if (n_control > 0) list(list(m + 1L, NULL)),
                  lapply(d$subsets, function(s) list(0L, as.integer(s))))
-    found <- rust_result(rust_singling_out_evaluate(so$ptr, d$queries, targets, request$n_threads), call = env)
+    found <- rust_result(rust_singling_out_evaluate(so$ptr, d$queries, datasets, request$n_threads), call = env)
     base <- rust_result(rust_singling_out_evaluate(so$ptr, d$baseline, list(list(0L, NULL)), request$n_threads),
                         call = env)[[1]]
     in_syn <- !is.na(found[[1]])

@@ -319,18 +319,19 @@ pub fn singling_out_generate(
     )
 }
 
-/// Per target dataset (list(dataset, positions: NULL for all, or 0-based positions of
-/// its distinct records)), the 1-based row each query singles out, NA where none.
-pub fn singling_out_evaluate(ptr: Robj, queries: Robj, targets: Robj, n_threads: i32) -> GlueResult<Robj> {
+/// Per dataset of `datasets` (list(dataset, positions: NULL for all, or 0-based
+/// positions of its distinct records)), the 1-based row each query singles out, NA
+/// where none.
+pub fn singling_out_evaluate(ptr: Robj, queries: Robj, datasets: Robj, n_threads: i32) -> GlueResult<Robj> {
     let so = singling_out(&ptr)?;
     let workers = workers(n_threads)?;
     let n_cols = so.numeric.len();
     let queries = queries_from(&queries, n_cols)?;
     let mut out = Vec::new();
-    for t in List::from_robj(&targets, "targets")?.values() {
-        let t = List::from_robj(&t, "targets[[i]]")?;
-        let k = i32::from_robj(&t.elt(0).map_err(internal)?, "targets[[i]]$dataset")?;
-        let positions = Option::<Vec<u32>>::from_robj(&t.elt(1).map_err(internal)?, "targets[[i]]$positions")?;
+    for d in List::from_robj(&datasets, "datasets")?.values() {
+        let d = List::from_robj(&d, "datasets[[i]]")?;
+        let k = i32::from_robj(&d.elt(0).map_err(internal)?, "datasets[[i]]$dataset")?;
+        let positions = Option::<Vec<u32>>::from_robj(&d.elt(1).map_err(internal)?, "datasets[[i]]$positions")?;
         let full = dataset(so, k)?;
         let found = match positions {
             None => evaluate(&workers, full, &queries),

@@ -164,8 +164,8 @@ fn rust_singling_out_generate(
 /// The rows that queries single out, per target dataset.
 /// @noRd
 #[extendr]
-fn rust_singling_out_evaluate(ptr: Robj, queries: Robj, targets: Robj, n_threads: i32) -> Response {
-    respond(attacks::singling_out_evaluate(ptr, queries, targets, n_threads))
+fn rust_singling_out_evaluate(ptr: Robj, queries: Robj, datasets: Robj, n_threads: i32) -> Response {
+    respond(attacks::singling_out_evaluate(ptr, queries, datasets, n_threads))
 }
 
 extendr_module! {

@@ -91,7 +91,12 @@ impl<T> PerIndexed<T> {
     }
 
     /// The value of search `k`'s indexed dataset, built by `build` on its first search.
-    pub(crate) fn get(&mut self, searches: &[Search], k: usize, build: impl FnOnce() -> GlueResult<T>) -> GlueResult<&T> {
+    pub(crate) fn get(
+        &mut self,
+        searches: &[Search],
+        k: usize,
+        build: impl FnOnce() -> GlueResult<T>,
+    ) -> GlueResult<&T> {
         let slot = &mut self.built[searches[k].indexed];
         if slot.is_none() {
             *slot = Some(build()?);
