@@ -44,10 +44,13 @@ attack_searches <- function(request) {
   request
 }
 
-# What the searches of synthesis j found, in the order attack_searches() made them:
-# list(main, control (NULL without control records)).
-attack_found <- function(found, j, with_control) {
-  if (with_control) list(main = found[[2L * j - 1L]], control = found[[2L * j]]) else list(main = found[[j]], control = NULL)
+# What the searches found (one element per search, in the order attack_searches() made
+# them) per synthesis: list(main, control (NULL without control records)), each a list
+# with one element per synthesis.
+attack_found <- function(found, with_control) {
+  if (!with_control) return(list(main = found, control = NULL))
+  main <- seq(1L, length(found), by = 2L)
+  list(main = found[main], control = found[main + 1L])
 }
 
 # Columns in the order of `data` (the distance adds contributions in that order).

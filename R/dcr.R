@@ -94,7 +94,7 @@ dcr <- function(object, data, control = NULL, vars = NULL, weights = NULL, cont.
   if (given) {
     vars <- search_columns(request, vars, "vars")$columns$vars
   } else {
-    vars <- request$common
+    vars <- search_common_columns(request)
     if (length(vars) == 0) cli::cli_abort("{.arg data} and the synthetic data have no variable in common.", call = env)
   }
   weights <- dcr_weights(weights, vars, given, env)

@@ -90,8 +90,9 @@ inference_risk <- function(object, data, secret, aux = NULL, control = NULL, tol
                    call = env)
   }
   check_sizes_for_attack(data, request$syn, control, env)
+  common <- if (is.null(aux)) search_common_columns(request)
   aux_of <- lapply(secret, function(s) {
-    a <- if (is.null(aux)) setdiff(request$common, s) else aux
+    a <- if (is.null(aux)) setdiff(common, s) else aux
     if (length(a) == 0) {
       cli::cli_abort("The attacker of {.val {s}} knows no column: {.arg data} has no other column that every synthesis has.",
                      call = env)
@@ -128,10 +129,10 @@ inference_risk <- function(object, data, secret, aux = NULL, control = NULL, tol
   record_rows <- list()
   for (k in seq_along(secret)) {
     s <- secret[[k]]
+    found <- attack_found(found_of[[k]], n_control > 0)
     for (j in seq_len(m)) {
-      found <- attack_found(found_of[[k]], j, n_control > 0)
-      main <- found$main
-      ctrl <- found$control
+      main <- found$main[[j]]
+      ctrl <- found$control[[j]]
       n <- length(main$success)
       row <- attack_row(j, n, sum(main$success), if (n_control > 0) length(ctrl$success) else 0L,
                         if (n_control > 0) sum(ctrl$success) else NA_real_, sum(main$baseline), conf.level)

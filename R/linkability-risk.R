@@ -76,10 +76,10 @@ linkability_risk <- function(object, data, aux_a, aux_b, n_neighbors = 1, contro
                        call = env)
   rows <- list()
   record_rows <- list()
+  found <- attack_found(found, n_control > 0)
   for (j in seq_len(m)) {
-    found_j <- attack_found(found, j, n_control > 0)
-    main <- found_j$main
-    ctrl <- found_j$control
+    main <- found$main[[j]]
+    ctrl <- found$control[[j]]
     n <- length(main$success)
     row <- attack_row(j, n, sum(main$success), if (n_control > 0) length(ctrl$success) else 0L,
                       if (n_control > 0) sum(ctrl$success) else NA_real_, main$baseline * n, conf.level)

@@ -5,8 +5,9 @@
 # fields (its searches, its options) between them:
 #
 # 1. search_request(): the syntheses, data, control, cont.na and threads checked once
-#    by the one preparation (prepare_inputs(), R/prepare.R), with the sizes and the
-#    columns common to data and every synthesis;
+#    by the one preparation (prepare_inputs(), R/prepare.R), with the sizes;
+#    search_common_columns() gives the columns of data that every synthesis has, for
+#    the front doors that default to them;
 # 2. search_columns(), per column argument (`vars`, `secret`, `aux`, `keys`, ...): the
 #    names or numbers resolved against `data`, each named once, present in every
 #    synthesis; the resolved names kept in `columns` under the argument's name;
@@ -22,21 +23,24 @@ attack_front_doors <- c("inference_risk", "linkability_risk", "singling_out_risk
 
 # A `synthrisk_search_request`: the prepared inputs (syn, m, synds, cont.na, data,
 # control, n_threads; see prepare_inputs()), `fn` and `call` for errors, `n` (records
-# of data, control and each synthesis), `common` (the columns of data that every
-# synthesis has, in the order of data) and `columns` (filled by search_columns()).
+# of data, control and each synthesis) and `columns` (filled by search_columns()).
 search_request <- function(object, data, control = NULL, cont.na = NULL, n_threads = NULL, fn, call) {
   inputs <- prepare_inputs(object, data, control = control, cont.na = cont.na, n_threads = n_threads, fn = fn,
                            call = call)
-  common <- dataset_names(data)
-  for (s in inputs$syn) common <- intersect(common, dataset_names(s))
   request <- unclass(inputs)
   request$fn <- fn
   request$call <- call
   request$n <- list(data = nrow(data), control = if (is.null(control)) 0L else nrow(control),
                     synthetic = vapply(inputs$syn, nrow, integer(1)))
-  request$common <- common
   request$columns <- list()
   structure(request, class = "synthrisk_search_request")
+}
+
+# The columns of data that every synthesis has, in the order of data.
+search_common_columns <- function(request) {
+  common <- dataset_names(request$data)
+  for (s in request$syn) common <- intersect(common, dataset_names(s))
+  common
 }
 
 # The column argument `arg` (its value `x`: names or numbers of `data`) resolved to

@@ -69,7 +69,7 @@ singling_out_risk <- function(object, data, cols = NULL, n_cols = 1, n_attacks =
   conf.level <- request$conf.level
   seed <- request$seed
   if (!is.null(cols)) request <- search_columns(request, cols, "cols")
-  cols <- request$columns$cols %||% request$common
+  cols <- request$columns$cols %||% search_common_columns(request)
   if (length(cols) == 0) cli::cli_abort("{.arg data} and the synthetic data have no column in common.", call = env)
   cols <- in_data_order(cols, data)
   n_cols <- check_count(n_cols, "n_cols", env)

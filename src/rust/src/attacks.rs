@@ -61,7 +61,7 @@ pub fn inference(encoded: Robj, groups: Robj, tolerance: f64, searches_robj: Rob
         for (k, search) in searches.iter().enumerate() {
             let (s, t) = (search.indexed, search.queries);
             let synthesis = indexed.get(&searches, k, || {
-                Ok(IndexedSynthesis::build(&workers, &metric, &tables.table(&metric, s)?)?)
+                IndexedSynthesis::build(&workers, &metric, &tables.table(&metric, s)?)
             })?;
             let targets = tables.table(&metric, t)?;
             let rows = target_rows(search, &targets)?;
@@ -116,7 +116,7 @@ pub fn linkability(encoded: Robj, request: Robj) -> GlueResult<Robj> {
         let (s, t) = (search.indexed, search.queries);
         let synthesis = linked.get(&searches, j, || {
             let (sa, sb) = (tables_a.table(&metric_a, s)?, tables_b.table(&metric_b, s)?);
-            Ok(LinkedSynthesis::build(&workers, &metric_a, &sa, &metric_b, &sb)?)
+            LinkedSynthesis::build(&workers, &metric_a, &sa, &metric_b, &sb)
         })?;
         let (ta, tb) = (tables_a.table(&metric_a, t)?, tables_b.table(&metric_b, t)?);
         let rows = target_rows(search, &ta)?;

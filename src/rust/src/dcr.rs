@@ -32,7 +32,7 @@ pub fn dcr(encoded: Robj, columns: Robj, weights: Robj, searches_robj: Robj, n_t
     for (k, search) in searches.iter().enumerate() {
         let index = indexes.get(&searches, k, || {
             let table = tables.table(&metric, search.indexed)?;
-            Ok(workers.run(|| Index::build(&metric, &table))?)
+            workers.run(|| Index::build(&metric, &table))
         })?;
         let queries = tables.table(&metric, search.queries)?;
         let found = nearest(&workers, &metric, index, &queries, search.second, &user_interrupt)?;
