@@ -89,11 +89,11 @@ rust_identification <- function(encoded, exact, within, radius, relative, n_thre
 
 # Nearest records under the Gower distance (definitions vignette 11) on an encoding:
 # the set of `columns` compared, list(vars (0-based, column order of `data`),
-# label_codes (their cont.na codes), names), with `weights`; `searches`
+# label_codes (their cont.na codes), names), with Gower's `variable_weights`; `searches`
 # list(indexed, queries, second) of 0-based datasets. Returns list(searches = per
 # search list(distance, row, second), numeric, ranges).
-rust_dcr <- function(encoded, columns, weights, searches, n_threads) {
-  crossed(.Call(wrap__rust_dcr, encoded, columns, weights, searches, n_threads))
+rust_dcr <- function(encoded, columns, variable_weights, searches, n_threads) {
+  crossed(.Call(wrap__rust_dcr, encoded, columns, variable_weights, searches, n_threads))
 }
 
 # list(q = per dataset, each record's q (1-based); counts = per dataset, rows of each q).

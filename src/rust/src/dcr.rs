@@ -13,14 +13,20 @@ use synthrisk_core::nearest::{nearest, Index};
 
 /// `encoded`: an encoding whose variables `columns` (list(vars, label_codes, names):
 /// variables 0-based in the column order of `data`, their `cont.na` codes, their names
-/// for errors) are compared with `weights` per variable; `searches`: list(indexed,
+/// for errors) are compared with `variable_weights` (Gower's w_v) per variable; `searches`: list(indexed,
 /// queries, second) of 0-based datasets of the encoding. Returns list(searches = per
 /// search list(distance, row (1-based), second or NULL), numeric, ranges).
-pub fn dcr(encoded: Robj, columns: Robj, weights: Robj, searches_robj: Robj, n_threads: i32) -> GlueResult<Robj> {
+pub fn dcr(
+    encoded: Robj,
+    columns: Robj,
+    variable_weights: Robj,
+    searches_robj: Robj,
+    n_threads: i32,
+) -> GlueResult<Robj> {
     let encoded = encoded_vars(&encoded)?;
-    let weights = Vec::<f64>::from_robj(&weights, "weights")?;
+    let variable_weights = Vec::<f64>::from_robj(&variable_weights, "variable_weights")?;
     let workers = workers(n_threads)?;
-    let (tables, metric) = distance_tables(&workers, encoded, &columns, Some(weights), "vars")?;
+    let (tables, metric) = distance_tables(&workers, encoded, &columns, Some(variable_weights), "vars")?;
     let n_tables = tables.n_datasets();
     let searches = searches(&searches_robj, n_tables)?;
     let total: usize = searches.iter().map(|s| tables.n_records(s.queries)).sum();

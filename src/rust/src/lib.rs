@@ -98,8 +98,8 @@ fn rust_records(encoded: Robj, keys: Robj, use_keys_na: Robj, target: Robj, n_th
 /// per search.
 /// @noRd
 #[extendr]
-fn rust_dcr(encoded: Robj, columns: Robj, weights: Robj, searches: Robj, n_threads: i32) -> Response {
-    respond(dcr::dcr(encoded, columns, weights, searches, n_threads))
+fn rust_dcr(encoded: Robj, columns: Robj, variable_weights: Robj, searches: Robj, n_threads: i32) -> Response {
+    respond(dcr::dcr(encoded, columns, variable_weights, searches, n_threads))
 }
 
 /// The inference attack (definitions vignette 13), per group of secrets sharing their

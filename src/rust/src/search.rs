@@ -15,13 +15,13 @@ use synthrisk_core::workers::Workers;
 use wire::{ColumnsWire, SearchWire};
 
 /// The distance tables of a set of columns (`list(vars, label_codes, names)`, variables
-/// 0-based) and their metric with `weights` (1 each when `None`): R's values read here,
+/// 0-based) and their metric with `variable_weights` (1 each when `None`): R's values read here,
 /// the tables built on the pool. `what` names the set in errors.
 pub(crate) fn distance_tables(
     workers: &Workers,
     encoded: &[EncodedVar<'static>],
     columns: &Robj,
-    weights: Option<Vec<f64>>,
+    variable_weights: Option<Vec<f64>>,
     what: &str,
 ) -> GlueResult<(DistanceTables, Metric)> {
     let ColumnsWire { vars, label_codes, names } = ColumnsWire::try_from(columns).map_err(wire_error(what))?;
@@ -39,8 +39,8 @@ pub(crate) fn distance_tables(
         .map(|((&k, codes), name)| DistanceVariable { var: &encoded[k], label_codes: codes, name })
         .collect();
     let tables = workers.run(|| DistanceTables::build(&variables))?;
-    let weights = weights.unwrap_or_else(|| vec![1.0; vars.len()]);
-    let metric = Metric::new(tables.numeric.clone(), weights, tables.ranges.clone())?;
+    let variable_weights = variable_weights.unwrap_or_else(|| vec![1.0; vars.len()]);
+    let metric = Metric::new(tables.numeric.clone(), variable_weights, tables.ranges.clone())?;
     Ok((tables, metric))
 }
 

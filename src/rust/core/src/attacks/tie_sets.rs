@@ -118,15 +118,16 @@ impl IndexedSynthesis {
 /// Every group at or below the k-th smallest distance seen, by records.
 pub(crate) struct KNearest<'w> {
     k: u64,
-    weights: &'w [u32],
+    /// Per group, its records (`Distinct::counts`).
+    counts: &'w [u32],
     candidates: Vec<(f64, u32)>,
     threshold: f64,
     next_prune: usize,
 }
 
 impl<'w> KNearest<'w> {
-    fn new(k: u64, weights: &'w [u32]) -> Self {
-        KNearest { k, weights, candidates: Vec::new(), threshold: f64::INFINITY, next_prune: 64 }
+    fn new(k: u64, counts: &'w [u32]) -> Self {
+        KNearest { k, counts, candidates: Vec::new(), threshold: f64::INFINITY, next_prune: 64 }
     }
 
     fn reset(&mut self) {
@@ -141,7 +142,7 @@ impl<'w> KNearest<'w> {
         let mut total = 0u64;
         let mut kth = None;
         for &(d, g) in &self.candidates {
-            total += self.weights[g as usize] as u64;
+            total += self.counts[g as usize] as u64;
             if total >= self.k {
                 kth = Some(d);
                 break;
