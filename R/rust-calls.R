@@ -141,10 +141,10 @@ rust_singling_out_univariate <- function(ptr, k) {
   crossed(.Call(wrap__rust_singling_out_univariate, ptr, k))
 }
 
-rust_singling_out_generate <- function(ptr, k, uniforms, rounding, n_cols, medians, kept, wanted, attempts_left,
-                                       n_threads) {
-  crossed(.Call(wrap__rust_singling_out_generate, ptr, k, uniforms, rounding, n_cols, medians, kept, wanted,
-                attempts_left, n_threads))
+# `request`: list(dataset, uniforms, rounding, n_cols, medians, kept, wanted,
+# attempts_left, n_threads); see multivariate_queries().
+rust_singling_out_generate <- function(ptr, request) {
+  crossed(.Call(wrap__rust_singling_out_generate, ptr, request))
 }
 
 rust_singling_out_evaluate <- function(ptr, queries, datasets, n_threads) {

@@ -17,7 +17,7 @@ use synthrisk_core::inference::{infer, Matching, Secret, SecretColumn};
 use synthrisk_core::linkability::{baseline, link, LinkedSynthesis, Overlap, Side};
 use synthrisk_core::singling_out::{evaluate, multivariate_drawn, univariate, Dataset, Op, Predicate, Queries};
 use synthrisk_core::tie_sets::IndexedSynthesis;
-use wire::{InferenceGroupWire, LinkabilityWire};
+use wire::{GenerateWire, InferenceGroupWire, LinkabilityWire};
 
 /// The target rows of an attack's search (an attack always names them).
 fn target_rows<'s>(search: &'s Search, table: &Table<'_>) -> GlueResult<&'s [u32]> {
@@ -269,24 +269,12 @@ pub fn singling_out_univariate(ptr: Robj, k: i32) -> GlueResult<Robj> {
     queries_robj(&univariate(dataset(so, k)?, &so.numeric))
 }
 
-/// Multivariate queries on dataset `k` from attempts drawn as R's `sample.int()` draws
-/// them from `uniforms` (R's `runif()`; `rounding` for R's "Rounding" sample kind),
-/// `n_cols` columns each, after the queries `kept`, until `wanted` are kept or
-/// `attempts_left` attempts are spent. Returns list(kept (all kept so far), attempts,
-/// consumed (uniforms read, to the end of the last whole batch), done).
-#[allow(clippy::too_many_arguments)]
-pub fn singling_out_generate(
-    ptr: Robj,
-    k: i32,
-    uniforms: Robj,
-    rounding: bool,
-    n_cols: i32,
-    medians: Robj,
-    kept: Robj,
-    wanted: i32,
-    attempts_left: f64,
-    n_threads: i32,
-) -> GlueResult<Robj> {
+/// Multivariate queries on a dataset from attempts drawn as R's `sample.int()` draws
+/// them from R's uniforms; `request` is a `GenerateWire`. Returns list(kept (all kept so
+/// far), attempts, consumed (uniforms read, to the end of the last whole batch), done).
+pub fn singling_out_generate(ptr: Robj, request: Robj) -> GlueResult<Robj> {
+    let GenerateWire { dataset: k, uniforms, rounding, n_cols, medians, kept, wanted, attempts_left, n_threads } =
+        GenerateWire::try_from(&request).map_err(wire_error("request"))?;
     let so = singling_out(&ptr)?;
     let syn = dataset(so, k)?;
     let workers = workers(n_threads)?;
@@ -364,6 +352,23 @@ mod wire {
         pub(crate) side_b: Robj,
         pub(crate) n_neighbors: i32,
         pub(crate) searches: Robj,
+        pub(crate) n_threads: i32,
+    }
+
+    /// A batch of singling out's multivariate attempts: on `dataset` (0-based), drawn
+    /// from R's `uniforms` (`runif()`; `rounding` for R's "Rounding" sample kind),
+    /// `n_cols` columns each with the synthesis's `medians`, after the queries `kept`,
+    /// until `wanted` are kept or `attempts_left` attempts are spent.
+    #[derive(TryFromList)]
+    pub(crate) struct GenerateWire {
+        pub(crate) dataset: i32,
+        pub(crate) uniforms: Robj,
+        pub(crate) rounding: bool,
+        pub(crate) n_cols: i32,
+        pub(crate) medians: Robj,
+        pub(crate) kept: Robj,
+        pub(crate) wanted: i32,
+        pub(crate) attempts_left: f64,
         pub(crate) n_threads: i32,
     }
 }

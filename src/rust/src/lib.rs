@@ -134,31 +134,8 @@ fn rust_singling_out_univariate(ptr: Robj, k: i32) -> Response {
 /// Multivariate queries from attempts drawn from a chunk of R's uniforms.
 /// @noRd
 #[extendr]
-#[allow(clippy::too_many_arguments)]
-fn rust_singling_out_generate(
-    ptr: Robj,
-    k: i32,
-    uniforms: Robj,
-    rounding: bool,
-    n_cols: i32,
-    medians: Robj,
-    kept: Robj,
-    wanted: i32,
-    attempts_left: f64,
-    n_threads: i32,
-) -> Response {
-    respond(attacks::singling_out_generate(
-        ptr,
-        k,
-        uniforms,
-        rounding,
-        n_cols,
-        medians,
-        kept,
-        wanted,
-        attempts_left,
-        n_threads,
-    ))
+fn rust_singling_out_generate(ptr: Robj, request: Robj) -> Response {
+    respond(attacks::singling_out_generate(ptr, request))
 }
 
 /// The rows that queries single out, per target dataset.
