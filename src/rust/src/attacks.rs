@@ -60,9 +60,8 @@ pub fn inference(encoded: Robj, groups: Robj, tolerance: f64, searches_robj: Rob
         let mut per_search = Vec::new();
         for (k, search) in searches.iter().enumerate() {
             let (s, t) = (search.indexed, search.queries);
-            let synthesis = indexed.get(&searches, k, || {
-                IndexedSynthesis::build(&workers, &metric, &tables.table(&metric, s)?)
-            })?;
+            let synthesis =
+                indexed.get(&searches, k, || IndexedSynthesis::build(&workers, &metric, &tables.table(&metric, s)?))?;
             let targets = tables.table(&metric, t)?;
             let rows = target_rows(search, &targets)?;
             let (ss, ts) = (secret_tables.table(&secret_metric, s)?, secret_tables.table(&secret_metric, t)?);
@@ -80,7 +79,12 @@ pub fn inference(encoded: Robj, groups: Robj, tolerance: f64, searches_robj: Rob
                 .map(|f| {
                     named_list(
                         ["success", "set_size", "distance", "baseline"],
-                        [Robj::from(f.success), counts_robj(f.set_size), Robj::from(f.distance), Robj::from(f.baseline)],
+                        [
+                            Robj::from(f.success),
+                            counts_robj(f.set_size),
+                            Robj::from(f.distance),
+                            Robj::from(f.baseline),
+                        ],
                     )
                 })
                 .collect::<GlueResult<Vec<Robj>>>()?;
@@ -180,7 +184,10 @@ pub fn singling_out_data(encoded: Robj, vars: Robj, missing_levels: Robj, n_thre
     let vars = var_indices(encoded, &vars, "vars")?;
     let workers = workers(n_threads)?;
     let missing: Vec<Robj> = List::from_robj(&missing_levels, "missing_levels")?.values().collect();
-    let missing = missing.iter().map(|m| Option::<Vec<bool>>::from_robj(m, "missing_levels[[i]]")).collect::<GlueResult<Vec<_>>>()?;
+    let missing = missing
+        .iter()
+        .map(|m| Option::<Vec<bool>>::from_robj(m, "missing_levels[[i]]"))
+        .collect::<GlueResult<Vec<_>>>()?;
     if missing.len() != vars.len() {
         return Err(internal("one set of missing levels per variable"));
     }
@@ -197,10 +204,8 @@ pub fn singling_out_data(encoded: Robj, vars: Robj, missing_levels: Robj, n_thre
         datasets.push(Dataset::distinct(&workers, &refs)?);
     }
     let rows: Vec<Robj> = datasets.iter().map(|d| one_based_robj(d.rows.iter().copied())).collect();
-    let distinct: Vec<Robj> = datasets
-        .iter()
-        .map(|d| List::from_values(d.distinct_values().into_iter().map(Robj::from)).into())
-        .collect();
+    let distinct: Vec<Robj> =
+        datasets.iter().map(|d| List::from_values(d.distinct_values().into_iter().map(Robj::from)).into()).collect();
     let numeric_robj = Robj::from(numeric.iter().map(|&b| Rbool::from(b)).collect::<Vec<Rbool>>());
     let ptr: Robj = ExternalPtr::new(SinglingOut { datasets, numeric }).into();
     named_list(
@@ -222,7 +227,9 @@ fn dataset(so: &SinglingOut, k: i32) -> GlueResult<&Dataset> {
 /// value).
 fn queries_from(x: &Robj, n_cols: usize) -> GlueResult<Queries> {
     let l = List::from_robj(x, "queries")?;
-    let get = |name: &str| l.iter().find(|(n, _)| *n == name).map(|(_, v)| v).ok_or_else(|| internal(format!("queries${name}")));
+    let get = |name: &str| {
+        l.iter().find(|(n, _)| *n == name).map(|(_, v)| v).ok_or_else(|| internal(format!("queries${name}")))
+    };
     let (id, col, op, value) = (get("query")?, get("column")?, get("op")?, get("value")?);
     let (id, col, op, value) =
         (int_slice(&id, "query")?, int_slice(&col, "column")?, int_slice(&op, "op")?, real_slice(&value, "value")?);
@@ -232,7 +239,8 @@ fn queries_from(x: &Robj, n_cols: usize) -> GlueResult<Queries> {
     let mut out = Queries::new();
     let mut current: Vec<Predicate> = Vec::new();
     for i in 0..id.len() {
-        let c = u32::try_from(col[i]).ok().filter(|&c| (c as usize) < n_cols).ok_or_else(|| internal("query column"))?;
+        let c =
+            u32::try_from(col[i]).ok().filter(|&c| (c as usize) < n_cols).ok_or_else(|| internal("query column"))?;
         let o = Op::from_code(op[i]).ok_or_else(|| internal(format!("operator {}", op[i])))?;
         if i > 0 && id[i] != id[i - 1] {
             out.push(&current);
@@ -257,10 +265,7 @@ fn queries_robj(q: &Queries) -> GlueResult<Robj> {
             value.push(p.value);
         }
     }
-    named_list(
-        ["query", "column", "op", "value"],
-        [Robj::from(id), Robj::from(col), Robj::from(op), Robj::from(value)],
-    )
+    named_list(["query", "column", "op", "value"], [Robj::from(id), Robj::from(col), Robj::from(op), Robj::from(value)])
 }
 
 /// The univariate queries of dataset `k` that single out in it.
