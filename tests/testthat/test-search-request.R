@@ -77,7 +77,7 @@ test_that("the columns of `control` are checked only by check_control(), and rep
   }
   control <- hits("names\\(control\\)", basename(files))
   expect_length(control, 1)
-  expect_match(control, "^holdout.R:")
+  expect_match(control, "^validate.R:")
   expect_identical(hits("repeats \\{", searching), character(0))
   expect_identical(hits("prepare_inputs\\(", searching), character(0))
   expect_identical(hits("encode_variables\\(", searching), character(0))
