@@ -18,6 +18,9 @@ holdout_plans <- function(m, with_control) {
        control = list(original = as.integer(m + 1L), syntheses = syntheses, tau = numeric(0)))
 }
 
+# `control` (checked as `data` is by prepare_inputs()) must have every key and target:
+# check_control() in validate.R, the one check of control's columns for every analysis.
+
 # R of Giomi et al. (2022) from two measures in percent: NA where the control's rate is
 # 1 (no room above it) and for measures that are not percentages (counts of records).
 holdout_ratio <- function(train, control, unit) {
