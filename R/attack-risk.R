@@ -1,53 +1,56 @@
 # What the three attacks of definitions vignette 13 (inference_risk(),
-# linkability_risk(), singling_out_risk()) share: their columns checked, the targets
-# (every record, or n_attacks drawn), anonymeter's risk from Wilson intervals, the
+# linkability_risk(), singling_out_risk()) share: their request (the search request
+# with the options every attack checks), the target rows (every record, or n_attacks
+# drawn) and the searches on them, anonymeter's risk from Wilson intervals, the
 # summary across syntheses, and one class with print/format, tidy/glance and autoplot.
 # Each attack's own file makes the rows of `results` (one per synthesis, and per secret
 # for inference) with the counts; everything after that is here.
 
-# Columns named by `arg` (names or numbers of `data`), present in every synthesis and
-# in `control`; returned in the order given.
-check_attack_columns <- function(x, data, syn, control, arg, call) {
-  if (is.null(x) || length(x) == 0) {
-    cli::cli_abort("{.arg {arg}} must name at least one variable of {.arg data}.", call = call)
-  }
-  x <- resolve_columns(x, data, arg, call)
-  dup <- unique(x[duplicated(x)])
-  if (length(dup) > 0) cli::cli_abort("{.arg {arg}} repeats {.val {dup}}.", call = call)
-  for (j in seq_along(syn)) {
-    bad <- setdiff(x, dataset_names(syn[[j]]))
-    if (length(bad) > 0) {
-      which <- if (length(syn) > 1) paste("Synthesis", j) else "The synthetic data"
-      cli::cli_abort("{which} lacks {.val {bad}} of {.arg {arg}}.", call = call)
-    }
-  }
-  if (!is.null(control)) {
-    bad <- setdiff(x, dataset_names(control))
-    if (length(bad) > 0) {
-      cli::cli_abort(c("{.arg control} lacks {.val {bad}} of {.arg {arg}}.",
-                       i = "{.arg control} holds original records that were not used for the synthesis, with the columns of {.arg data}."),
-                     call = call)
-    }
-  }
-  x
+# An attack's search request (R/search-request.R) with the options every attack
+# checks: `conf.level`, `seed`, `records` and, for the attacks on target records
+# (`target_records = TRUE`: inference and linkability), `n_attacks` (NULL: every
+# record) and that `seed` has targets to draw.
+attack_request <- function(object, data, control, cont.na, n_threads, fn, call, conf.level, seed, records,
+                           n_attacks = NULL, target_records = TRUE) {
+  request <- search_request(object, data, control = control, cont.na = cont.na, n_threads = n_threads, fn = fn,
+                            call = call)
+  request$conf.level <- check_conf_level(conf.level, call) %||% 0.95
+  if (target_records) request$n_attacks <- check_n_attacks(n_attacks, call)
+  request$seed <- check_seed(seed, call)
+  if (target_records) check_seed_for_targets(request$seed, request$n_attacks, call)
+  check_flag(records, "records", call)
+  request$records <- records
+  request
 }
 
-# Every column of `data` that every synthesis has (`control` must have them all).
-attack_common_columns <- function(data, syn) {
-  common <- dataset_names(data)
-  for (s in syn) common <- intersect(common, dataset_names(s))
-  common
+# The target rows drawn (`target_rows`, see attack_target_rows()) and the searches of
+# an attack on them: per synthesis j, its main search (the rows of data, dataset 0)
+# then, with control records, its control search (dataset m + 1); `indexed` the
+# synthesis searched, `queries` the dataset whose rows are looked up, datasets 0-based.
+attack_searches <- function(request) {
+  m <- request$m
+  n_control <- request$n$control
+  target_rows <- with_seed(request$seed, attack_target_rows(request$n_attacks, request$n$data, n_control))
+  searches <- vector("list", m * (1L + (n_control > 0)))
+  k <- 0L
+  for (j in seq_len(m)) {
+    searches[[k <- k + 1L]] <- list(indexed = j, queries = 0L, rows = as.integer(target_rows$main))
+    if (n_control > 0) {
+      searches[[k <- k + 1L]] <- list(indexed = j, queries = m + 1L, rows = as.integer(target_rows$control))
+    }
+  }
+  request$target_rows <- target_rows
+  request$searches <- searches
+  request
 }
 
-# `control` must have the attack's columns.
-check_control_columns <- function(vars, control, call) {
-  if (is.null(control)) return(invisible())
-  bad <- setdiff(vars, dataset_names(control))
-  if (length(bad) > 0) {
-    cli::cli_abort(c("{.arg control} lacks {.val {bad}}, which the attack reads.",
-                     i = "{.arg control} holds original records that were not used for the synthesis, with the columns of {.arg data}."),
-                   call = call)
-  }
+# What the searches found (one element per search, in the order attack_searches() made
+# them) per synthesis: list(main, control (NULL without control records)), each a list
+# with one element per synthesis.
+attack_found <- function(found, with_control) {
+  if (!with_control) return(list(main = found, control = NULL))
+  main <- seq(1L, length(found), by = 2L)
+  list(main = found[main], control = found[main + 1L])
 }
 
 # Columns in the order of `data` (the distance adds contributions in that order).
@@ -81,7 +84,7 @@ check_sizes_for_attack <- function(data, syn, control, call) {
 # The target rows (0-based): every record of data and control, or with `n_attacks`,
 # sample.int(Nd, n) rows of data then sample.int(Nc, min(n, Nc)) of control (the
 # caller sets the seed).
-attack_targets <- function(n_attacks, n_data, n_control) {
+attack_target_rows <- function(n_attacks, n_data, n_control) {
   if (is.null(n_attacks)) {
     return(list(main = seq_len(n_data) - 1L, control = if (n_control > 0) seq_len(n_control) - 1L))
   }

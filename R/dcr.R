@@ -90,36 +90,35 @@ dcr <- function(object, data, control = NULL, vars = NULL, weights = NULL, cont.
                 n_threads = NULL) {
   env <- rlang::current_env()
   rlang::check_dots_empty(call = env)
-  inputs <- prepare_inputs(object, data, control = control, cont.na = cont.na, n_threads = n_threads, fn = "dcr",
-                           call = env)
-  syn <- inputs$syn
+  request <- search_request(object, data, control = control, cont.na = cont.na, n_threads = n_threads, fn = "dcr",
+                            call = env)
   given <- !is.null(vars)
-  vars <- dcr_vars(vars, data, syn, env)
+  if (given) {
+    vars <- search_columns(request, vars, "vars")$columns$vars
+  } else {
+    vars <- search_common_columns(request)
+    if (length(vars) == 0) cli::cli_abort("{.arg data} and the synthetic data have no variable in common.", call = env)
+  }
   weights <- dcr_weights(weights, vars, given, env)
   ordered <- vars[order(match(vars, names(data)))]
   weights <- unname(weights[match(ordered, vars)])
-  vars <- ordered
-  if (!is.null(control)) {
-    missing_vars <- setdiff(vars, names(control))
-    if (length(missing_vars) > 0) {
-      cli::cli_abort(c("{.arg control} must have every variable compared; {.val {missing_vars}} {?is/are} missing.",
-                       i = "{.arg control} holds original records that were not used for the synthesis, with the columns of {.arg data}."),
-                     call = env)
-    }
-  }
   # The one encoding: labels cleaned and coded on their union as for the key counting,
   # numeric values kept beside the codes; the core builds its search tables from it.
-  enc <- encode_variables(vars, data, syn, inputs$cont.na, stats::setNames(as.list(rep(0, length(vars))), vars),
-                          strict = FALSE, n_threads = inputs$n_threads, call = env, control = control)
-  m <- length(syn)
+  request <- search_encode(request, ordered)
+  vars <- request$vars
+  enc <- request$enc
+  m <- request$m
   control_table <- if (is.null(control)) NA_integer_ else m + 1L
-  # The searches, grouped by the dataset searched (its index is dropped after its last
+  # The searches, grouped by the dataset indexed (its index is dropped after its last
   # search): data for the syntheses (with d2) and control, control for the syntheses,
-  # each synthesis for data and control.
-  plan <- list()
-  add <- function(tag, index, queries, second) {
-    plan[[length(plan) + 1L]] <<- list(tag = tag, index = as.integer(index), queries = as.integer(queries),
-                                       second = second)
+  # each synthesis for data and control; `indexed` the dataset searched, `queries` the
+  # dataset whose records are looked up, datasets 0-based.
+  searches <- list()
+  tags <- character(0)
+  add <- function(tag, indexed, queries, second) {
+    searches[[length(searches) + 1L]] <<- list(indexed = as.integer(indexed), queries = as.integer(queries),
+                                               second = second)
+    tags[[length(tags) + 1L]] <<- tag
   }
   for (j in seq_len(m)) add("train", 0L, j, TRUE)
   if (!is.null(control)) {
@@ -130,12 +129,9 @@ dcr <- function(object, data, control = NULL, vars = NULL, weights = NULL, cont.
     add("r", j, 0L, FALSE)
     if (!is.null(control)) add("r_ctrl", j, control_table, FALSE)
   }
-  searches <- lapply(plan, function(x) x[c("index", "queries", "second")])
-  label_codes <- lapply(vars, function(v) as.double(cont_na_codes(inputs$cont.na, v)))
-  raw <- rust_result(rust_dcr(enc$ptr, seq_along(vars) - 1L, label_codes, vars, as.double(weights), searches,
-                              inputs$n_threads), call = env)
+  raw <- rust_result(rust_dcr(enc$ptr, search_column_set(request, vars), as.double(weights), searches,
+                              request$n_threads), call = env)
   found_all <- raw$searches
-  tags <- vapply(plan, function(x) x$tag, character(1))
   found <- list(train = found_all[tags == "train"], r = found_all[tags == "r"])
   if (!is.null(control)) {
     found$base <- found_all[tags == "base"][[1]]
@@ -144,27 +140,8 @@ dcr <- function(object, data, control = NULL, vars = NULL, weights = NULL, cont.
   }
   numeric <- raw$numeric
   label_gaps <- enc$label_gaps[intersect(vars[!numeric], names(enc$label_gaps))]
-  new_dcr(found, vars, numeric, weights, raw$ranges, enc$adjusted, nrow(data),
-          if (is.null(control)) 0L else nrow(control), vapply(syn, nrow, integer(1)), label_gaps)
-}
-
-# The variables compared: `vars` resolved against `data`, or every variable of `data`
-# that every synthesis has.
-dcr_vars <- function(vars, data, syn, call) {
-  if (is.null(vars)) {
-    common <- names(data)
-    for (s in syn) common <- intersect(common, names(s))
-    if (length(common) == 0) {
-      cli::cli_abort("{.arg data} and the synthetic data have no variable in common.", call = call)
-    }
-    return(common)
-  }
-  if (length(vars) == 0) cli::cli_abort("{.arg vars} must name at least one variable of {.arg data}.", call = call)
-  vars <- resolve_columns(vars, data, "vars", call)
-  dup <- unique(vars[duplicated(vars)])
-  if (length(dup) > 0) cli::cli_abort("{.arg vars} repeats {.val {dup}}.", call = call)
-  check_in_syntheses(vars, syn, call)
-  vars
+  new_dcr(found, vars, numeric, weights, raw$ranges, enc$adjusted, request$n$data, request$n$control,
+          request$n$synthetic, label_gaps)
 }
 
 # One weight per variable of `vars` (in the order of `vars`).

@@ -18,16 +18,8 @@ holdout_plans <- function(m, with_control) {
        control = list(original = as.integer(m + 1L), syntheses = syntheses, tau = numeric(0)))
 }
 
-# `control` (checked as `data` is by prepare_inputs()) must have every key and target.
-check_control <- function(control, vars, call) {
-  if (is.null(control)) return(invisible())
-  bad <- setdiff(vars, dataset_names(control))
-  if (length(bad) > 0) {
-    cli::cli_abort(c("{.arg control} must have every key and target; {.val {bad}} {?is/are} missing.",
-                     i = "{.arg control} holds original records that were not used for the synthesis, with the columns of {.arg data}."),
-                   call = call)
-  }
-}
+# `control` (checked as `data` is by prepare_inputs()) must have every key and target:
+# check_control() in validate.R, the one check of control's columns for every analysis.
 
 # R of Giomi et al. (2023) from two measures in percent: NA where the control's rate is
 # 1 (no room above it) and for measures that are not percentages (counts of records).

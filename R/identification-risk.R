@@ -78,8 +78,8 @@ identification_risk <- function(object, data, keys = NULL, syn.vars, radius = NU
                                 known = NULL) {
   env <- rlang::current_env()
   keys <- keys_or_known(keys, known, env)
-  inputs <- prepare_inputs(object, data, n_threads = n_threads, fn = "identification_risk", call = env)
-  syn <- inputs$syn
+  request <- search_request(object, data, n_threads = n_threads, fn = "identification_risk", call = env)
+  syn <- request$syn
   # No keys (NULL) is Hu's measure on the synthesised variables alone; an empty vector
   # is a mistake, as everywhere.
   if (!is.null(keys) && length(keys) == 0) {
@@ -87,22 +87,18 @@ identification_risk <- function(object, data, keys = NULL, syn.vars, radius = NU
                      i = "For no keys (only {.arg syn.vars} matched), leave {.arg keys} out or give {.code NULL}."),
                    call = env)
   }
-  keys <- if (is.null(keys)) character(0) else resolve_columns(keys, data, "keys", env)
+  if (!is.null(keys)) request <- search_columns(request, keys, "keys")
+  keys <- request$columns$keys %||% character(0)
   if (missing(syn.vars) || is.null(syn.vars) || length(syn.vars) == 0) {
     cli::cli_abort("{.arg syn.vars} must name at least one synthesised variable of {.arg data}.", call = env)
   }
-  syn.vars <- resolve_columns(syn.vars, data, "syn.vars", env)
-  for (arg in c("keys", "syn.vars")) {
-    v <- if (arg == "keys") keys else syn.vars
-    dup <- unique(v[duplicated(v)])
-    if (length(dup) > 0) cli::cli_abort("{.arg {arg}} repeats {.val {dup}}.", call = env)
-  }
+  request <- search_columns(request, syn.vars, "syn.vars")
+  syn.vars <- request$columns$syn.vars
   both <- intersect(keys, syn.vars)
   if (length(both) > 0) {
     cli::cli_abort("{.val {both}} {?is/are} in both {.arg keys} and {.arg syn.vars}.", call = env)
   }
   vars <- c(keys, syn.vars)
-  check_in_syntheses(vars, syn, env)
   for (j in seq_along(syn)) {
     if (nrow(syn[[j]]) != nrow(data)) {
       which <- if (length(syn) > 1) paste("Synthesis", j) else "The synthetic data"
@@ -114,14 +110,13 @@ identification_risk <- function(object, data, keys = NULL, syn.vars, radius = NU
   check_variable_columns(vars, data, syn, env)
   check_keys_unchanged(keys, data, syn, env)
   check_flag(relative, "relative", env)
-  n_threads <- inputs$n_threads
+  n_threads <- request$n_threads
   radius <- radius_per_variable(radius, keys, syn.vars, data, syn, env)
 
-  # The one encoding: labels of the variables matched exactly, and the values of those
-  # matched within a radius, kept beside their codes.
+  # The one encoding, of values as they are (no cont.na): labels of the variables matched
+  # exactly, and the values of those matched within a radius, kept beside their codes.
   exact <- setdiff(vars, names(radius))
-  enc <- encode_variables(vars, data, syn, NULL, stats::setNames(as.list(rep(0, length(vars))), vars),
-                          strict = FALSE, n_threads = n_threads, call = env)
+  enc <- search_encode(request, vars, cont.na = FALSE)$enc
   raw <- rust_result(rust_identification(enc$ptr, match(exact, vars) - 1L, match(names(radius), vars) - 1L,
                                          unname(as.double(radius)), rep(relative, length(radius)), n_threads),
                      call = env)

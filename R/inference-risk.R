@@ -72,18 +72,14 @@ inference_risk <- function(object, data, secret, aux = NULL, control = NULL, tol
                            n_threads = NULL) {
   env <- rlang::current_env()
   rlang::check_dots_empty(call = env)
-  inputs <- prepare_inputs(object, data, control = control, cont.na = cont.na, n_threads = n_threads,
-                           fn = "inference_risk", call = env)
-  syn <- inputs$syn
-  conf.level <- check_conf_level(conf.level, env) %||% 0.95
-  n_attacks <- check_n_attacks(n_attacks, env)
-  seed <- check_seed(seed, env)
-  check_seed_for_targets(seed, n_attacks, env)
-  check_flag(records, "records", env)
+  request <- attack_request(object, data, control, cont.na, n_threads, "inference_risk", env, conf.level, seed, records,
+                            n_attacks)
   if (missing(secret)) cli::cli_abort("{.arg secret} must name the variable(s) the attacker guesses.", call = env)
-  secret <- check_attack_columns(secret, data, syn, control, "secret", env)
+  request <- search_columns(request, secret, "secret")
+  secret <- request$columns$secret
   if (!is.null(aux)) {
-    aux <- check_attack_columns(aux, data, syn, control, "aux", env)
+    request <- search_columns(request, aux, "aux")
+    aux <- request$columns$aux
     among <- intersect(secret, aux)
     if (length(among) > 0) {
       cli::cli_abort(c("{.arg secret} {.val {among}} {?is/are} among {.arg aux}.",
@@ -96,8 +92,8 @@ inference_risk <- function(object, data, secret, aux = NULL, control = NULL, tol
     cli::cli_abort("{.arg tolerance} must be {.code NULL} or one number >= 0, not {.code {describe_value(tolerance)}}.",
                    call = env)
   }
-  check_sizes_for_attack(data, syn, control, env)
-  common <- attack_common_columns(data, syn)
+  check_sizes_for_attack(data, request$syn, control, env)
+  common <- if (is.null(aux)) search_common_columns(request)
   aux_of <- lapply(secret, function(s) {
     a <- if (is.null(aux)) setdiff(common, s) else aux
     if (length(a) == 0) {
@@ -106,37 +102,29 @@ inference_risk <- function(object, data, secret, aux = NULL, control = NULL, tol
     }
     in_data_order(a, data)
   })
-  vars <- in_data_order(unique(c(secret, unlist(aux_of))), data)
-  check_control_columns(vars, control, env)
-  enc <- encode_variables(vars, data, syn, inputs$cont.na, stats::setNames(as.list(rep(0, length(vars))), vars),
-                          strict = FALSE, n_threads = inputs$n_threads, call = env, control = control)
-  m <- length(syn)
-  n_control <- if (is.null(control)) 0L else nrow(control)
-  targets <- with_seed(seed, attack_targets(n_attacks, nrow(data), n_control))
-  runs <- list()
-  for (j in seq_len(m)) {
-    runs[[length(runs) + 1L]] <- list(synthesis = j, targets = 0L, rows = as.integer(targets$main))
-    if (n_control > 0) runs[[length(runs) + 1L]] <- list(synthesis = j, targets = m + 1L, rows = as.integer(targets$control))
-  }
-  codes_of <- function(v) as.double(cont_na_codes(inputs$cont.na, v))
+  request <- search_encode(request, in_data_order(unique(c(secret, unlist(aux_of))), data))
+  request <- attack_searches(request)
+  vars <- request$vars
+  enc <- request$enc
+  m <- request$m
+  n_control <- request$n$control
+  conf.level <- request$conf.level
+  target_rows <- request$target_rows
   # Secrets with the same auxiliary columns share one search (all of them when `aux` is
   # given), in one crossing.
   aux_key <- vapply(aux_of, paste, character(1), collapse = "\r")
   groups <- split(seq_along(secret), factor(aux_key, unique(aux_key)))
   wire <- lapply(groups, function(k) {
-    a <- aux_of[[k[1]]]
-    s <- secret[k]
-    list(aux = match(a, vars) - 1L, aux_codes = lapply(a, codes_of), aux_names = a, secrets = match(s, vars) - 1L,
-         secret_codes = lapply(s, codes_of), secret_names = s)
+    list(aux = search_column_set(request, aux_of[[k[1]]]), secrets = search_column_set(request, secret[k]))
   })
-  raw <- rust_result(rust_inference(enc$ptr, unname(wire), if (is.null(tolerance)) NaN else as.double(tolerance), runs,
-                                    inputs$n_threads), call = env)
+  raw <- rust_result(rust_inference(enc$ptr, unname(wire), if (is.null(tolerance)) NaN else as.double(tolerance),
+                                    request$searches, request$n_threads), call = env)
   found_of <- vector("list", length(secret))
   secret_numeric <- stats::setNames(logical(length(secret)), secret)
   for (g in seq_along(groups)) {
     for (i in seq_along(groups[[g]])) {
       k <- groups[[g]][i]
-      found_of[[k]] <- lapply(raw[[g]]$attacks, function(run) run[[i]])
+      found_of[[k]] <- lapply(raw[[g]]$searches, function(search) search[[i]])
       secret_numeric[[k]] <- raw[[g]]$secret_numeric[i]
     }
   }
@@ -144,17 +132,17 @@ inference_risk <- function(object, data, secret, aux = NULL, control = NULL, tol
   record_rows <- list()
   for (k in seq_along(secret)) {
     s <- secret[[k]]
-    found <- found_of[[k]]
+    found <- attack_found(found_of[[k]], n_control > 0)
     for (j in seq_len(m)) {
-      main <- found[[if (n_control > 0) 2L * j - 1L else j]]
-      ctrl <- if (n_control > 0) found[[2L * j]]
+      main <- found$main[[j]]
+      ctrl <- found$control[[j]]
       n <- length(main$success)
       row <- attack_row(j, n, sum(main$success), if (n_control > 0) length(ctrl$success) else 0L,
                         if (n_control > 0) sum(ctrl$success) else NA_real_, sum(main$baseline), conf.level)
       rows[[length(rows) + 1L]] <- cbind(secret = s, row)
       if (records) {
-        record_rows[[length(record_rows) + 1L]] <- inference_records("train", j, s, targets$main, main)
-        if (n_control > 0) record_rows[[length(record_rows) + 1L]] <- inference_records("control", j, s, targets$control, ctrl)
+        record_rows[[length(record_rows) + 1L]] <- inference_records("train", j, s, target_rows$main, main)
+        if (n_control > 0) record_rows[[length(record_rows) + 1L]] <- inference_records("control", j, s, target_rows$control, ctrl)
       }
     }
   }
@@ -180,9 +168,9 @@ inference_risk <- function(object, data, secret, aux = NULL, control = NULL, tol
     sentence = sentence,
     rate_words = list(main = "share of the original (training) records whose secret is guessed",
                       baseline = "guessing the secret of a random synthetic record"),
-    secret = secret, aux = stats::setNames(aux_of, secret), tolerance = tolerance, n_attacks = n_attacks,
-    seed = seed, notes = notes, adjusted = enc$adjusted,
-    n = list(data = nrow(data), control = n_control, synthetic = vapply(syn, nrow, integer(1))),
+    secret = secret, aux = stats::setNames(aux_of, secret), tolerance = tolerance, n_attacks = request$n_attacks,
+    seed = request$seed, notes = notes, adjusted = enc$adjusted,
+    n = request$n,
     records = if (records) do.call(rbind, record_rows)
   ))
 }

@@ -44,51 +44,43 @@ linkability_risk <- function(object, data, aux_a, aux_b, n_neighbors = 1, contro
                              n_threads = NULL) {
   env <- rlang::current_env()
   rlang::check_dots_empty(call = env)
-  inputs <- prepare_inputs(object, data, control = control, cont.na = cont.na, n_threads = n_threads,
-                           fn = "linkability_risk", call = env)
-  syn <- inputs$syn
-  conf.level <- check_conf_level(conf.level, env) %||% 0.95
-  n_attacks <- check_n_attacks(n_attacks, env)
-  seed <- check_seed(seed, env)
-  check_seed_for_targets(seed, n_attacks, env)
-  check_flag(records, "records", env)
+  request <- attack_request(object, data, control, cont.na, n_threads, "linkability_risk", env, conf.level, seed,
+                            records, n_attacks)
   if (missing(aux_a) || missing(aux_b)) {
     cli::cli_abort("{.arg aux_a} and {.arg aux_b} must name the columns each data owner holds.", call = env)
   }
-  aux_a <- in_data_order(check_attack_columns(aux_a, data, syn, control, "aux_a", env), data)
-  aux_b <- in_data_order(check_attack_columns(aux_b, data, syn, control, "aux_b", env), data)
+  request <- search_columns(search_columns(request, aux_a, "aux_a"), aux_b, "aux_b")
+  aux_a <- in_data_order(request$columns$aux_a, data)
+  aux_b <- in_data_order(request$columns$aux_b, data)
   shared <- intersect(aux_a, aux_b)
   if (length(shared) > 0) {
     cli::cli_abort(c("{.arg aux_a} and {.arg aux_b} share {.val {shared}}.",
                      i = "Each owner holds different columns of a person: the two sets must be disjoint."), call = env)
   }
-  check_sizes_for_attack(data, syn, control, env)
+  check_sizes_for_attack(data, request$syn, control, env)
   k <- check_count(n_neighbors, "n_neighbors", env)
-  smallest <- min(vapply(syn, nrow, integer(1)))
+  smallest <- min(request$n$synthetic)
   if (k > smallest) {
     cli::cli_abort(c("{.arg n_neighbors} is {k}, more than the {format_count(smallest)} record{if (smallest == 1) '' else 's'} of the smallest synthesis.",
                      i = "Each side lists {.arg n_neighbors} synthetic records."), call = env)
   }
-  vars <- in_data_order(c(aux_a, aux_b), data)
-  enc <- encode_variables(vars, data, syn, inputs$cont.na, stats::setNames(as.list(rep(0, length(vars))), vars),
-                          strict = FALSE, n_threads = inputs$n_threads, call = env, control = control)
-  m <- length(syn)
-  n_control <- if (is.null(control)) 0L else nrow(control)
-  targets <- with_seed(seed, attack_targets(n_attacks, nrow(data), n_control))
-  runs <- list()
-  for (j in seq_len(m)) {
-    runs[[length(runs) + 1L]] <- list(synthesis = j, targets = 0L, rows = as.integer(targets$main))
-    if (n_control > 0) runs[[length(runs) + 1L]] <- list(synthesis = j, targets = m + 1L, rows = as.integer(targets$control))
-  }
-  codes_of <- function(v) as.double(cont_na_codes(inputs$cont.na, v))
-  found <- rust_result(rust_linkability(enc$ptr, match(aux_a, vars) - 1L, lapply(aux_a, codes_of), aux_a,
-                                        match(aux_b, vars) - 1L, lapply(aux_b, codes_of), aux_b, k, runs,
-                                        inputs$n_threads), call = env)
+  request <- attack_searches(search_encode(request, in_data_order(c(aux_a, aux_b), data)))
+  vars <- request$vars
+  enc <- request$enc
+  m <- request$m
+  n_control <- request$n$control
+  conf.level <- request$conf.level
+  target_rows <- request$target_rows
+  found <- rust_result(rust_linkability(enc$ptr, list(side_a = search_column_set(request, aux_a),
+                                                      side_b = search_column_set(request, aux_b), n_neighbors = k,
+                                                      searches = request$searches, n_threads = request$n_threads)),
+                       call = env)
   rows <- list()
   record_rows <- list()
+  found <- attack_found(found, n_control > 0)
   for (j in seq_len(m)) {
-    main <- found[[if (n_control > 0) 2L * j - 1L else j]]
-    ctrl <- if (n_control > 0) found[[2L * j]]
+    main <- found$main[[j]]
+    ctrl <- found$control[[j]]
     n <- length(main$success)
     row <- attack_row(j, n, sum(main$success), if (n_control > 0) length(ctrl$success) else 0L,
                       if (n_control > 0) sum(ctrl$success) else NA_real_, main$baseline * n, conf.level)
@@ -96,8 +88,8 @@ linkability_risk <- function(object, data, aux_a, aux_b, n_neighbors = 1, contro
     row$any_control <- if (n_control > 0) mean(ctrl$any) else NA_real_
     rows[[j]] <- row
     if (records) {
-      record_rows[[length(record_rows) + 1L]] <- link_records("train", j, targets$main, main)
-      if (n_control > 0) record_rows[[length(record_rows) + 1L]] <- link_records("control", j, targets$control, ctrl)
+      record_rows[[length(record_rows) + 1L]] <- link_records("train", j, target_rows$main, main)
+      if (n_control > 0) record_rows[[length(record_rows) + 1L]] <- link_records("control", j, target_rows$control, ctrl)
     }
   }
   results <- do.call(rbind, rows)
@@ -111,12 +103,12 @@ linkability_risk <- function(object, data, aux_a, aux_b, n_neighbors = 1, contro
     sentence = sentence,
     rate_words = list(main = "share of the original (training) records whose two halves are linked",
                       baseline = paste0("two random lists of ", format_count(k), " synthetic record", if (k == 1) "" else "s", " meeting")),
-    aux_a = aux_a, aux_b = aux_b, n_neighbors = k, n_attacks = n_attacks, seed = seed,
+    aux_a = aux_a, aux_b = aux_b, n_neighbors = k, n_attacks = request$n_attacks, seed = request$seed,
     notes = c(paste0("With every tie listed, the lists of ", format_fixed(100 * mean(results$any), 1),
                      "% of the original records meet (an upper bound of the main rate)."),
               label_gap_lines(label_gaps, m)),
     adjusted = enc$adjusted,
-    n = list(data = nrow(data), control = n_control, synthetic = vapply(syn, nrow, integer(1))),
+    n = request$n,
     records = if (records) do.call(rbind, record_rows)
   ))
 }

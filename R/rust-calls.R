@@ -96,12 +96,12 @@ rust_identification <- function(encoded, exact, within, radius, relative, n_thre
 }
 
 # Nearest records under the Gower distance (definitions vignette 11) on an encoding:
-# its variables `vars` (0-based, column order of `data`) with their cont.na codes
-# (`label_codes`), `names` and `weights`; `searches` list(index, queries, second) of
-# 0-based datasets. Returns list(searches = per search list(distance, row, second),
-# numeric, ranges).
-rust_dcr <- function(encoded, vars, label_codes, names, weights, searches, n_threads) {
-  crossed(.Call(wrap__rust_dcr, encoded, vars, label_codes, names, weights, searches, n_threads))
+# the set of `columns` compared, list(vars (0-based, column order of `data`),
+# label_codes (their cont.na codes), names), with Gower's `variable_weights`; `searches`
+# list(indexed, queries, second) of 0-based datasets. Returns list(searches = per
+# search list(distance, row, second), numeric, ranges).
+rust_dcr <- function(encoded, columns, variable_weights, searches, n_threads) {
+  crossed(.Call(wrap__rust_dcr, encoded, columns, variable_weights, searches, n_threads))
 }
 
 # list(q = per dataset, each record's q (1-based); counts = per dataset, rows of each q).
@@ -119,26 +119,28 @@ rust_records <- function(encoded, keys, use_keys_na, target, n_threads) {
 # one place to count them (tests trace it).
 crossed <- function(value) value
 
-# The attacks of definitions vignette 13. `runs`: list(synthesis, targets, rows) of
-# 0-based datasets of the encoding and 0-based target rows. Inference: `groups` of
-# secrets sharing their auxiliary columns, each list(aux, aux_codes, aux_names, secrets,
-# secret_codes, secret_names) (variables 0-based, cont.na codes per variable), searched
-# once per group; `tolerance` (NaN: exact). Returns per group list(attacks = per run,
-# per secret list(success, set_size, distance, baseline), secret_numeric).
-rust_inference <- function(encoded, groups, tolerance, runs, n_threads) {
-  crossed(.Call(wrap__rust_inference, encoded, groups, tolerance, runs, n_threads))
+# The attacks of definitions vignette 13. `searches`: list(indexed, queries, rows): the
+# synthesis searched and the dataset of the targets (0-based datasets of the encoding),
+# and the 0-based target rows (see attack_searches()). A set of columns is
+# list(vars (0-based variables of the encoding), label_codes (cont.na codes per
+# variable), names). Inference: `groups` of secrets sharing their auxiliary columns,
+# each list(aux, secrets) (two sets of columns), searched once per group; `tolerance`
+# (NaN: exact). Returns per group list(searches = per search, per secret
+# list(success, set_size, distance, baseline), secret_numeric).
+rust_inference <- function(encoded, groups, tolerance, searches, n_threads) {
+  crossed(.Call(wrap__rust_inference, encoded, groups, tolerance, searches, n_threads))
 }
 
-# Linkability on `aux_a` and `aux_b` with `k` neighbours; per run list(success, any, a,
-# alpha, b, beta, baseline).
-rust_linkability <- function(encoded, aux_a, codes_a, names_a, aux_b, codes_b, names_b, k, runs, n_threads) {
-  crossed(.Call(wrap__rust_linkability, encoded, aux_a, codes_a, names_a, aux_b, codes_b, names_b, k, runs,
-                n_threads))
+# Linkability: `request` list(side_a, side_b (sets of columns), n_neighbors, searches,
+# n_threads); per search list(success, any, a, alpha, b, beta, baseline).
+rust_linkability <- function(encoded, request) {
+  crossed(.Call(wrap__rust_linkability, encoded, request))
 }
 
 # Singling out: the datasets distinct on `vars` behind a pointer, with list(ptr,
 # numeric, rows, distinct); then queries (list(query, column, op, value), columns
-# 0-based, operators coded as in so_ops) generated, or evaluated per target dataset.
+# 0-based, operators coded as in so_ops) generated, or evaluated on `datasets`
+# (each list(dataset, positions)).
 rust_singling_out_data <- function(encoded, vars, missing_levels, n_threads) {
   crossed(.Call(wrap__rust_singling_out_data, encoded, vars, missing_levels, n_threads))
 }
@@ -147,14 +149,14 @@ rust_singling_out_univariate <- function(ptr, k) {
   crossed(.Call(wrap__rust_singling_out_univariate, ptr, k))
 }
 
-rust_singling_out_generate <- function(ptr, k, uniforms, rounding, n_cols, medians, kept, wanted, attempts_left,
-                                       n_threads) {
-  crossed(.Call(wrap__rust_singling_out_generate, ptr, k, uniforms, rounding, n_cols, medians, kept, wanted,
-                attempts_left, n_threads))
+# `request`: list(dataset, uniforms, rounding, n_cols, medians, kept, wanted,
+# attempts_left, n_threads); see multivariate_queries().
+rust_singling_out_generate <- function(ptr, request) {
+  crossed(.Call(wrap__rust_singling_out_generate, ptr, request))
 }
 
-rust_singling_out_evaluate <- function(ptr, queries, targets, n_threads) {
-  crossed(.Call(wrap__rust_singling_out_evaluate, ptr, queries, targets, n_threads))
+rust_singling_out_evaluate <- function(ptr, queries, datasets, n_threads) {
+  crossed(.Call(wrap__rust_singling_out_evaluate, ptr, queries, datasets, n_threads))
 }
 
 # The measures as the core declares them (see R/measure-declarations.R).

@@ -65,17 +65,15 @@ singling_out_risk <- function(object, data, cols = NULL, n_cols = 1, n_attacks =
   rlang::check_dots_empty(call = env)
   # Arguments given (before they are checked and reassigned), to say which do not apply.
   given_args <- c(n_attacks = !missing(n_attacks), max_attempts = !missing(max_attempts), n_cols = !missing(n_cols))
-  inputs <- prepare_inputs(object, data, control = control, cont.na = cont.na, n_threads = n_threads,
-                           fn = "singling_out_risk", call = env)
-  syn <- inputs$syn
-  conf.level <- check_conf_level(conf.level, env) %||% 0.95
-  seed <- check_seed(seed, env)
-  check_flag(records, "records", env)
-  cols <- if (is.null(cols)) attack_common_columns(data, syn) else
-    check_attack_columns(cols, data, syn, control, "cols", env)
+  request <- attack_request(object, data, control, cont.na, n_threads, "singling_out_risk", env, conf.level, seed,
+                            records, target_records = FALSE)
+  syn <- request$syn
+  conf.level <- request$conf.level
+  seed <- request$seed
+  if (!is.null(cols)) request <- search_columns(request, cols, "cols")
+  cols <- request$columns$cols %||% search_common_columns(request)
   if (length(cols) == 0) cli::cli_abort("{.arg data} and the synthetic data have no column in common.", call = env)
   cols <- in_data_order(cols, data)
-  check_control_columns(cols, control, env)
   n_cols <- check_count(n_cols, "n_cols", env)
   if (n_cols > length(cols)) {
     cli::cli_abort("{.arg n_cols} is {n_cols}, more than the {length(cols)} column{?s} of {.arg cols}.", call = env)
@@ -84,19 +82,19 @@ singling_out_risk <- function(object, data, cols = NULL, n_cols = 1, n_attacks =
   max_attempts <- check_count(max_attempts, "max_attempts", env)
   reps <- check_count(reps, "reps", env)
   check_sizes_for_attack(data, syn, control, env)
-  enc <- encode_variables(cols, data, syn, inputs$cont.na, stats::setNames(as.list(rep(0, length(cols))), cols),
-                          strict = FALSE, n_threads = inputs$n_threads, call = env, control = control)
+  request <- search_encode(request, cols)
+  enc <- request$enc
   missing_levels <- lapply(seq_along(cols), function(i) {
     info <- enc$info[[i]]
     if (!is.null(info$numeric_levels)) return(NULL)
     labels <- enc$labels[[i]]
     (seq_along(labels) - 1L) == info$missing_code | (cols[[i]] %in% enc$adjusted & labels == "NaN")
   })
-  so <- rust_result(rust_singling_out_data(enc$ptr, seq_along(cols) - 1L, missing_levels, inputs$n_threads),
+  so <- rust_result(rust_singling_out_data(enc$ptr, seq_along(cols) - 1L, missing_levels, request$n_threads),
                     call = env)
   numeric <- stats::setNames(so$numeric, cols)
   m <- length(syn)
-  n_control <- if (is.null(control)) 0L else nrow(control)
+  n_control <- request$n$control
   sizes <- lengths(so$rows)
   nd <- sizes[[1]]
   nc <- if (n_control > 0) sizes[[m + 2L]] else 0L
@@ -110,7 +108,7 @@ singling_out_risk <- function(object, data, cols = NULL, n_cols = 1, n_attacks =
       attempts <- NA_integer_
     } else {
       gen <- multivariate_queries(so, j, cols, numeric, syn[[j]], n_cols, n_attacks, max_attempts,
-                                  inputs$n_threads, env)
+                                  request$n_threads, env)
       q <- gen$queries
       attempts <- gen$attempts
     }
@@ -123,10 +121,10 @@ singling_out_risk <- function(object, data, cols = NULL, n_cols = 1, n_attacks =
   for (j in seq_len(m)) {
     d <- draws[[j]]
     n <- n_queries(d$queries)
-    targets <- c(list(list(j, NULL), list(0L, NULL)), if (n_control > 0) list(list(m + 1L, NULL)),
+    datasets <- c(list(list(j, NULL), list(0L, NULL)), if (n_control > 0) list(list(m + 1L, NULL)),
                  lapply(d$subsets, function(s) list(0L, as.integer(s))))
-    found <- rust_result(rust_singling_out_evaluate(so$ptr, d$queries, targets, inputs$n_threads), call = env)
-    base <- rust_result(rust_singling_out_evaluate(so$ptr, d$baseline, list(list(0L, NULL)), inputs$n_threads),
+    found <- rust_result(rust_singling_out_evaluate(so$ptr, d$queries, datasets, request$n_threads), call = env)
+    base <- rust_result(rust_singling_out_evaluate(so$ptr, d$baseline, list(list(0L, NULL)), request$n_threads),
                         call = env)[[1]]
     in_syn <- !is.na(found[[1]])
     main <- sum(!is.na(found[[2]]))
@@ -177,7 +175,7 @@ singling_out_risk <- function(object, data, cols = NULL, n_cols = 1, n_attacks =
                       baseline = "random queries singling out an original record"),
     cols = cols, n_cols = n_cols, n_attacks = NULL, seed = seed, removed = removed, notes = notes,
     adjusted = enc$adjusted,
-    n = list(data = nrow(data), control = n_control, synthetic = vapply(syn, nrow, integer(1))),
+    n = request$n,
     records = if (records) do.call(rbind, record_rows)
   ))
 }
@@ -216,8 +214,10 @@ multivariate_queries <- function(so, j, cols, numeric, syn_j, n_cols, n_attacks,
   repeat {
     state <- get(".Random.seed", envir = globalenv())
     uniforms <- stats::runif(batches * per_batch)
-    res <- rust_result(rust_singling_out_generate(so$ptr, j, uniforms, rounding, n_cols, medians, kept, n_attacks,
-                                                  max_attempts - attempts, n_threads), call = call)
+    res <- rust_result(rust_singling_out_generate(so$ptr, list(dataset = j, uniforms = uniforms, rounding = rounding,
+                                                               n_cols = n_cols, medians = medians, kept = kept,
+                                                               wanted = n_attacks, attempts_left = max_attempts - attempts,
+                                                               n_threads = n_threads)), call = call)
     assign(".Random.seed", state, envir = globalenv())
     if (res$consumed > 0) stats::runif(res$consumed)
     kept <- res$kept

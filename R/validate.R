@@ -242,6 +242,30 @@ check_in_syntheses <- function(vars, syn, call) {
   }
 }
 
+# `control` (checked as `data` is by prepare_inputs()) must have every column the
+# analysis reads: the one check, for the counting family (keys and targets, `what`),
+# dcr() ("every variable compared") and the attacks, which name the argument of the
+# first missing column (`columns`: the column arguments resolved, see
+# search_columns()) or, for columns taken by default, say that the attack reads them.
+check_control <- function(control, vars, call, what = "every key and target", columns = NULL) {
+  if (is.null(control)) return(invisible())
+  bad <- setdiff(vars, dataset_names(control))
+  if (length(bad) == 0) return(invisible())
+  if (is.null(columns)) {
+    head <- "{.arg control} must have {what}; {.val {bad}} {?is/are} missing."
+  } else {
+    arg <- Find(function(a) any(bad %in% columns[[a]]), names(columns))
+    if (is.null(arg)) {
+      head <- "{.arg control} lacks {.val {bad}}, which the attack reads."
+    } else {
+      bad <- intersect(columns[[arg]], bad)
+      head <- "{.arg control} lacks {.val {bad}} of {.arg {arg}}."
+    }
+  }
+  cli::cli_abort(c(head, i = "{.arg control} holds original records that were not used for the synthesis, with the columns of {.arg data}."),
+                 call = call)
+}
+
 # The tau grid of tau_curve(): at least one number, each within [0, 1]; the order and
 # repeats are the user's.
 check_tau <- function(x, call) {

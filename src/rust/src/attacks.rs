@@ -1,98 +1,47 @@
 //! The attacks of definitions vignette 13 on the one encoding: R sends the encoding
 //! handle (original, syntheses, control), the variables each attack reads, and the
-//! attacks to run (a synthesis, a dataset of targets and its target rows); the core
-//! builds the distance tables from the encoded variables, runs the attacks on the
-//! worker pool, and the results go back after the join. Singling out keeps its
+//! searches to run (a synthesis indexed, a dataset of targets and its target rows;
+//! `search.rs`); the core builds the distance tables from the encoded variables and
+//! each synthesis's index once per call, runs the attacks on the worker pool, and the
+//! results go back after the join. Singling out keeps its
 //! distinct datasets behind a pointer between R's crossings: the multivariate attempts
 //! are drawn from R's uniforms, handed over in chunks.
 
 use crate::encoding::{encoded_vars, var_indices};
 use crate::protocol::*;
+use crate::search::{distance_tables, searches, PerIndexed, Search};
 use extendr_api::prelude::*;
-use synthrisk_core::distance::{Metric, Table};
-use synthrisk_core::distance_tables::{DistanceTables, DistanceVariable};
+use synthrisk_core::distance::Table;
 use synthrisk_core::encode::{is_r_na, EncodedVar, RawColumn, NA_INTEGER};
 use synthrisk_core::inference::{infer, Matching, Secret, SecretColumn};
-use synthrisk_core::linkability::{baseline, link, Overlap, Side};
+use synthrisk_core::linkability::{baseline, link, LinkedSynthesis, Overlap, Side};
 use synthrisk_core::singling_out::{evaluate, multivariate_drawn, univariate, Dataset, Op, Predicate, Queries};
-use wire::AttackWire;
+use synthrisk_core::tie_sets::IndexedSynthesis;
+use wire::{GenerateWire, InferenceGroupWire, LinkabilityWire};
 
-/// The distance tables and metric of `vars` (0-based) with their cont.na codes: R's
-/// values read here, the tables built on the pool.
-fn distance_tables(
-    workers: &synthrisk_core::workers::Workers,
-    encoded: &[EncodedVar<'static>],
-    vars: &Robj,
-    label_codes: &Robj,
-    names: &Robj,
-    what: &str,
-) -> GlueResult<(DistanceTables, Metric)> {
-    let vars = var_indices(encoded, vars, what)?;
-    let label_codes: Vec<Robj> = List::from_robj(label_codes, "label_codes")?.values().collect();
-    let label_codes: Vec<Vec<f64>> =
-        label_codes.iter().map(|c| real_slice(c, "label_codes[[i]]").map(|s| s.to_vec())).collect::<GlueResult<_>>()?;
-    let names = Vec::<String>::from_robj(names, "names")?;
-    if label_codes.len() != vars.len() || names.len() != vars.len() || vars.is_empty() {
-        return Err(internal(format!("one set of codes and one name per variable of `{what}`")));
-    }
-    let variables: Vec<DistanceVariable<'_, '_>> = vars
-        .iter()
-        .zip(&label_codes)
-        .zip(&names)
-        .map(|((&k, codes), name)| DistanceVariable { var: &encoded[k], label_codes: codes, name })
-        .collect();
-    let tables = workers.run(|| DistanceTables::build(&variables))?;
-    let metric = Metric::new(tables.numeric.clone(), vec![1.0; vars.len()], tables.ranges.clone())?;
-    Ok((tables, metric))
-}
-
-/// The attacks R asks for: (synthesis, targets, rows), datasets 0-based.
-fn attacks(x: &Robj, n_datasets: usize) -> GlueResult<Vec<(usize, usize, Vec<u32>)>> {
-    List::from_robj(x, "attacks")?
-        .values()
-        .map(|r| {
-            let AttackWire { synthesis, targets, rows } = AttackWire::try_from(&r).map_err(wire_error("attacks[[i]]"))?;
-            let ok = |k: i32| usize::try_from(k).ok().filter(|&k| k < n_datasets);
-            let rows = Vec::<u32>::from_robj(&rows, "attacks[[i]]$rows")?;
-            match (ok(synthesis), ok(targets)) {
-                (Some(s), Some(t)) => Ok((s, t, rows)),
-                _ => Err(internal(format!("attack of datasets {synthesis} and {targets}"))),
-            }
-        })
-        .collect()
-}
-
-fn check_rows(rows: &[u32], table: &Table<'_>) -> GlueResult<()> {
+/// The target rows of an attack's search (an attack always names them).
+fn target_rows<'s>(search: &'s Search, table: &Table<'_>) -> GlueResult<&'s [u32]> {
+    let rows = search.rows.as_deref().ok_or_else(|| internal("an attack's search without target rows"))?;
     match rows.iter().find(|&&r| r as usize >= table.n_rows) {
         Some(r) => Err(internal(format!("target row {r} beyond the {} records", table.n_rows))),
-        None => Ok(()),
+        None => Ok(rows),
     }
 }
 
 /// Inference, per group of secrets sharing their auxiliary columns (one search per
-/// group): `groups` list(aux, aux_codes, aux_names, secrets, secret_codes,
-/// secret_names), variables 0-based; `tolerance` (NaN: exact match). Returns per group
-/// list(attacks = per run, per secret list(success, set_size, distance, baseline),
-/// secret_numeric).
-pub fn inference(encoded: Robj, groups: Robj, tolerance: f64, runs: Robj, n_threads: i32) -> GlueResult<Robj> {
+/// group): `groups` list(aux, secrets), each a set of columns (`search.rs`);
+/// `tolerance` (NaN: exact match). Each synthesis is indexed once per group, for its
+/// main and control searches. Returns per group list(searches = per search, per secret
+/// list(success, set_size, distance, baseline), secret_numeric).
+pub fn inference(encoded: Robj, groups: Robj, tolerance: f64, searches_robj: Robj, n_threads: i32) -> GlueResult<Robj> {
     let encoded = encoded_vars(&encoded)?;
     let workers = workers(n_threads)?;
     let mut out = Vec::new();
     for group in List::from_robj(&groups, "groups")?.values() {
-        let g = List::from_robj(&group, "groups[[i]]")?;
-        let field = |name: &str| -> GlueResult<Robj> {
-            g.iter().find(|(n, _)| *n == name).map(|(_, v)| v).ok_or_else(|| internal(format!("groups[[i]]${name}")))
-        };
-        let (tables, metric) =
-            distance_tables(&workers, encoded, &field("aux")?, &field("aux_codes")?, &field("aux_names")?, "aux")?;
-        let (secret_tables, secret_metric) = distance_tables(
-            &workers,
-            encoded,
-            &field("secrets")?,
-            &field("secret_codes")?,
-            &field("secret_names")?,
-            "secrets",
-        )?;
+        let InferenceGroupWire { aux, secrets: secret_columns } =
+            InferenceGroupWire::try_from(&group).map_err(wire_error("groups[[i]]"))?;
+        let (tables, metric) = distance_tables(&workers, encoded, &aux, None, "aux")?;
+        let (secret_tables, secret_metric) = distance_tables(&workers, encoded, &secret_columns, None, "secrets")?;
         let matching: Vec<Matching> = secret_tables
             .numeric
             .iter()
@@ -106,11 +55,15 @@ pub fn inference(encoded: Robj, groups: Robj, tolerance: f64, runs: Robj, n_thre
                 }
             })
             .collect();
-        let mut per_run = Vec::new();
-        for (s, t, rows) in attacks(&runs, tables.n_datasets())? {
-            let syn = tables.table(&metric, s)?;
+        let searches = searches(&searches_robj, tables.n_datasets())?;
+        let mut indexed = PerIndexed::<IndexedSynthesis>::new(&searches, tables.n_datasets());
+        let mut per_search = Vec::new();
+        for (k, search) in searches.iter().enumerate() {
+            let (s, t) = (search.indexed, search.queries);
+            let synthesis =
+                indexed.get(&searches, k, || IndexedSynthesis::build(&workers, &metric, &tables.table(&metric, s)?))?;
             let targets = tables.table(&metric, t)?;
-            check_rows(&rows, &targets)?;
+            let rows = target_rows(search, &targets)?;
             let (ss, ts) = (secret_tables.table(&secret_metric, s)?, secret_tables.table(&secret_metric, t)?);
             let secrets: Vec<Secret<'_>> = (0..matching.len())
                 .map(|k| Secret {
@@ -119,22 +72,28 @@ pub fn inference(encoded: Robj, groups: Robj, tolerance: f64, runs: Robj, n_thre
                     matching: matching[k],
                 })
                 .collect();
-            let found = infer(&workers, &metric, &syn, &targets, &rows, &secrets, &user_interrupt)?;
+            let found = infer(&workers, &metric, synthesis, &targets, rows, &secrets, &user_interrupt)?;
+            indexed.done(&searches, k);
             let each = found
                 .into_iter()
                 .map(|f| {
                     named_list(
                         ["success", "set_size", "distance", "baseline"],
-                        [Robj::from(f.success), counts_robj(f.set_size), Robj::from(f.distance), Robj::from(f.baseline)],
+                        [
+                            Robj::from(f.success),
+                            counts_robj(f.set_size),
+                            Robj::from(f.distance),
+                            Robj::from(f.baseline),
+                        ],
                     )
                 })
                 .collect::<GlueResult<Vec<Robj>>>()?;
-            per_run.push(Robj::from(List::from_values(each)));
+            per_search.push(Robj::from(List::from_values(each)));
         }
         out.push(named_list(
-            ["attacks", "secret_numeric"],
+            ["searches", "secret_numeric"],
             [
-                List::from_values(per_run).into(),
+                List::from_values(per_search).into(),
                 Robj::from(secret_tables.numeric.iter().map(|&b| Rbool::from(b)).collect::<Vec<Rbool>>()),
             ],
         )?);
@@ -142,34 +101,34 @@ pub fn inference(encoded: Robj, groups: Robj, tolerance: f64, runs: Robj, n_thre
     Ok(List::from_values(out).into())
 }
 
-/// Linkability on `aux_a` and `aux_b` with `k` neighbours. Returns per attack
-/// list(success, any, a, alpha, b, beta) and the baseline per attack.
-#[allow(clippy::too_many_arguments)]
-pub fn linkability(
-    encoded: Robj,
-    aux_a: Robj,
-    codes_a: Robj,
-    names_a: Robj,
-    aux_b: Robj,
-    codes_b: Robj,
-    names_b: Robj,
-    k: i32,
-    runs: Robj,
-    n_threads: i32,
-) -> GlueResult<Robj> {
+/// Linkability: `request` list(side_a, side_b (sets of columns, `search.rs`),
+/// n_neighbors, searches, n_threads). Each synthesis is indexed on both sides once, for
+/// its main and control searches. Returns per search list(success, any, a, alpha, b,
+/// beta, baseline).
+pub fn linkability(encoded: Robj, request: Robj) -> GlueResult<Robj> {
+    let LinkabilityWire { side_a, side_b, n_neighbors, searches: searches_robj, n_threads } =
+        LinkabilityWire::try_from(&request).map_err(wire_error("request"))?;
     let encoded = encoded_vars(&encoded)?;
     let workers = workers(n_threads)?;
-    let (tables_a, metric_a) = distance_tables(&workers, encoded, &aux_a, &codes_a, &names_a, "aux_a")?;
-    let (tables_b, metric_b) = distance_tables(&workers, encoded, &aux_b, &codes_b, &names_b, "aux_b")?;
-    let k = u64::try_from(k).map_err(|_| internal("k"))?;
+    let (tables_a, metric_a) = distance_tables(&workers, encoded, &side_a, None, "aux_a")?;
+    let (tables_b, metric_b) = distance_tables(&workers, encoded, &side_b, None, "aux_b")?;
+    let k = u64::try_from(n_neighbors).map_err(|_| internal("n_neighbors"))?;
+    let searches = searches(&searches_robj, tables_a.n_datasets())?;
+    let mut linked = PerIndexed::<LinkedSynthesis>::new(&searches, tables_a.n_datasets());
     let mut out = Vec::new();
-    for (s, t, rows) in attacks(&runs, tables_a.n_datasets())? {
-        let (sa, sb) = (tables_a.table(&metric_a, s)?, tables_b.table(&metric_b, s)?);
+    for (j, search) in searches.iter().enumerate() {
+        let (s, t) = (search.indexed, search.queries);
+        let synthesis = linked.get(&searches, j, || {
+            let (sa, sb) = (tables_a.table(&metric_a, s)?, tables_b.table(&metric_b, s)?);
+            LinkedSynthesis::build(&workers, &metric_a, &sa, &metric_b, &sb)
+        })?;
         let (ta, tb) = (tables_a.table(&metric_a, t)?, tables_b.table(&metric_b, t)?);
-        check_rows(&rows, &ta)?;
-        let side_a = Side { metric: &metric_a, synthetic: &sa, targets: &ta };
-        let side_b = Side { metric: &metric_b, synthetic: &sb, targets: &tb };
-        let found = link(&workers, &side_a, &side_b, &rows, k, &user_interrupt)?;
+        let rows = target_rows(search, &ta)?;
+        let side_a = Side { metric: &metric_a, targets: &ta };
+        let side_b = Side { metric: &metric_b, targets: &tb };
+        let found = link(&workers, synthesis, &side_a, &side_b, rows, k, &user_interrupt)?;
+        let n_synthetic = synthesis.n_records() as u64;
+        linked.done(&searches, j);
         let part = |f: fn(&Overlap) -> u64| counts_robj(found.overlap.iter().map(f));
         out.push(named_list(
             ["success", "any", "a", "alpha", "b", "beta", "baseline"],
@@ -180,7 +139,7 @@ pub fn linkability(
                 part(|o| o.alpha),
                 part(|o| o.b),
                 part(|o| o.beta),
-                Robj::from(baseline(sa.n_rows as u64, k)),
+                Robj::from(baseline(n_synthetic, k)),
             ],
         )?);
     }
@@ -225,7 +184,10 @@ pub fn singling_out_data(encoded: Robj, vars: Robj, missing_levels: Robj, n_thre
     let vars = var_indices(encoded, &vars, "vars")?;
     let workers = workers(n_threads)?;
     let missing: Vec<Robj> = List::from_robj(&missing_levels, "missing_levels")?.values().collect();
-    let missing = missing.iter().map(|m| Option::<Vec<bool>>::from_robj(m, "missing_levels[[i]]")).collect::<GlueResult<Vec<_>>>()?;
+    let missing = missing
+        .iter()
+        .map(|m| Option::<Vec<bool>>::from_robj(m, "missing_levels[[i]]"))
+        .collect::<GlueResult<Vec<_>>>()?;
     if missing.len() != vars.len() {
         return Err(internal("one set of missing levels per variable"));
     }
@@ -242,10 +204,8 @@ pub fn singling_out_data(encoded: Robj, vars: Robj, missing_levels: Robj, n_thre
         datasets.push(Dataset::distinct(&workers, &refs)?);
     }
     let rows: Vec<Robj> = datasets.iter().map(|d| one_based_robj(d.rows.iter().copied())).collect();
-    let distinct: Vec<Robj> = datasets
-        .iter()
-        .map(|d| List::from_values(d.distinct_values().into_iter().map(Robj::from)).into())
-        .collect();
+    let distinct: Vec<Robj> =
+        datasets.iter().map(|d| List::from_values(d.distinct_values().into_iter().map(Robj::from)).into()).collect();
     let numeric_robj = Robj::from(numeric.iter().map(|&b| Rbool::from(b)).collect::<Vec<Rbool>>());
     let ptr: Robj = ExternalPtr::new(SinglingOut { datasets, numeric }).into();
     named_list(
@@ -267,7 +227,9 @@ fn dataset(so: &SinglingOut, k: i32) -> GlueResult<&Dataset> {
 /// value).
 fn queries_from(x: &Robj, n_cols: usize) -> GlueResult<Queries> {
     let l = List::from_robj(x, "queries")?;
-    let get = |name: &str| l.iter().find(|(n, _)| *n == name).map(|(_, v)| v).ok_or_else(|| internal(format!("queries${name}")));
+    let get = |name: &str| {
+        l.iter().find(|(n, _)| *n == name).map(|(_, v)| v).ok_or_else(|| internal(format!("queries${name}")))
+    };
     let (id, col, op, value) = (get("query")?, get("column")?, get("op")?, get("value")?);
     let (id, col, op, value) =
         (int_slice(&id, "query")?, int_slice(&col, "column")?, int_slice(&op, "op")?, real_slice(&value, "value")?);
@@ -277,7 +239,8 @@ fn queries_from(x: &Robj, n_cols: usize) -> GlueResult<Queries> {
     let mut out = Queries::new();
     let mut current: Vec<Predicate> = Vec::new();
     for i in 0..id.len() {
-        let c = u32::try_from(col[i]).ok().filter(|&c| (c as usize) < n_cols).ok_or_else(|| internal("query column"))?;
+        let c =
+            u32::try_from(col[i]).ok().filter(|&c| (c as usize) < n_cols).ok_or_else(|| internal("query column"))?;
         let o = Op::from_code(op[i]).ok_or_else(|| internal(format!("operator {}", op[i])))?;
         if i > 0 && id[i] != id[i - 1] {
             out.push(&current);
@@ -302,10 +265,7 @@ fn queries_robj(q: &Queries) -> GlueResult<Robj> {
             value.push(p.value);
         }
     }
-    named_list(
-        ["query", "column", "op", "value"],
-        [Robj::from(id), Robj::from(col), Robj::from(op), Robj::from(value)],
-    )
+    named_list(["query", "column", "op", "value"], [Robj::from(id), Robj::from(col), Robj::from(op), Robj::from(value)])
 }
 
 /// The univariate queries of dataset `k` that single out in it.
@@ -314,24 +274,12 @@ pub fn singling_out_univariate(ptr: Robj, k: i32) -> GlueResult<Robj> {
     queries_robj(&univariate(dataset(so, k)?, &so.numeric))
 }
 
-/// Multivariate queries on dataset `k` from attempts drawn as R's `sample.int()` draws
-/// them from `uniforms` (R's `runif()`; `rounding` for R's "Rounding" sample kind),
-/// `n_cols` columns each, after the queries `kept`, until `wanted` are kept or
-/// `attempts_left` attempts are spent. Returns list(kept (all kept so far), attempts,
-/// consumed (uniforms read, to the end of the last whole batch), done).
-#[allow(clippy::too_many_arguments)]
-pub fn singling_out_generate(
-    ptr: Robj,
-    k: i32,
-    uniforms: Robj,
-    rounding: bool,
-    n_cols: i32,
-    medians: Robj,
-    kept: Robj,
-    wanted: i32,
-    attempts_left: f64,
-    n_threads: i32,
-) -> GlueResult<Robj> {
+/// Multivariate queries on a dataset from attempts drawn as R's `sample.int()` draws
+/// them from R's uniforms; `request` is a `GenerateWire`. Returns list(kept (all kept so
+/// far), attempts, consumed (uniforms read, to the end of the last whole batch), done).
+pub fn singling_out_generate(ptr: Robj, request: Robj) -> GlueResult<Robj> {
+    let GenerateWire { dataset: k, uniforms, rounding, n_cols, medians, kept, wanted, attempts_left, n_threads } =
+        GenerateWire::try_from(&request).map_err(wire_error("request"))?;
     let so = singling_out(&ptr)?;
     let syn = dataset(so, k)?;
     let workers = workers(n_threads)?;
@@ -364,18 +312,19 @@ pub fn singling_out_generate(
     )
 }
 
-/// Per target dataset (list(dataset, positions: NULL for all, or 0-based positions of
-/// its distinct records)), the 1-based row each query singles out, NA where none.
-pub fn singling_out_evaluate(ptr: Robj, queries: Robj, targets: Robj, n_threads: i32) -> GlueResult<Robj> {
+/// Per dataset of `datasets` (list(dataset, positions: NULL for all, or 0-based
+/// positions of its distinct records)), the 1-based row each query singles out, NA
+/// where none.
+pub fn singling_out_evaluate(ptr: Robj, queries: Robj, datasets: Robj, n_threads: i32) -> GlueResult<Robj> {
     let so = singling_out(&ptr)?;
     let workers = workers(n_threads)?;
     let n_cols = so.numeric.len();
     let queries = queries_from(&queries, n_cols)?;
     let mut out = Vec::new();
-    for t in List::from_robj(&targets, "targets")?.values() {
-        let t = List::from_robj(&t, "targets[[i]]")?;
-        let k = i32::from_robj(&t.elt(0).map_err(internal)?, "targets[[i]]$dataset")?;
-        let positions = Option::<Vec<u32>>::from_robj(&t.elt(1).map_err(internal)?, "targets[[i]]$positions")?;
+    for d in List::from_robj(&datasets, "datasets")?.values() {
+        let d = List::from_robj(&d, "datasets[[i]]")?;
+        let k = i32::from_robj(&d.elt(0).map_err(internal)?, "datasets[[i]]$dataset")?;
+        let positions = Option::<Vec<u32>>::from_robj(&d.elt(1).map_err(internal)?, "datasets[[i]]$positions")?;
         let full = dataset(so, k)?;
         let found = match positions {
             None => evaluate(&workers, full, &queries),
@@ -386,17 +335,45 @@ pub fn singling_out_evaluate(ptr: Robj, queries: Robj, targets: Robj, n_threads:
     Ok(List::from_values(out).into())
 }
 
-/// The shapes of the lists this topic receives (see `crate::wire`).
+/// The shapes of the lists this topic receives (see `crate::wire`; the sets of columns
+/// and the searches are `search.rs`'s).
 mod wire {
     pub(crate) use crate::wire::FieldByName;
     use extendr_api::{Robj, TryFromList};
 
-    /// One attack: the synthesis searched, the dataset of targets, its target rows
-    /// (0-based), all datasets 0-based.
+    /// A group of inference's secrets sharing their auxiliary columns: `aux` and
+    /// `secrets`, two sets of columns.
     #[derive(TryFromList)]
-    pub(crate) struct AttackWire {
-        pub(crate) synthesis: i32,
-        pub(crate) targets: i32,
-        pub(crate) rows: Robj,
+    pub(crate) struct InferenceGroupWire {
+        pub(crate) aux: Robj,
+        pub(crate) secrets: Robj,
+    }
+
+    /// A linkability request: each owner's set of columns, the neighbours listed on
+    /// each side, the searches (synthesis, target dataset, target rows) and the threads.
+    #[derive(TryFromList)]
+    pub(crate) struct LinkabilityWire {
+        pub(crate) side_a: Robj,
+        pub(crate) side_b: Robj,
+        pub(crate) n_neighbors: i32,
+        pub(crate) searches: Robj,
+        pub(crate) n_threads: i32,
+    }
+
+    /// A batch of singling out's multivariate attempts: on `dataset` (0-based), drawn
+    /// from R's `uniforms` (`runif()`; `rounding` for R's "Rounding" sample kind),
+    /// `n_cols` columns each with the synthesis's `medians`, after the queries `kept`,
+    /// until `wanted` are kept or `attempts_left` attempts are spent.
+    #[derive(TryFromList)]
+    pub(crate) struct GenerateWire {
+        pub(crate) dataset: i32,
+        pub(crate) uniforms: Robj,
+        pub(crate) rounding: bool,
+        pub(crate) n_cols: i32,
+        pub(crate) medians: Robj,
+        pub(crate) kept: Robj,
+        pub(crate) wanted: i32,
+        pub(crate) attempts_left: f64,
+        pub(crate) n_threads: i32,
     }
 }

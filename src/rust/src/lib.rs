@@ -15,6 +15,7 @@ mod identification;
 mod key_subsets;
 mod protocol;
 mod records;
+mod search;
 mod wire;
 
 use extendr_api::prelude::*;
@@ -112,43 +113,23 @@ fn rust_records(encoded: Robj, keys: Robj, use_keys_na: Robj, target: Robj, n_th
 /// per search.
 /// @noRd
 #[extendr]
-fn rust_dcr(
-    encoded: Robj,
-    vars: Robj,
-    label_codes: Robj,
-    names: Robj,
-    weights: Robj,
-    searches: Robj,
-    n_threads: i32,
-) -> Response {
-    respond(dcr::dcr(encoded, vars, label_codes, names, weights, searches, n_threads))
+fn rust_dcr(encoded: Robj, columns: Robj, variable_weights: Robj, searches: Robj, n_threads: i32) -> Response {
+    respond(dcr::dcr(encoded, columns, variable_weights, searches, n_threads))
 }
 
 /// The inference attack (definitions vignette 13), per group of secrets sharing their
-/// auxiliary columns and per attack of `runs`.
+/// auxiliary columns and per search of `searches`.
 /// @noRd
 #[extendr]
-fn rust_inference(encoded: Robj, groups: Robj, tolerance: f64, runs: Robj, n_threads: i32) -> Response {
-    respond(attacks::inference(encoded, groups, tolerance, runs, n_threads))
+fn rust_inference(encoded: Robj, groups: Robj, tolerance: f64, searches: Robj, n_threads: i32) -> Response {
+    respond(attacks::inference(encoded, groups, tolerance, searches, n_threads))
 }
 
-/// The linkability attack (definitions vignette 13), per attack of `runs`.
+/// The linkability attack (definitions vignette 13), per search of its `request`.
 /// @noRd
 #[extendr]
-#[allow(clippy::too_many_arguments)]
-fn rust_linkability(
-    encoded: Robj,
-    aux_a: Robj,
-    codes_a: Robj,
-    names_a: Robj,
-    aux_b: Robj,
-    codes_b: Robj,
-    names_b: Robj,
-    k: i32,
-    runs: Robj,
-    n_threads: i32,
-) -> Response {
-    respond(attacks::linkability(encoded, aux_a, codes_a, names_a, aux_b, codes_b, names_b, k, runs, n_threads))
+fn rust_linkability(encoded: Robj, request: Robj) -> Response {
+    respond(attacks::linkability(encoded, request))
 }
 
 /// The datasets of singling out, distinct on its columns, behind a pointer.
@@ -168,38 +149,15 @@ fn rust_singling_out_univariate(ptr: Robj, k: i32) -> Response {
 /// Multivariate queries from attempts drawn from a chunk of R's uniforms.
 /// @noRd
 #[extendr]
-#[allow(clippy::too_many_arguments)]
-fn rust_singling_out_generate(
-    ptr: Robj,
-    k: i32,
-    uniforms: Robj,
-    rounding: bool,
-    n_cols: i32,
-    medians: Robj,
-    kept: Robj,
-    wanted: i32,
-    attempts_left: f64,
-    n_threads: i32,
-) -> Response {
-    respond(attacks::singling_out_generate(
-        ptr,
-        k,
-        uniforms,
-        rounding,
-        n_cols,
-        medians,
-        kept,
-        wanted,
-        attempts_left,
-        n_threads,
-    ))
+fn rust_singling_out_generate(ptr: Robj, request: Robj) -> Response {
+    respond(attacks::singling_out_generate(ptr, request))
 }
 
 /// The rows that queries single out, per target dataset.
 /// @noRd
 #[extendr]
-fn rust_singling_out_evaluate(ptr: Robj, queries: Robj, targets: Robj, n_threads: i32) -> Response {
-    respond(attacks::singling_out_evaluate(ptr, queries, targets, n_threads))
+fn rust_singling_out_evaluate(ptr: Robj, queries: Robj, datasets: Robj, n_threads: i32) -> Response {
+    respond(attacks::singling_out_evaluate(ptr, queries, datasets, n_threads))
 }
 
 extendr_module! {

@@ -4,10 +4,9 @@
 //! secret matches the target's, and the baseline the share of every synthetic record.
 //! Targets with the same auxiliary values share one search.
 
-use crate::attacks::tie_sets::{Distinct, TieSearch};
+use crate::attacks::tie_sets::{Distinct, IndexedSynthesis, TieSearch};
 use crate::distance::{Metric, Table, FINITE};
-use crate::error::CoreResult;
-use crate::nearest::Index;
+use crate::error::{CoreError, CoreResult};
 use crate::workers::{ShouldStop, Workers};
 use rayon::prelude::*;
 use std::cmp::Ordering;
@@ -104,22 +103,24 @@ pub struct Secret<'a> {
 }
 
 /// The attack on the targets `rows` (0-based) of `targets` (a table on the auxiliary
-/// columns) against `synthetic`, for every secret of `secrets` with one search of the
-/// nearest sets (the secrets share the auxiliary columns); one result per secret.
-#[allow(clippy::too_many_arguments)]
+/// columns) against `synthetic` (indexed once per call on the same columns), for every
+/// secret of `secrets` with one search of the nearest sets (the secrets share the
+/// auxiliary columns); one result per secret.
 pub fn infer(
     workers: &Workers,
     metric: &Metric,
-    synthetic: &Table<'_>,
+    synthetic: &IndexedSynthesis,
     targets: &Table<'_>,
     rows: &[u32],
     secrets: &[Secret<'_>],
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<InferenceResult>> {
-    let groups = workers.run(|| Distinct::of(metric, synthetic, None));
-    let group_table = groups.table(metric)?;
-    let index = workers.run(|| Index::build(metric, &group_table))?;
-    let n_syn = synthetic.n_rows as f64;
+    let (groups, index) = (&synthetic.groups, &synthetic.index);
+    let n_records = synthetic.n_records();
+    if secrets.iter().any(|s| s.synthetic.codes.len() != n_records) {
+        return Err(CoreError::new("internal: a secret differs from the synthesis in records"));
+    }
+    let n_syn = n_records as f64;
     // One search per distinct target pattern.
     let patterns = workers.run(|| Distinct::of(metric, targets, Some(rows)));
     let pattern_table = patterns.table(metric)?;
@@ -131,13 +132,13 @@ pub fn infer(
         let chunk: Vec<_> = workers.chunk(should_stop, || {
             (start..end)
                 .into_par_iter()
-                .map_init(|| TieSearch::new(metric, &index, &groups.counts, 1), |s, j| s.find(&pattern_table, j))
+                .map_init(|| TieSearch::new(metric, index, &groups.counts, 1), |s, j| s.find(&pattern_table, j))
                 .collect()
         })?;
         sets.extend(chunk);
         start = end;
     }
-    let everyone = vec![0; synthetic.n_rows];
+    let everyone = vec![0; n_records];
     let mut out = Vec::with_capacity(secrets.len());
     for secret in secrets {
         let matching = secret.matching;
@@ -241,7 +242,9 @@ mod tests {
                 targets: SecretColumn { codes: &tc, values: &tv },
                 matching,
             };
-            let got = infer(&Workers::new(2).unwrap(), &metric, &st, &tt, &rows, &[secret, secret], &never_stop).unwrap();
+            let workers = Workers::new(2).unwrap();
+            let indexed = IndexedSynthesis::build(&workers, &metric, &st).unwrap();
+            let got = infer(&workers, &metric, &indexed, &tt, &rows, &[secret, secret], &never_stop).unwrap();
             assert_eq!(got[0], got[1]);
             let got = &got[0];
             for (t, &row) in rows.iter().enumerate() {

@@ -5,10 +5,9 @@
 //! sizes of the nearest sets and their intersections (counted through the joint table
 //! of the two groupings, never record by record).
 
-use crate::attacks::tie_sets::{Distinct, NearestSet, TieSearch};
+use crate::attacks::tie_sets::{Distinct, IndexedSynthesis, NearestSet, TieSearch};
 use crate::distance::{Metric, Table};
 use crate::error::{CoreError, CoreResult};
-use crate::nearest::Index;
 use crate::workers::{ShouldStop, Workers};
 use rayon::prelude::*;
 
@@ -139,24 +138,61 @@ pub struct LinkResult {
     pub overlap: Vec<Overlap>,
 }
 
-/// One side of the attack: the synthesis and the targets under one metric.
+/// One side of the attack: the targets under the side's metric.
 pub struct Side<'a> {
     pub metric: &'a Metric,
-    pub synthetic: &'a Table<'a>,
     pub targets: &'a Table<'a>,
+}
+
+/// A synthesis ready for linkability: each side's distinct records and index, and the
+/// joint table of the two groupings. It depends on the synthesis and the two metrics
+/// only, so a call builds it once per synthesis and its main and control searches reuse
+/// it.
+pub struct LinkedSynthesis {
+    a: IndexedSynthesis,
+    b: IndexedSynthesis,
+    joint: Joint,
+}
+
+impl LinkedSynthesis {
+    /// `synthetic_a` and `synthetic_b`: the synthesis on each side's columns.
+    pub fn build(
+        workers: &Workers,
+        metric_a: &Metric,
+        synthetic_a: &Table<'_>,
+        metric_b: &Metric,
+        synthetic_b: &Table<'_>,
+    ) -> CoreResult<LinkedSynthesis> {
+        if synthetic_a.n_rows != synthetic_b.n_rows {
+            return Err(CoreError::new("internal: the two sides of linkability differ in records"));
+        }
+        let a = IndexedSynthesis::build(workers, metric_a, synthetic_a)?;
+        let b = IndexedSynthesis::build(workers, metric_b, synthetic_b)?;
+        let (na, nb) = (a.groups.n_groups(), b.groups.n_groups());
+        let mut pairs: Vec<(u32, u32)> =
+            a.groups.group_of.iter().zip(&b.groups.group_of).map(|(&x, &y)| (x, y)).collect();
+        let by_a = Adjacency::new(&mut pairs, na);
+        let mut flipped: Vec<(u32, u32)> = pairs.iter().map(|&(x, y)| (y, x)).collect();
+        let by_b = Adjacency::new(&mut flipped, nb);
+        Ok(LinkedSynthesis { a, b, joint: Joint { by_a, by_b } })
+    }
+
+    /// The synthesis's records.
+    pub fn n_records(&self) -> usize {
+        self.a.n_records()
+    }
 }
 
 /// Nearest sets of the distinct target patterns of one side.
 fn side_sets(
     workers: &Workers,
     side: &Side<'_>,
-    groups: &Distinct,
+    synthetic: &IndexedSynthesis,
     rows: &[u32],
     k: u64,
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<(Distinct, Vec<NearestSet>)> {
-    let table = groups.table(side.metric)?;
-    let index = workers.run(|| Index::build(side.metric, &table))?;
+    let (groups, index) = (&synthetic.groups, &synthetic.index);
     let patterns = workers.run(|| Distinct::of(side.metric, side.targets, Some(rows)));
     let pattern_table = patterns.table(side.metric)?;
     let n = patterns.n_groups();
@@ -167,7 +203,7 @@ fn side_sets(
         let chunk: Vec<NearestSet> = workers.chunk(should_stop, || {
             (start..end)
                 .into_par_iter()
-                .map_init(|| TieSearch::new(side.metric, &index, &groups.counts, k), |s, j| s.find(&pattern_table, j))
+                .map_init(|| TieSearch::new(side.metric, index, &groups.counts, k), |s, j| s.find(&pattern_table, j))
                 .collect()
         })?;
         sets.extend(chunk);
@@ -176,32 +212,28 @@ fn side_sets(
     Ok((patterns, sets))
 }
 
-/// The attack on the targets `rows` (0-based) with `k` neighbours on each side.
+/// The attack on the targets `rows` (0-based) against `synthetic` with `k` neighbours
+/// on each side.
 pub fn link(
     workers: &Workers,
+    synthetic: &LinkedSynthesis,
     a: &Side<'_>,
     b: &Side<'_>,
     rows: &[u32],
     k: u64,
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<LinkResult> {
-    let n_syn = a.synthetic.n_rows;
-    if b.synthetic.n_rows != n_syn || a.targets.n_rows != b.targets.n_rows {
+    let n_syn = synthetic.n_records();
+    if a.targets.n_rows != b.targets.n_rows {
         return Err(CoreError::new("internal: the two sides of linkability differ in records"));
     }
     if k == 0 || k as usize > n_syn {
         return Err(CoreError::new("internal: k must be between 1 and the synthetic records"));
     }
-    let groups_a = workers.run(|| Distinct::of(a.metric, a.synthetic, None));
-    let groups_b = workers.run(|| Distinct::of(b.metric, b.synthetic, None));
+    let (groups_a, groups_b, joint) = (&synthetic.a.groups, &synthetic.b.groups, &synthetic.joint);
     let (na, nb) = (groups_a.n_groups(), groups_b.n_groups());
-    let mut pairs: Vec<(u32, u32)> = (0..n_syn).map(|j| (groups_a.group_of[j], groups_b.group_of[j])).collect();
-    let by_a = Adjacency::new(&mut pairs, na);
-    let mut flipped: Vec<(u32, u32)> = pairs.iter().map(|&(x, y)| (y, x)).collect();
-    let by_b = Adjacency::new(&mut flipped, nb);
-    let joint = Joint { by_a, by_b };
-    let (patterns_a, sets_a) = side_sets(workers, a, &groups_a, rows, k, should_stop)?;
-    let (patterns_b, sets_b) = side_sets(workers, b, &groups_b, rows, k, should_stop)?;
+    let (patterns_a, sets_a) = side_sets(workers, a, &synthetic.a, rows, k, should_stop)?;
+    let (patterns_b, sets_b) = side_sets(workers, b, &synthetic.b, rows, k, should_stop)?;
     let overlaps: Vec<Overlap> = workers.run(|| {
         (0..rows.len())
             .into_par_iter()
@@ -210,7 +242,7 @@ pub fn link(
                 |(flag_a, flag_b), t| {
                     let sa = &sets_a[patterns_a.group_of[t] as usize];
                     let sb = &sets_b[patterns_b.group_of[t] as usize];
-                    overlap(sa, sb, &groups_a.counts, &groups_b.counts, &joint, flag_a, flag_b)
+                    overlap(sa, sb, &groups_a.counts, &groups_b.counts, joint, flag_a, flag_b)
                 },
             )
             .collect()
@@ -333,10 +365,13 @@ mod tests {
             let k = 1 + rng.below(5.min(ns as u64)) as u64;
             let (sat, sbt, tat, tbt) = (sa.table(&ma), sb.table(&mb), ta.table(&ma), tb.table(&mb));
             let rows: Vec<u32> = (0..nt as u32).collect();
+            let workers = Workers::new(2).unwrap();
+            let linked = LinkedSynthesis::build(&workers, &ma, &sat, &mb, &sbt).unwrap();
             let got = link(
-                &Workers::new(2).unwrap(),
-                &Side { metric: &ma, synthetic: &sat, targets: &tat },
-                &Side { metric: &mb, synthetic: &sbt, targets: &tbt },
+                &workers,
+                &linked,
+                &Side { metric: &ma, targets: &tat },
+                &Side { metric: &mb, targets: &tbt },
                 &rows,
                 k,
                 &never_stop,

@@ -8,6 +8,7 @@
 use crate::distance::{Metric, Table, FINITE};
 use crate::error::CoreResult;
 use crate::nearest::{Collector, Index, Search};
+use crate::workers::Workers;
 use std::cmp::Ordering;
 
 /// The distinct records of a table (or of some of its rows), each a group.
@@ -89,18 +90,44 @@ impl Distinct {
     }
 }
 
+/// A synthesis ready for nearest-set searches: its distinct records and the index of
+/// their table. It depends on the synthesis and the metric only, so a call builds it
+/// once per synthesis and every search of that synthesis (main and control targets,
+/// every secret) reuses it.
+pub struct IndexedSynthesis {
+    pub groups: Distinct,
+    pub index: Index,
+}
+
+impl IndexedSynthesis {
+    pub fn build(workers: &Workers, metric: &Metric, synthetic: &Table<'_>) -> CoreResult<IndexedSynthesis> {
+        let groups = workers.run(|| Distinct::of(metric, synthetic, None));
+        let index = {
+            let table = groups.table(metric)?;
+            workers.run(|| Index::build(metric, &table))?
+        };
+        Ok(IndexedSynthesis { groups, index })
+    }
+
+    /// The synthesis's records (every record is in one group).
+    pub fn n_records(&self) -> usize {
+        self.groups.group_of.len()
+    }
+}
+
 /// Every group at or below the k-th smallest distance seen, by records.
 pub(crate) struct KNearest<'w> {
     k: u64,
-    weights: &'w [u32],
+    /// Per group, its records (`Distinct::counts`).
+    counts: &'w [u32],
     candidates: Vec<(f64, u32)>,
     threshold: f64,
     next_prune: usize,
 }
 
 impl<'w> KNearest<'w> {
-    fn new(k: u64, weights: &'w [u32]) -> Self {
-        KNearest { k, weights, candidates: Vec::new(), threshold: f64::INFINITY, next_prune: 64 }
+    fn new(k: u64, counts: &'w [u32]) -> Self {
+        KNearest { k, counts, candidates: Vec::new(), threshold: f64::INFINITY, next_prune: 64 }
     }
 
     fn reset(&mut self) {
@@ -115,7 +142,7 @@ impl<'w> KNearest<'w> {
         let mut total = 0u64;
         let mut kth = None;
         for &(d, g) in &self.candidates {
-            total += self.weights[g as usize] as u64;
+            total += self.counts[g as usize] as u64;
             if total >= self.k {
                 kth = Some(d);
                 break;

@@ -18,8 +18,8 @@ pub const FINITE: i32 = 0;
 pub struct Metric {
     /// Per variable: numeric (codes with values) or categorical (codes only).
     pub numeric: Vec<bool>,
-    /// Per variable: w_v (1 without weights).
-    pub weights: Vec<f64>,
+    /// Per variable: w_v (1 without weights), the variable's weight in the distance.
+    pub variable_weights: Vec<f64>,
     /// Per numeric variable: R_v, max - min of its finite non-code values in `data`
     /// (ignored for categorical variables).
     pub ranges: Vec<f64>,
@@ -29,25 +29,25 @@ pub struct Metric {
 
 impl Metric {
     /// A metric, refused (never clamped) when weights or ranges cannot be used.
-    pub fn new(numeric: Vec<bool>, weights: Vec<f64>, ranges: Vec<f64>) -> CoreResult<Self> {
+    pub fn new(numeric: Vec<bool>, variable_weights: Vec<f64>, ranges: Vec<f64>) -> CoreResult<Self> {
         let p = numeric.len();
         if p == 0 {
             return Err(CoreError::new("internal: the distance needs at least one variable"));
         }
-        if weights.len() != p || ranges.len() != p {
+        if variable_weights.len() != p || ranges.len() != p {
             return Err(CoreError::new("internal: one weight and one range per variable"));
         }
-        if weights.iter().any(|w| !w.is_finite() || *w < 0.0) {
+        if variable_weights.iter().any(|w| !w.is_finite() || *w < 0.0) {
             return Err(CoreError::new("internal: weights must be finite and >= 0"));
         }
         if numeric.iter().zip(&ranges).any(|(&num, r)| num && (!r.is_finite() || *r < 0.0)) {
             return Err(CoreError::new("internal: the ranges of numeric variables must be finite and >= 0"));
         }
-        let total_weight = weights.iter().fold(0.0, |s, w| s + w);
+        let total_weight = variable_weights.iter().fold(0.0, |s, w| s + w);
         if total_weight.is_nan() || total_weight <= 0.0 || total_weight.is_infinite() {
             return Err(CoreError::new("internal: the weights must add up to a finite number above 0"));
         }
-        Ok(Metric { numeric, weights, ranges, total_weight })
+        Ok(Metric { numeric, variable_weights, ranges, total_weight })
     }
 
     pub fn n_vars(&self) -> usize {
@@ -86,7 +86,7 @@ impl Metric {
             } else {
                 0.0
             };
-            s += self.weights[v] * delta;
+            s += self.variable_weights[v] * delta;
         }
         s
     }

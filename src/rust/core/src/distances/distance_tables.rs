@@ -65,6 +65,11 @@ impl DistanceTables {
         self.codes.len()
     }
 
+    /// The records of dataset `k`.
+    pub fn n_records(&self, k: usize) -> usize {
+        self.codes[k].first().map_or(0, |c| c.len())
+    }
+
     /// Dataset `k` as a table checked against `metric`.
     pub fn table(&self, metric: &Metric, k: usize) -> CoreResult<Table<'_>> {
         let codes = self.codes[k].iter().map(|c| c.as_slice()).collect();

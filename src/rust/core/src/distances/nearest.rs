@@ -345,7 +345,7 @@ impl<'a, C: Collector> Search<'a, C> {
         let mut sum = 0.0;
         for &(v, c) in &self.index.constant {
             if self.codes[v] != c {
-                sum += self.metric.weights[v];
+                sum += self.metric.variable_weights[v];
             }
         }
         if self.index.trie_vars.is_empty() {
@@ -385,7 +385,7 @@ impl<C: Collector> Search<'_, C> {
                 self.visit_trie(index.child[k], depth + 1, sum);
             }
         }
-        let other = sum + self.metric.weights[v];
+        let other = sum + self.metric.variable_weights[v];
         for k in kids {
             if self.best.settled_below(self.lower(other)) {
                 return;
@@ -444,7 +444,7 @@ impl<C: Collector> Search<'_, C> {
                     1.0
                 }
             };
-            s += self.metric.weights[v] * delta;
+            s += self.metric.variable_weights[v] * delta;
         }
         s
     }
@@ -468,7 +468,7 @@ impl<C: Collector> Search<'_, C> {
             } else {
                 0.0
             };
-            s += metric.weights[v] * delta;
+            s += metric.variable_weights[v] * delta;
             if v % 4 == 3 && v + 1 < p && self.best.settled_below(s / metric.total_weight) {
                 return f64::INFINITY;
             }

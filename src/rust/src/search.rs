@@ -1,0 +1,140 @@
+//! What the searches of `dcr.rs` and `attacks.rs` share: the columns R names (a set of
+//! variables of the one encoding with their cont.na codes and names) read into the
+//! core's distance tables, the searches R asks for (a dataset indexed and searched, a
+//! dataset whose records are looked up in it, and for the attacks the rows of those),
+//! and the index of each searched dataset, built on its first search and dropped after
+//! its last, so that a call builds it once.
+
+use crate::encoding::var_indices;
+use crate::protocol::*;
+use extendr_api::prelude::*;
+use synthrisk_core::distance::Metric;
+use synthrisk_core::distance_tables::{DistanceTables, DistanceVariable};
+use synthrisk_core::encode::EncodedVar;
+use synthrisk_core::workers::Workers;
+use wire::{ColumnsWire, SearchWire};
+
+/// The distance tables of a set of columns (`list(vars, label_codes, names)`, variables
+/// 0-based) and their metric with `variable_weights` (1 each when `None`): R's values read here,
+/// the tables built on the pool. `what` names the set in errors.
+pub(crate) fn distance_tables(
+    workers: &Workers,
+    encoded: &[EncodedVar<'static>],
+    columns: &Robj,
+    variable_weights: Option<Vec<f64>>,
+    what: &str,
+) -> GlueResult<(DistanceTables, Metric)> {
+    let ColumnsWire { vars, label_codes, names } = ColumnsWire::try_from(columns).map_err(wire_error(what))?;
+    let vars = var_indices(encoded, &vars, what)?;
+    let label_codes: Vec<Robj> = List::from_robj(&label_codes, "label_codes")?.values().collect();
+    let label_codes = label_codes.iter().map(|c| real_slice(c, "label_codes[[i]]")).collect::<GlueResult<Vec<_>>>()?;
+    let names = Vec::<String>::from_robj(&names, "names")?;
+    if label_codes.len() != vars.len() || names.len() != vars.len() || vars.is_empty() {
+        return Err(internal(format!("one set of codes and one name per variable of `{what}`")));
+    }
+    let variables: Vec<DistanceVariable<'_, '_>> = vars
+        .iter()
+        .zip(&label_codes)
+        .zip(&names)
+        .map(|((&k, codes), name)| DistanceVariable { var: &encoded[k], label_codes: codes, name })
+        .collect();
+    let tables = workers.run(|| DistanceTables::build(&variables))?;
+    let variable_weights = variable_weights.unwrap_or_else(|| vec![1.0; vars.len()]);
+    let metric = Metric::new(tables.numeric.clone(), variable_weights, tables.ranges.clone())?;
+    Ok((tables, metric))
+}
+
+/// One search: the records of dataset `queries` (all, or its 0-based `rows`) looked up
+/// in dataset `indexed`; `second`: the second nearest is wanted too (dcr).
+pub(crate) struct Search {
+    pub(crate) indexed: usize,
+    pub(crate) queries: usize,
+    pub(crate) rows: Option<Vec<u32>>,
+    pub(crate) second: bool,
+}
+
+/// The searches R sends (`list(indexed, queries, rows, second)`, each field but the
+/// datasets optional), datasets 0-based and below `n_datasets`.
+pub(crate) fn searches(x: &Robj, n_datasets: usize) -> GlueResult<Vec<Search>> {
+    List::from_robj(x, "searches")?
+        .values()
+        .map(|r| {
+            let SearchWire { indexed, queries, rows, second } =
+                SearchWire::try_from(&r).map_err(wire_error("searches[[i]]"))?;
+            let ok = |k: i32| usize::try_from(k).ok().filter(|&k| k < n_datasets);
+            let rows = Option::<Vec<u32>>::from_robj(&rows, "searches[[i]]$rows")?;
+            match (ok(indexed), ok(queries)) {
+                (Some(indexed), Some(queries)) => {
+                    Ok(Search { indexed, queries, rows, second: second.unwrap_or(false) })
+                }
+                _ => Err(internal(format!("search of datasets {indexed} and {queries}"))),
+            }
+        })
+        .collect()
+}
+
+/// What a call builds per indexed dataset (an index, a synthesis's distinct records):
+/// built on the dataset's first search and dropped after its last, so each is built
+/// once and, with the searches grouped by dataset, one is held at a time.
+pub(crate) struct PerIndexed<T> {
+    built: Vec<Option<T>>,
+    last_search: Vec<usize>,
+}
+
+impl<T> PerIndexed<T> {
+    pub(crate) fn new(searches: &[Search], n_datasets: usize) -> Self {
+        let mut last_search = vec![usize::MAX; n_datasets];
+        for (k, s) in searches.iter().enumerate() {
+            last_search[s.indexed] = k;
+        }
+        PerIndexed { built: (0..n_datasets).map(|_| None).collect(), last_search }
+    }
+
+    /// The value of search `k`'s indexed dataset, built by `build` on its first search.
+    pub(crate) fn get(
+        &mut self,
+        searches: &[Search],
+        k: usize,
+        build: impl FnOnce() -> GlueResult<T>,
+    ) -> GlueResult<&T> {
+        let slot = &mut self.built[searches[k].indexed];
+        if slot.is_none() {
+            *slot = Some(build()?);
+        }
+        slot.as_ref().ok_or_else(|| internal("indexed dataset"))
+    }
+
+    /// Drops the value of search `k`'s indexed dataset after its last search.
+    pub(crate) fn done(&mut self, searches: &[Search], k: usize) {
+        let i = searches[k].indexed;
+        if self.last_search[i] == k {
+            self.built[i] = None;
+        }
+    }
+}
+
+/// The shapes of the lists this file reads (see `crate::wire`).
+mod wire {
+    pub(crate) use crate::wire::FieldByName;
+    use extendr_api::{Robj, TryFromList};
+
+    /// A set of columns: `vars` (0-based variables of the encoding), `label_codes` (per
+    /// variable its cont.na codes, doubles) and `names` (for errors).
+    #[derive(TryFromList)]
+    pub(crate) struct ColumnsWire {
+        pub(crate) vars: Robj,
+        pub(crate) label_codes: Robj,
+        pub(crate) names: Robj,
+    }
+
+    /// One search: `indexed` (the 0-based dataset searched), `queries` (the 0-based
+    /// dataset whose records are looked up), `rows` (NULL: every record; or its 0-based
+    /// rows) and `second` (NULL or FALSE; TRUE: the second nearest too).
+    #[derive(TryFromList)]
+    pub(crate) struct SearchWire {
+        pub(crate) indexed: i32,
+        pub(crate) queries: i32,
+        pub(crate) rows: Robj,
+        pub(crate) second: Option<bool>,
+    }
+}
