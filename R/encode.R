@@ -135,11 +135,13 @@ encode_prepared <- function(prepared, n_threads, call, calls = NULL) {
   # Of those, the ones whose tables synthpop 1.9-3 misaligns (its numbers differ).
   # The core counts each side's levels of such variables with the encoding
   # (info$level_counts); after look-alike levels were merged it counts them again.
-  misaligned <- vapply(seq_along(vars), function(i) {
-    if (!one_sided[[i]] || is.null(info[[i]]$numeric_levels)) return(FALSE)
-    if (!is.null(prepared$targets) && !vars[[i]] %in% prepared$targets) return(FALSE)
+  misaligned <- logical(length(vars))
+  candidates <- which(one_sided)
+  if (!is.null(prepared$targets)) candidates <- candidates[vars[candidates] %in% prepared$targets]
+  weighted <- !all(vapply(weights, is.null, logical(1)))
+  misaligned[candidates] <- vapply(candidates, function(i) {
+    if (is.null(info[[i]]$numeric_levels)) return(FALSE)
     counts <- info[[i]]$level_counts
-    weighted <- !all(vapply(weights, is.null, logical(1)))
     if (weighted || length(counts) < prepared$m + 1L || length(counts[[1]]) != length(labels[[i]])) {
       counts <- rust_result(rust_level_counts(res$ptr, i - 1L, lapply(weights, function(w) {
         if (is.null(w)) NULL else as.double(w)

@@ -149,7 +149,7 @@ comparable_columns <- function(var, data, syn, strict, call, control = NULL) {
   # .subset2() as in check_variable_columns(), which has checked these columns.
   cols <- lapply(c(list(data), syn), function(d) plain_column(.subset2(d, var)))
   control_col <- if (!is.null(control)) plain_column(.subset2(control, var))
-  if (any(vapply(c(cols, list(control_col)), inherits, logical(1), "integer64"))) {
+  if ("integer64" %in% unlist(lapply(c(cols, list(control_col)), oldClass), use.names = FALSE)) {
     # A side kept integer64 (values beyond 2^53) is labelled by its exact digits; whole
     # numbers on the other sides are made integer64 too, so that 100000 is "100000"
     # on every side and not "1e+05" on one.

@@ -472,14 +472,24 @@ fn sweep_jobs(
         let r = buckets.range(b);
         rows.offsets[r.end] - rows.offsets[r.start]
     };
-    // Runs of jobs of one target.
-    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
+    // Runs of jobs of one target, split into parts when there are fewer runs than
+    // four per thread, so that the threads share the passes evenly (a synthesis's tally
+    // does not depend on which others share its pass, so neither do the results).
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
     for (ji, &(ti, _)) in jobs.iter().enumerate() {
-        match groups.last_mut() {
+        match runs.last_mut() {
             Some(g) if jobs[g.start].0 == ti => g.end = ji + 1,
-            _ => groups.push(ji..ji + 1),
+            _ => runs.push(ji..ji + 1),
         }
     }
+    let parts = (4 * workers.threads()).div_ceil(runs.len().max(1)).max(1);
+    let groups: Vec<std::ops::Range<usize>> = runs
+        .into_iter()
+        .flat_map(|run| {
+            let size = run.len().div_ceil(parts).max(1);
+            (run.start..run.end).step_by(size).map(move |start| start..(start + size).min(run.end))
+        })
+        .collect();
     let units: Vec<(usize, usize)> =
         (0..groups.len()).flat_map(|gi| (0..buckets.len()).map(move |b| (gi, b))).collect();
     let unit_rows: Vec<usize> = units

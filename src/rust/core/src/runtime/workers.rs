@@ -79,6 +79,11 @@ impl Workers {
         Ok(Workers { pool: shared_pool(std::process::id(), n_threads)? })
     }
 
+    /// The pool's number of threads.
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
     /// Runs one chunk of work in the pool; the calling thread waits.
     pub fn run<T: Send>(&self, f: impl FnOnce() -> T + Send) -> T {
         self.pool.install(f)
