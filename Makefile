@@ -93,6 +93,8 @@ bench: setup install anonymeter-venv
 	$(RSCRIPT) bench/report.R >> bench/RESULTS.md
 	$(RSCRIPT) bench/db.R >> bench/RESULTS.md
 	$(RSCRIPT) bench/dcr.R >> bench/RESULTS.md
+	$(RSCRIPT) bench/key-sweep.R 2 3 >> bench/RESULTS.md
+	$(RSCRIPT) bench/db-gap.R >> bench/RESULTS.md
 	@# A/B against BENCH_BASE (default: main when issues 37 and 38 were filed), installed in a scratch library.
 	@base=$${BENCH_BASE:-a80def7}; lib=$$(mktemp -d); wt=$$(mktemp -d); \
 	  git worktree add --detach $$wt $$base >/dev/null && R CMD INSTALL --no-multiarch --library=$$lib $$wt >/dev/null 2>&1 && \
