@@ -16,10 +16,9 @@ point_styles <- data.frame(
 # A legend of several entries in `n` rows (so that it fits a 5-inch figure), filled
 # column by column: ggplot2 3.4 spaces rows filled row by row far apart.
 legend_rows <- function(n) {
-  # Filled row by row, so that the entries read left to right in their order.
-  ggplot2::guides(colour = ggplot2::guide_legend(nrow = n, byrow = TRUE),
-                  shape = ggplot2::guide_legend(nrow = n, byrow = TRUE),
-                  size = ggplot2::guide_legend(nrow = n, byrow = TRUE))
+  ggplot2::guides(colour = ggplot2::guide_legend(nrow = n),
+                  shape = ggplot2::guide_legend(nrow = n),
+                  size = ggplot2::guide_legend(nrow = n))
 }
 
 # Intervals of the synthetic measure as horizontal error bars (vermillion, thin); those
