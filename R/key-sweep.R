@@ -253,7 +253,7 @@ constant_key_name <- function(taken) {
 # A copy of dataset `x` (its columns shared, not copied) with a constant column: a
 # factor in R, the number 1 in a database table's query.
 with_constant_key <- function(x, name) {
-  if (is_db_table(x)) return(dplyr::mutate(x, !!name := 1L))
+  if (is_db_table(x)) return(dplyr::mutate(x, !!!stats::setNames(list(1L), name)))
   x[[name]] <- structure(rep.int(1L, nrow(x)), levels = "every record", class = "factor")
   x
 }

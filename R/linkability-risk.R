@@ -35,7 +35,8 @@
 #' vars <- c("sex", "age", "region", "placesize", "workab", "marital")
 #' # sd2011_train_synds5 was made from parts$train only: parts$control is held out.
 #' parts <- holdout_split(sd2011[, vars], prop = 0.2, seed = 1)
-#' r <- linkability_risk(sd2011_train_synds5$syn[[1]][, vars], parts$train, aux_a = c("sex", "age", "region"),
+#' r <- linkability_risk(sd2011_train_synds5$syn[[1]][, vars], parts$train,
+#'                       aux_a = c("sex", "age", "region"),
 #'                       aux_b = c("placesize", "workab", "marital"), n_neighbors = 5,
 #'                       control = parts$control)
 #' r
