@@ -385,7 +385,7 @@ attrib_released <- function(x, measure) {
   if (is.null(x$release)) return(NULL)
   targets <- table_targets(x)
   if (measure == headline_measures[["attribute"]]) {
-    return(list(label = "released together (DiSCO_any)",
+    return(list(label = "any released (DiSCO_any)",
                 values = x$release$DiSCO_any[match(targets, x$release$target)]))
   }
   pooled <- x$pooled$attrib.table
@@ -408,7 +408,8 @@ draw_attrib_plot <- function(points, arrows, legend_labels, subtitle, styles = p
     percent_axis("Attribute disclosure (%)") +
     ggplot2::labs(y = NULL, title = "Attribute disclosure by target", subtitle = subtitle) +
     plot_theme("bottom") +
-    if (length(legend_labels) > 2) legend_rows(2)
+    # Three entries fit one row at 7 inches; more take two.
+    if (length(legend_labels) > 3) legend_rows(2)
 }
 
 #' @export
