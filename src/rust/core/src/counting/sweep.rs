@@ -261,6 +261,22 @@ pub fn sweep_views(inputs: &[SweepInput<'_>], q_lo: usize, q_hi: usize, scratch:
     sweep_codes(inputs, first.target_orig, &syn, q_lo, q_hi, scratch)
 }
 
+/// Calls `add(level, records)` for each row of `codes` (one record each, or `weights`)
+/// and returns the records.
+#[inline(always)]
+fn for_each_record(codes: &[u32], weights: Option<&[u32]>, mut add: impl FnMut(u32, u32)) -> u64 {
+    match weights {
+        None => {
+            codes.iter().for_each(|&t| add(t, 1));
+            codes.len() as u64
+        }
+        Some(w) => {
+            codes.iter().zip(w).for_each(|(&t, &n)| add(t, n));
+            w.iter().map(|&n| n as u64).sum()
+        }
+    }
+}
+
 /// Adds the records of one q's rows (`codes`, with their counts, or one each) into
 /// side `side` (0: original, 1: synthetic) of `counts`, noting in `touched` each level
 /// that had no count on either side yet (every count is >= 1, so a level is touched at
@@ -273,23 +289,13 @@ fn count_rows(
     side: usize,
     touched: &mut Vec<u32>,
 ) -> u64 {
-    let mut add = |t: u32, n: u32| {
+    for_each_record(codes, weights, |t, n| {
         let cell = &mut counts[t as usize];
         if *cell == [0, 0] {
             touched.push(t);
         }
         cell[side] += n;
-    };
-    match weights {
-        None => {
-            codes.iter().for_each(|&t| add(t, 1));
-            codes.len() as u64
-        }
-        Some(w) => {
-            codes.iter().zip(w).for_each(|(&t, &n)| add(t, n));
-            w.iter().map(|&n| n as u64).sum()
-        }
-    }
+    })
 }
 
 /// A set of target levels as the bits of one word.
@@ -442,25 +448,13 @@ fn count_original(
     match mask_width {
         64 => count_original_masked::<u64>(codes, weights, orig_counts, orig_touched),
         128 => count_original_masked::<u128>(codes, weights, orig_counts, orig_touched),
-        _ => {
-            let mut add = |t: u32, n: u32| {
-                let cell = &mut orig_counts[t as usize];
-                if *cell == 0 {
-                    orig_touched.push(t);
-                }
-                *cell += n;
-            };
-            match weights {
-                None => {
-                    codes.iter().for_each(|&t| add(t, 1));
-                    codes.len() as u64
-                }
-                Some(w) => {
-                    codes.iter().zip(w).for_each(|(&t, &n)| add(t, n));
-                    w.iter().map(|&n| n as u64).sum()
-                }
+        _ => for_each_record(codes, weights, |t, n| {
+            let cell = &mut orig_counts[t as usize];
+            if *cell == 0 {
+                orig_touched.push(t);
             }
-        }
+            *cell += n;
+        }),
     }
 }
 
