@@ -2,10 +2,11 @@
 //! the wording are applied in R; here are the counts.
 
 use crate::codes::{CodeSource, LevelCodes};
+use crate::key_target_counts::{KeyTargetCache, KeyTargetCounts};
 use crate::keys::KeyIndex;
-use crate::rows_by_q::RowsByQ;
 use crate::with_codes;
 use hashbrown::HashMap;
+use std::sync::OnceLock;
 
 /// The target level with most disclosive records (first in level order on ties).
 #[derive(Debug, Clone, PartialEq)]
@@ -75,129 +76,90 @@ pub fn two_way_pairs(cells: &[(u32, u32, u64)], index: &KeyIndex) -> Vec<PairCou
     pairs
 }
 
+/// The original's columns the 2-way totals of one target read, in row order: each
+/// key's encoded variable, codes (decoded to `u32` when first needed, once per call for
+/// all targets) and levels, the target's, and the records each row stands for (`None`:
+/// one each).
+pub struct TwoWayColumns<'c, 'a> {
+    pub key_vars: &'c [usize],
+    pub key_codes: &'c [&'c LevelCodes<'a>],
+    pub decoded_keys: &'c [OnceLock<Vec<u32>>],
+    pub key_levels: &'c [u32],
+    pub target_var: usize,
+    pub target: &'c LevelCodes<'a>,
+    pub target_levels: u32,
+    pub weights: Option<&'c [u32]>,
+}
+
 /// Counts in the original of every pair of `pairs` (the pairs of all syntheses of one
 /// target): records with the key level, and with the key level and the target level.
-/// The key levels are read per q (`index`), so that a q whose levels no pair names costs
-/// one look, and the records of the others are read in q order (`rows_orig`, which may
-/// point into a copy of the codes in bucket order, `target_orig`, and of the counts,
-/// `weights_orig`), once for all the keys whose level at q a pair names.
-pub fn fill_two_way_totals(
-    pairs: &mut [&mut Vec<PairCount>],
-    index: &KeyIndex,
-    rows_orig: &RowsByQ,
-    key_levels: &[u32],
-    target_orig: &LevelCodes<'_>,
-    target_orig_levels: u32,
-    weights_orig: Option<&[u32]>,
-) {
-    let n_t = target_orig_levels as usize;
-    let n_keys = key_levels.len();
-    // Per key and key level: the slot of its joint counts, if some pair names it.
-    let mut slot_of: Vec<Vec<u32>> = key_levels.iter().map(|&n| vec![NO_SLOT; n as usize]).collect();
-    let mut wanted_levels: Vec<Vec<Vec<u32>>> = vec![Vec::new(); n_keys];
+/// Each key's table by the target comes from `cache` (counted once per key and target);
+/// a key whose table would be too large counts the pairs named only, in one pass.
+pub fn fill_two_way_totals(pairs: &mut [&mut Vec<PairCount>], columns: &TwoWayColumns<'_, '_>, cache: &KeyTargetCache) {
+    let n_keys = columns.key_levels.len();
+    let mut named = vec![false; n_keys];
     for p in pairs.iter().flat_map(|p| p.iter()) {
-        let slot = &mut slot_of[p.key][p.key_level as usize];
-        if *slot == NO_SLOT {
-            *slot = wanted_levels[p.key].len() as u32;
-            wanted_levels[p.key].push(Vec::new());
-        }
-        wanted_levels[p.key][*slot as usize].push(p.target_level);
+        named[p.key] = true;
     }
-    if wanted_levels.iter().all(|w| w.is_empty()) {
-        return;
-    }
-    // Per key, joint counts per wanted key level: a dense row of counts when they fit,
-    // else the wanted target levels only.
-    let mut joint: Vec<Vec<Joint>> = wanted_levels
-        .iter()
-        .map(|levels| {
-            let dense = (levels.len() as u64) * (n_t as u64) <= DENSE_JOINT_LIMIT;
-            levels
-                .iter()
-                .map(|w| {
-                    if dense {
-                        Joint::Dense(vec![0; n_t * LANES])
-                    } else {
-                        Joint::Sparse(w.iter().map(|&t| (t, 0)).collect())
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let keys_wanted: Vec<usize> = (0..n_keys).filter(|&k| !wanted_levels[k].is_empty()).collect();
-    let mut margin: Vec<Vec<u64>> = key_levels.iter().map(|&n| vec![0; n as usize]).collect();
-    // The target codes (and counts) of one q's rows, read once for all its keys.
-    let mut codes_q: Vec<u32> = Vec::new();
-    let mut weights_q: Vec<u64> = Vec::new();
-    with_codes!(target_orig, |tc| {
-        for q in 0..index.n_q {
-            let rows = rows_orig.of(q);
-            if rows.is_empty() {
-                continue;
-            }
-            let records: u64 = match weights_orig {
-                None => rows.len() as u64,
-                Some(w) => rows.iter().map(|&r| w[r as usize] as u64).sum(),
-            };
-            let mut read = false;
-            for &k in &keys_wanted {
-                let kl = index.key_code(q, k) as usize;
-                margin[k][kl] += records;
-                let slot = slot_of[k][kl];
-                if slot == NO_SLOT {
-                    continue;
-                }
-                if !read {
-                    codes_q.clear();
-                    codes_q.extend(rows.iter().map(|&r| tc.code(r as usize)));
-                    weights_q.clear();
-                    if let Some(w) = weights_orig {
-                        weights_q.extend(rows.iter().map(|&r| w[r as usize] as u64));
-                    }
-                    read = true;
-                }
-                let weight = |i: usize| if weights_q.is_empty() { 1 } else { weights_q[i] };
-                match &mut joint[k][slot as usize] {
-                    Joint::Dense(counts) => {
-                        // Four lanes, so that consecutive rows of one level do not wait
-                        // on each other's increment.
-                        for (i, &t) in codes_q.iter().enumerate() {
-                            counts[(t as usize) * LANES + (i & (LANES - 1))] += weight(i);
-                        }
-                    }
-                    Joint::Sparse(counts) => {
-                        for (i, &t) in codes_q.iter().enumerate() {
-                            if let Some(n) = counts.get_mut(&t) {
-                                *n += weight(i);
-                            }
-                        }
-                    }
-                }
+    let decoded_target: OnceLock<Vec<u32>> = OnceLock::new();
+    for k in (0..n_keys).filter(|&k| named[k]) {
+        let (key, key_levels) = (columns.key_codes[k], columns.key_levels[k]);
+        let table = cache.table(columns.key_vars[k], columns.target_var, || {
+            KeyTargetCounts::count(
+                columns.decoded_keys[k].get_or_init(|| key.to_u32()),
+                key_levels,
+                decoded_target.get_or_init(|| columns.target.to_u32()),
+                columns.target_levels,
+                columns.weights,
+            )
+        });
+        let of_key = pairs.iter_mut().flat_map(|p| p.iter_mut()).filter(|p| p.key == k);
+        match table {
+            Some(table) => of_key.for_each(|p| {
+                p.key_total = table.key_total(p.key_level);
+                p.key_target_total = table.joint(p.key_level, p.target_level);
+            }),
+            None => {
+                let mut of_key: Vec<&mut PairCount> = of_key.collect();
+                count_named_pairs(&mut of_key, key, key_levels, columns.target, columns.weights);
             }
         }
-    });
-    for p in pairs.iter_mut().flat_map(|p| p.iter_mut()) {
-        p.key_total = margin[p.key][p.key_level as usize];
-        // Every pair was given a slot above.
-        p.key_target_total = match &joint[p.key][slot_of[p.key][p.key_level as usize] as usize] {
-            Joint::Dense(counts) => counts[p.target_level as usize * LANES..][..LANES].iter().sum(),
-            Joint::Sparse(counts) => counts.get(&p.target_level).copied().unwrap_or(0),
-        };
     }
 }
 
-const LANES: usize = 4;
-
-/// A key level no pair names.
-const NO_SLOT: u32 = u32::MAX;
-
-/// Above this many counts per key, the joint counts keep the wanted pairs only.
-const DENSE_JOINT_LIMIT: u64 = 1 << 20;
-
-/// One key level's original records by target level, as `fill_two_way_totals` keeps them.
-enum Joint {
-    Dense(Vec<u64>),
-    Sparse(HashMap<u32, u64>),
+/// The totals of `pairs` (all of one key) in one pass over the original's rows, keeping
+/// counts for the key levels and pairs named only.
+fn count_named_pairs(
+    pairs: &mut [&mut PairCount],
+    key: &LevelCodes<'_>,
+    key_levels: u32,
+    target: &LevelCodes<'_>,
+    weights: Option<&[u32]>,
+) {
+    let mut named_level = vec![false; key_levels as usize];
+    let mut joint: HashMap<(u32, u32), u64> = HashMap::new();
+    for p in pairs.iter() {
+        named_level[p.key_level as usize] = true;
+        joint.insert((p.key_level, p.target_level), 0);
+    }
+    let mut key_totals: HashMap<u32, u64> = HashMap::new();
+    with_codes!(key, |k| with_codes!(target, |t| {
+        for r in 0..k.n_rows() {
+            let kl = k.code(r);
+            if !named_level[kl as usize] {
+                continue;
+            }
+            let n = weights.map_or(1, |w| w[r] as u64);
+            *key_totals.entry(kl).or_insert(0) += n;
+            if let Some(c) = joint.get_mut(&(kl, t.code(r))) {
+                *c += n;
+            }
+        }
+    }));
+    for p in pairs.iter_mut() {
+        p.key_total = key_totals.get(&p.key_level).copied().unwrap_or(0);
+        p.key_target_total = joint[&(p.key_level, p.target_level)];
+    }
 }
 
 #[cfg(test)]

@@ -5,11 +5,12 @@
 //! million rows so that the caller can stop a long run between two chunks.
 
 use crate::bucket_order::{Buckets, Layout};
-use crate::checks::{fill_two_way_totals, one_way, two_way_pairs, OneWay, PairCount};
+use crate::checks::{fill_two_way_totals, one_way, two_way_pairs, OneWay, PairCount, TwoWayColumns};
 use crate::codes::{CodeSource, LevelCodes};
 use crate::encode::EncodedVar;
 use crate::error::{check_row_count, CoreError, CoreResult};
 use crate::exclusions::*;
+use crate::key_target_counts::KeyTargetCache;
 use crate::keys::{build_key_index, KeyIndex};
 use crate::measures::{base_cap_d, SynthesisMeasures};
 use crate::plan::{Plan, SynthesisView};
@@ -182,6 +183,27 @@ pub fn run_plan_with(
     sizes: ChunkSizes,
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
+    run_plan_in(workers, request, sizes, None, should_stop)
+}
+
+/// `run_plan` taking the original's key-by-target tables from `cache`, which several
+/// calls on one encoding share (the key sweep's subsets).
+pub fn run_plan_sharing(
+    workers: &Workers,
+    request: &CountRequest<'_, '_>,
+    cache: &KeyTargetCache,
+    should_stop: ShouldStop<'_>,
+) -> CoreResult<Vec<TargetResult>> {
+    run_plan_in(workers, request, ChunkSizes::default(), Some(cache), should_stop)
+}
+
+fn run_plan_in(
+    workers: &Workers,
+    request: &CountRequest<'_, '_>,
+    sizes: ChunkSizes,
+    cache: Option<&KeyTargetCache>,
+    should_stop: ShouldStop<'_>,
+) -> CoreResult<Vec<TargetResult>> {
     if sizes.range_rows == 0 || sizes.chunk_rows == 0 || sizes.view_words == 0 || sizes.copy_bytes == 0 {
         return Err(CoreError::new("internal: chunk sizes must be at least 1"));
     }
@@ -192,7 +214,15 @@ pub fn run_plan_with(
     let view_rows: usize = plan.syntheses.iter().map(|v| v.n_rows(dataset_rows[v.dataset])).sum();
     let work_rows = (dataset_rows[plan.original] + view_rows).saturating_mul(targets.len());
     workers.call(work_rows, sizes.one_trip_rows, should_stop, |should_stop| {
-        run_validated(workers, request, sizes, &dataset_rows, should_stop)
+        let own_cache;
+        let cache = match cache {
+            Some(c) => c,
+            None => {
+                own_cache = KeyTargetCache::new(vars.len());
+                &own_cache
+            }
+        };
+        run_validated(workers, request, sizes, &dataset_rows, cache, should_stop)
     })
 }
 
@@ -205,10 +235,11 @@ fn run_validated(
     request: &CountRequest<'_, '_>,
     sizes: ChunkSizes,
     dataset_rows: &[usize],
+    cache: &KeyTargetCache,
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
     stop_point(should_stop)?;
-    let run = Run { workers, request, sizes, dataset_rows, should_stop };
+    let run = Run { workers, request, sizes, dataset_rows, cache, should_stop };
     let prepared = Prepared::new(&run)?;
     let plan = request.plan;
     let mut by_target: Vec<Vec<SynthesisResult>> =
@@ -220,12 +251,13 @@ fn run_validated(
 }
 
 /// The call as every stage sees it: the pool, the request, the chunk sizes, the rows of
-/// each dataset and the stop callback.
+/// each dataset, the key-by-target tables and the stop callback.
 struct Run<'a, 'r, 'v> {
     workers: &'a Workers,
     request: &'a CountRequest<'r, 'v>,
     sizes: ChunkSizes,
     dataset_rows: &'a [usize],
+    cache: &'a KeyTargetCache,
     should_stop: ShouldStop<'a>,
 }
 
@@ -247,7 +279,7 @@ struct Prepared {
 
 impl Prepared {
     fn new(run: &Run<'_, '_, '_>) -> CoreResult<Self> {
-        let Run { workers, request, sizes, dataset_rows, should_stop } = *run;
+        let Run { workers, request, sizes, dataset_rows, should_stop, .. } = *run;
         let CountRequest { vars, keys, use_keys_na, targets, plan } = *request;
         let key_codes: Vec<&[LevelCodes<'_>]> = keys.iter().map(|&k| vars[k].codes.as_slice()).collect();
         let key_levels: Vec<u32> = keys.iter().map(|&k| vars[k].n_levels).collect();
@@ -289,10 +321,11 @@ impl Prepared {
                 .par_iter()
                 .map(|t| {
                     let target = &vars[t.var];
-                    match weights_orig {
+                    let count = || match weights_orig {
                         None => target.codes[orig].level_counts(target.n_levels),
                         Some(w) => weighted_level_counts(&target.codes[orig], w, target.n_levels),
-                    }
+                    };
+                    run.cache.margin(t.var, count).into_owned()
                 })
                 .collect()
         })?;
@@ -318,7 +351,7 @@ fn count_batch(
     views: &[SynthesisView],
     by_target: &mut [Vec<SynthesisResult>],
 ) -> CoreResult<()> {
-    let Run { workers, request, sizes, dataset_rows, should_stop } = *run;
+    let Run { workers, request, sizes, dataset_rows, should_stop, .. } = *run;
     let CountRequest { vars, targets, plan, .. } = *request;
     let Prepared { index, buckets, layouts, whole_weights, .. } = prepared;
     let orig = plan.original;
@@ -432,22 +465,26 @@ fn count_batch(
         for (&(ti, _), r) in jobs.iter().zip(results) {
             results_by_target[ti - group.start].push(r);
         }
-        // The 2-way totals count the original only: once per target for all syntheses.
-        let orig_codes: Vec<&LevelCodes<'_>> =
-            group.clone().map(|ti| codes_of(ti, orig, true)).collect::<CoreResult<_>>()?;
+        // The 2-way totals count the original only: once per target for all syntheses,
+        // from its rows in row order.
+        let key_codes: Vec<&LevelCodes<'_>> = request.keys.iter().map(|&k| &vars[k].codes[orig]).collect();
+        let decoded_keys: Vec<std::sync::OnceLock<Vec<u32>>> =
+            request.keys.iter().map(|_| std::sync::OnceLock::new()).collect();
         workers.chunk(should_stop, || {
             results_by_target.par_iter_mut().enumerate().for_each(|(i, results)| {
-                let ti = group.start + i;
+                let target = &vars[targets[group.start + i].var];
                 let mut pairs: Vec<&mut Vec<PairCount>> = results.iter_mut().map(|r| &mut r.two_way).collect();
-                fill_two_way_totals(
-                    &mut pairs,
-                    index,
-                    rows_orig,
-                    &prepared.key_levels,
-                    orig_codes[i],
-                    vars[targets[ti].var].n_levels,
-                    whole_weights[orig].as_deref(),
-                );
+                let columns = TwoWayColumns {
+                    key_vars: request.keys,
+                    key_codes: &key_codes,
+                    decoded_keys: &decoded_keys,
+                    key_levels: &prepared.key_levels,
+                    target_var: targets[group.start + i].var,
+                    target: &target.codes[orig],
+                    target_levels: target.n_levels,
+                    weights: plan.weights_of(orig),
+                };
+                fill_two_way_totals(&mut pairs, &columns, run.cache);
             })
         })?;
         for (i, results) in results_by_target.into_iter().enumerate() {
@@ -529,7 +566,7 @@ fn finish_jobs(
     jobs: &[(usize, usize)],
     parts: Vec<Vec<Tally>>,
 ) -> CoreResult<Vec<SynthesisResult>> {
-    let Run { workers, request, sizes, dataset_rows, should_stop } = *run;
+    let Run { workers, request, sizes, dataset_rows, should_stop, .. } = *run;
     let CountRequest { vars, targets, plan, .. } = *request;
     let n_orig = prepared.n_orig;
     let finish = |ji: usize, parts: Vec<Tally>| {

@@ -9,7 +9,8 @@
 //! numbers are those of `run_plan` on it, so results are identical for any thread count.
 
 use crate::encode::EncodedVar;
-use crate::engine::{run_plan, CountRequest, TargetRequest};
+use crate::engine::{run_plan_sharing, CountRequest, TargetRequest};
+use crate::key_target_counts::KeyTargetCache;
 use crate::error::CoreResult;
 use crate::measures::MEASURE_NAMES;
 use crate::plan::Plan;
@@ -46,11 +47,14 @@ pub fn count_key_subsets(
     let costs: Vec<usize> = subsets.iter().map(|s| rows_per_target.saturating_mul(s.targets.len())).collect();
     let values_per_target = MEASURE_NAMES.len() * plan.syntheses.len();
     let mut out = Vec::with_capacity(subsets.iter().map(|s| s.targets.len() * values_per_target).sum());
+    // The 2-way totals' tables depend on one key and one target: counted once for all
+    // subsets.
+    let cache = KeyTargetCache::new(vars.len());
     for chunk in chunks_by_cost(&costs, chunk_rows.max(1)) {
         // A subset's own passes run on the same pool (the engine's calls from a pool
         // thread stay in it), so subsets and passes share the cores.
         let counted: Vec<CoreResult<Vec<f64>>> =
-            workers.run(|| subsets[chunk].par_iter().map(|s| subset_measures(workers, vars, s, plan)).collect());
+            workers.run(|| subsets[chunk].par_iter().map(|s| subset_measures(workers, vars, s, plan, &cache)).collect());
         for values in counted {
             out.extend(values?);
         }
@@ -65,10 +69,11 @@ fn subset_measures(
     vars: &[EncodedVar<'_>],
     subset: &KeySubset,
     plan: &Plan,
+    cache: &KeyTargetCache,
 ) -> CoreResult<Vec<f64>> {
     let request =
         CountRequest { vars, keys: &subset.keys, use_keys_na: &subset.use_keys_na, targets: &subset.targets, plan };
-    let results = run_plan(workers, &request, &never_stop)?;
+    let results = run_plan_sharing(workers, &request, cache, &never_stop)?;
     Ok(results
         .iter()
         .flat_map(|t| t.synthesis.iter())
@@ -80,6 +85,7 @@ fn subset_measures(
 mod tests {
     use super::*;
     use crate::exclusions::ExclusionSpec;
+    use crate::engine::run_plan;
     use crate::test_random::XorShift;
 
     fn target(var: usize, levels: u32, case: usize) -> TargetRequest {

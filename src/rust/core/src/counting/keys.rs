@@ -32,9 +32,9 @@ impl KeyIndex {
 /// Replaces values (all `< n_values`) by dense ids in ascending value order.
 fn compress(values: &mut [Vec<u64>], n_values: u64) -> u64 {
     if n_values <= DENSE_LIMIT {
-        let (id, n) = number_present(values.iter().flat_map(|d| d.iter()).map(|&v| v as usize), n_values as usize);
-        values.par_iter_mut().for_each(|d| d.iter_mut().for_each(|v| *v = id[*v as usize] as u64));
-        n as u64
+        let present = PresentRanks::new(values.iter().flat_map(|d| d.iter()).map(|&v| v as usize), n_values as usize);
+        values.par_iter_mut().for_each(|d| d.iter_mut().for_each(|v| *v = present.id(*v as usize) as u64));
+        present.n_present() as u64
     } else {
         let mut distinct: Vec<u64> = values.iter().flat_map(|d| d.iter().copied()).collect();
         distinct.par_sort_unstable();
@@ -53,8 +53,7 @@ pub fn build_key_index(keys: &[&[LevelCodes<'_>]], levels: &[u32]) -> CoreResult
     let n_datasets = keys.first().map_or(0, |k| k.len());
     let product = levels.iter().try_fold(1u64, |p, &l| p.checked_mul(l.max(1) as u64)).filter(|&p| p <= DENSE_LIMIT);
     if let (Some(product), true) = (product, n_keys > 0) {
-        let q = dense_key_ids(keys, levels, product as usize);
-        return Ok(with_key_codes(keys, q.0, q.1));
+        return Ok(dense_key_index(keys, levels, product as usize));
     }
     let mut cur: Vec<Vec<u64>> = (0..n_datasets)
         .into_par_iter()
@@ -90,10 +89,11 @@ pub fn build_key_index(keys: &[&[LevelCodes<'_>]], levels: &[u32]) -> CoreResult
 /// cache while each key column is read into them.
 const KEY_BLOCK_ROWS: usize = 4096;
 
-/// q ids when every possible tuple fits a direct table (`product` of the levels): the
-/// tuples in mixed radix, folded key by key over blocks of rows (each column read once,
-/// in sequence), then numbered in ascending order. Returns the ids and their number.
-fn dense_key_ids(keys: &[&[LevelCodes<'_>]], levels: &[u32], product: usize) -> (Vec<Vec<u32>>, usize) {
+/// The index when every possible tuple fits a direct table (`product` of the levels):
+/// the tuples in mixed radix, folded key by key over blocks of rows (each column read
+/// once, in sequence), then numbered in ascending order; each q's key codes are the
+/// digits of its tuple.
+fn dense_key_index(keys: &[&[LevelCodes<'_>]], levels: &[u32], product: usize) -> KeyIndex {
     let n_datasets = keys[0].len();
     let mut values: Vec<Vec<u32>> = (0..n_datasets)
         .into_par_iter()
@@ -113,26 +113,70 @@ fn dense_key_ids(keys: &[&[LevelCodes<'_>]], levels: &[u32], product: usize) -> 
             v
         })
         .collect();
-    let (id, n) = number_present(values.iter().flat_map(|d| d.iter()).map(|&v| v as usize), product);
-    values.par_iter_mut().for_each(|d| d.iter_mut().for_each(|v| *v = id[*v as usize]));
-    (values, n)
-}
-
-/// Dense ids of the values that occur among `values` (all `< n_values`), in ascending
-/// value order: the id of each value (`u32::MAX` for absent ones) and their number.
-fn number_present(values: impl Iterator<Item = usize>, n_values: usize) -> (Vec<u32>, usize) {
-    let mut id = vec![u32::MAX; n_values];
-    for v in values {
-        id[v] = 0;
-    }
-    let mut next = 0u32;
-    for slot in id.iter_mut() {
-        if *slot == 0 {
-            *slot = next;
-            next += 1;
+    let present = PresentRanks::new(values.iter().flat_map(|d| d.iter()).map(|&v| v as usize), product);
+    values.par_iter_mut().for_each(|d| d.iter_mut().for_each(|v| *v = present.id(*v as usize)));
+    let n_keys = keys.len();
+    let n_q = present.n_present();
+    let mut q_keys = vec![0u32; n_q * n_keys];
+    for (codes, tuple) in q_keys.chunks_mut(n_keys).zip(present.ascending()) {
+        let mut rest = tuple as u32;
+        for k in (0..n_keys).rev() {
+            let l = levels[k].max(1);
+            codes[k] = rest % l;
+            rest /= l;
         }
     }
-    (id, next as usize)
+    KeyIndex { n_keys, n_q, q: values, q_keys }
+}
+
+/// Which of the values `0..n_values` occur, as bits, with the number that occur before
+/// each word of bits: a value's dense id (its rank among those that occur, in ascending
+/// order) in constant time, for memory of two bits per possible value.
+struct PresentRanks {
+    bits: Vec<u64>,
+    before: Vec<u32>,
+}
+
+impl PresentRanks {
+    fn new(values: impl Iterator<Item = usize>, n_values: usize) -> Self {
+        let mut bits = vec![0u64; n_values.div_ceil(64)];
+        for v in values {
+            bits[v >> 6] |= 1 << (v & 63);
+        }
+        let mut before = Vec::with_capacity(bits.len() + 1);
+        let mut n = 0u32;
+        for w in &bits {
+            before.push(n);
+            n += w.count_ones();
+        }
+        before.push(n);
+        PresentRanks { bits, before }
+    }
+
+    fn n_present(&self) -> usize {
+        self.before.last().copied().unwrap_or(0) as usize
+    }
+
+    /// The id of a value that occurs.
+    #[inline(always)]
+    fn id(&self, v: usize) -> u32 {
+        let below = self.bits[v >> 6] & ((1u64 << (v & 63)) - 1);
+        self.before[v >> 6] + below.count_ones()
+    }
+
+    /// The values that occur, ascending.
+    fn ascending(&self) -> impl Iterator<Item = usize> + '_ {
+        self.bits.iter().enumerate().flat_map(|(i, &w)| {
+            let mut rest = w;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    i * 64 + bit
+                })
+            })
+        })
+    }
 }
 
 /// The index from the q ids of every row, with each q's key codes.
@@ -174,6 +218,18 @@ mod tests {
         assert_eq!(idx.q[0], vec![0, 2, 0, 1]);
         assert_eq!(idx.q[1], vec![2, 0, 3]);
         assert_eq!((idx.key_code(3, 0), idx.key_code(3, 1)), (2, 0));
+    }
+
+    #[test]
+    fn present_values_are_numbered_in_ascending_order() {
+        let values = [130usize, 0, 63, 64, 130, 7, 199];
+        let present = PresentRanks::new(values.iter().copied(), 200);
+        let ascending: Vec<usize> = present.ascending().collect();
+        assert_eq!(ascending, vec![0, 7, 63, 64, 130, 199]);
+        assert_eq!(present.n_present(), 6);
+        for (id, &v) in ascending.iter().enumerate() {
+            assert_eq!(present.id(v), id as u32);
+        }
     }
 
     #[test]

@@ -190,6 +190,11 @@ impl<'a> LevelCodes<'a> {
         self.code(row)
     }
 
+    /// Every row's code as `u32`, in row order.
+    pub fn to_u32(&self) -> Vec<u32> {
+        with_codes!(self, |s| memory::collected(s.n_rows(), (0..s.n_rows()).map(|i| s.code(i))))
+    }
+
     /// Owned codes (all `< n_levels`) in the narrowest width for `n_levels` levels.
     pub fn narrow(codes: Vec<u32>, n_levels: u32) -> Self {
         match code_width(n_levels) {
