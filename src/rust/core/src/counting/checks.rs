@@ -77,9 +77,9 @@ pub fn two_way_pairs(cells: &[(u32, u32, u64)], index: &KeyIndex) -> Vec<PairCou
 }
 
 /// The original's columns the 2-way totals of one target read, in row order: each
-/// key's encoded variable, codes (decoded to `u32` when first needed, once per call for
-/// all targets) and levels, the target's, and the records each row stands for (`None`:
-/// one each).
+/// key's encoded variable, codes and levels, the target's, and the records each row
+/// stands for (`None`: one each). Up to `DECODED_ROWS` rows, codes are read from `u32`
+/// copies, made when first needed and, for keys, once per call for all targets.
 pub struct TwoWayColumns<'c, 'a> {
     pub key_vars: &'c [usize],
     pub key_codes: &'c [&'c LevelCodes<'a>],
@@ -90,6 +90,10 @@ pub struct TwoWayColumns<'c, 'a> {
     pub target_levels: u32,
     pub weights: Option<&'c [u32]>,
 }
+
+/// Rows up to which the 2-way totals read `u32` copies of the codes: faster to count
+/// from than factor codes read through their table, and small.
+const DECODED_ROWS: usize = 1 << 20;
 
 /// Counts in the original of every pair of `pairs` (the pairs of all syntheses of one
 /// target): records with the key level, and with the key level and the target level.
@@ -105,13 +109,16 @@ pub fn fill_two_way_totals(pairs: &mut [&mut Vec<PairCount>], columns: &TwoWayCo
     for k in (0..n_keys).filter(|&k| named[k]) {
         let (key, key_levels) = (columns.key_codes[k], columns.key_levels[k]);
         let table = cache.table(columns.key_vars[k], columns.target_var, || {
-            KeyTargetCounts::count(
-                columns.decoded_keys[k].get_or_init(|| key.to_u32()),
-                key_levels,
-                decoded_target.get_or_init(|| columns.target.to_u32()),
-                columns.target_levels,
-                columns.weights,
-            )
+            let (target, target_levels, weights) = (columns.target, columns.target_levels, columns.weights);
+            if key.len() <= DECODED_ROWS {
+                let key = columns.decoded_keys[k].get_or_init(|| key.to_u32());
+                let target = decoded_target.get_or_init(|| target.to_u32());
+                KeyTargetCounts::count(key.as_slice(), key_levels, target.as_slice(), target_levels, weights)
+            } else {
+                with_codes!(key, |kc| with_codes!(target, |tc| {
+                    KeyTargetCounts::count(kc, key_levels, tc, target_levels, weights)
+                }))
+            }
         });
         let of_key = pairs.iter_mut().flat_map(|p| p.iter_mut()).filter(|p| p.key == k);
         match table {

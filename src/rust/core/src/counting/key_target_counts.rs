@@ -5,6 +5,7 @@
 //! counts each (key, target) once for all its subsets (`KeyTargetCache`), as it does
 //! each target's records by level (its margin), which depend on the target alone.
 
+use crate::codes::CodeSource;
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
@@ -14,6 +15,9 @@ use std::sync::OnceLock;
 pub const MAX_TABLE_CELLS: u64 = 1 << 18;
 
 const LANES: usize = 4;
+
+/// Tables of at most this many cells are counted in lanes.
+const LANED_CELLS: usize = 1 << 10;
 
 
 /// Bytes of tables a cache keeps; beyond it, tables are counted for the call that needs
@@ -34,10 +38,10 @@ impl KeyTargetCounts {
     /// The table of `key` (codes `< key_levels`) by `target` (codes `< target_levels`)
     /// in the original's rows, each row standing for `weights[row]` records (or one);
     /// `None` when it would have more than `MAX_TABLE_CELLS` cells.
-    pub fn count(
-        key: &[u32],
+    pub fn count<K: CodeSource + ?Sized, T: CodeSource + ?Sized>(
+        key: &K,
         key_levels: u32,
-        target: &[u32],
+        target: &T,
         target_levels: u32,
         weights: Option<&[u32]>,
     ) -> Option<Self> {
@@ -46,17 +50,17 @@ impl KeyTargetCounts {
             return None;
         }
         let n_t = target_levels as usize;
-        // Counted in lanes (row number mod LANES), so that consecutive rows of one cell,
-        // common when the table is small, do not wait on each other's increment.
-        let mut lanes = vec![0u64; cells as usize * LANES];
-        let at = |i: usize, k: u32, t: u32| (k as usize * n_t + t as usize) * LANES + (i & (LANES - 1));
+        // A small table is counted in lanes (row number mod LANES), so that consecutive
+        // rows of one cell, common then, do not wait on each other's increment; a large
+        // one directly, as its rows rarely meet and lanes would only spread it in memory.
+        let lanes = if cells as usize <= LANED_CELLS { LANES } else { 1 };
+        let mut counts = vec![0u64; cells as usize * lanes];
+        let at = |i: usize| (key.code(i) as usize * n_t + target.code(i) as usize) * lanes + (i & (lanes - 1));
         match weights {
-            None => key.iter().zip(target).enumerate().for_each(|(i, (&k, &t))| lanes[at(i, k, t)] += 1),
-            Some(w) => {
-                key.iter().zip(target).zip(w).enumerate().for_each(|(i, ((&k, &t), &n))| lanes[at(i, k, t)] += n as u64)
-            }
+            None => (0..key.n_rows()).for_each(|i| counts[at(i)] += 1),
+            Some(w) => w.iter().enumerate().for_each(|(i, &n)| counts[at(i)] += n as u64),
         }
-        let joint: Vec<u64> = lanes.chunks(LANES).map(|c| c.iter().sum()).collect();
+        let joint: Vec<u64> = if lanes == 1 { counts } else { counts.chunks(lanes).map(|c| c.iter().sum()).collect() };
         let key_totals =
             if n_t == 0 { vec![0; key_levels as usize] } else { joint.chunks(n_t).map(|c| c.iter().sum()).collect() };
         Some(KeyTargetCounts { target_levels: n_t, joint, key_totals })
@@ -156,24 +160,24 @@ mod tests {
 
     #[test]
     fn counts_records_by_key_and_target_level() {
-        let (key, target) = ([0, 1, 1, 2, 1], [1, 0, 1, 1, 1]);
-        let t = KeyTargetCounts::count(&key, 3, &target, 2, None).unwrap();
+        let (key, target): ([u32; 5], [u32; 5]) = ([0, 1, 1, 2, 1], [1, 0, 1, 1, 1]);
+        let t = KeyTargetCounts::count(&key[..], 3, &target[..], 2, None).unwrap();
         assert_eq!((t.key_total(0), t.key_total(1), t.key_total(2)), (1, 3, 1));
         assert_eq!((t.joint(1, 0), t.joint(1, 1), t.joint(0, 0), t.joint(2, 1)), (1, 2, 0, 1));
-        let w = KeyTargetCounts::count(&key, 3, &target, 2, Some(&[2, 1, 5, 1, 1])).unwrap();
+        let w = KeyTargetCounts::count(&key[..], 3, &target[..], 2, Some(&[2, 1, 5, 1, 1])).unwrap();
         assert_eq!((w.key_total(1), w.joint(1, 1)), (7, 6));
-        let wide = [0; 5];
-        assert!(KeyTargetCounts::count(&wide, 1 << 10, &wide, 1 << 9, None).is_none());
+        let wide = [0u32; 5];
+        assert!(KeyTargetCounts::count(&wide[..], 1 << 10, &wide[..], 1 << 9, None).is_none());
     }
 
     #[test]
     fn the_cache_counts_a_table_once() {
-        let (key, target) = ([0, 1, 1], [1, 0, 1]);
+        let (key, target): ([u32; 3], [u32; 3]) = ([0, 1, 1], [1, 0, 1]);
         let cache = KeyTargetCache::new(2);
         let calls = std::cell::Cell::new(0);
         let count = || {
             calls.set(calls.get() + 1);
-            KeyTargetCounts::count(&key, 2, &target, 2, None)
+            KeyTargetCounts::count(&key[..], 2, &target[..], 2, None)
         };
         let first = cache.table(0, 1, count).unwrap().into_owned();
         let again = cache.table(0, 1, count).unwrap().into_owned();
