@@ -4,6 +4,7 @@
 use crate::codes::{CodeSource, LevelCodes};
 use crate::key_target_counts::{KeyTargetCache, KeyTargetCounts};
 use crate::keys::KeyIndex;
+use crate::rows_by_q::RowsByQ;
 use crate::with_codes;
 use hashbrown::HashMap;
 use std::sync::OnceLock;
@@ -78,8 +79,9 @@ pub fn two_way_pairs(cells: &[(u32, u32, u64)], index: &KeyIndex) -> Vec<PairCou
 
 /// The original's columns the 2-way totals of one target read, in row order: each
 /// key's encoded variable, codes and levels, the target's, and the records each row
-/// stands for (`None`: one each). Up to `DECODED_ROWS` rows, codes are read from `u32`
-/// copies, made when first needed and, for keys, once per call for all targets.
+/// stands for (`None`: one each). Codes are read from `u32` copies (faster to count from
+/// than factor codes read through their table), made when first needed and, for keys,
+/// once per call for all targets.
 pub struct TwoWayColumns<'c, 'a> {
     pub key_vars: &'c [usize],
     pub key_codes: &'c [&'c LevelCodes<'a>],
@@ -91,87 +93,259 @@ pub struct TwoWayColumns<'c, 'a> {
     pub weights: Option<&'c [u32]>,
 }
 
-/// Rows up to which the 2-way totals read `u32` copies of the codes: faster to count
-/// from than factor codes read through their table, and small.
+/// Rows up to which the 2-way totals come from key-by-target tables: beyond, the copies
+/// of the codes would be large and the tables' scattered increments slower than the
+/// counts by q.
 const DECODED_ROWS: usize = 1 << 20;
+
+/// The original in q order, as the counting passes read it: the key index, its rows by
+/// q, the target's codes and the rows' counts (`None`: one record each) that `rows_orig`
+/// points into.
+#[derive(Clone, Copy)]
+pub struct PairsByQ<'c, 'a> {
+    pub index: &'c KeyIndex,
+    pub rows_orig: &'c RowsByQ,
+    pub target: &'c LevelCodes<'a>,
+    pub weights: Option<&'c [u32]>,
+}
 
 /// Counts in the original of every pair of `pairs` (the pairs of all syntheses of one
 /// target): records with the key level, and with the key level and the target level.
-/// Each key's table by the target comes from `cache` (counted once per key and target);
-/// a key whose table would be too large counts the pairs named only, in one pass.
-pub fn fill_two_way_totals(pairs: &mut [&mut Vec<PairCount>], columns: &TwoWayColumns<'_, '_>, cache: &KeyTargetCache) {
+/// Up to `DECODED_ROWS` rows, each key's table by the target comes from `cache`
+/// (counted once per key and target, from the rows in row order); beyond, or where a
+/// table would be too large, the pairs are counted by q (`count_pairs_by_q`).
+pub fn fill_two_way_totals(
+    pairs: &mut [&mut Vec<PairCount>],
+    columns: &TwoWayColumns<'_, '_>,
+    by_q: &PairsByQ<'_, '_>,
+    cache: &KeyTargetCache,
+) {
     let n_keys = columns.key_levels.len();
     let mut named = vec![false; n_keys];
     for p in pairs.iter().flat_map(|p| p.iter()) {
         named[p.key] = true;
     }
+    let small = columns.target.len() <= DECODED_ROWS;
     let decoded_target: OnceLock<Vec<u32>> = OnceLock::new();
+    let mut by_q_keys = vec![false; n_keys];
     for k in (0..n_keys).filter(|&k| named[k]) {
         let (key, key_levels) = (columns.key_codes[k], columns.key_levels[k]);
-        let table = cache.table(columns.key_vars[k], columns.target_var, || {
-            let (target, target_levels, weights) = (columns.target, columns.target_levels, columns.weights);
-            if key.len() <= DECODED_ROWS {
-                let key = columns.decoded_keys[k].get_or_init(|| key.to_u32());
-                let target = decoded_target.get_or_init(|| target.to_u32());
-                KeyTargetCounts::count(key.as_slice(), key_levels, target.as_slice(), target_levels, weights)
-            } else {
-                with_codes!(key, |kc| with_codes!(target, |tc| {
-                    KeyTargetCounts::count(kc, key_levels, tc, target_levels, weights)
-                }))
-            }
-        });
-        let of_key = pairs.iter_mut().flat_map(|p| p.iter_mut()).filter(|p| p.key == k);
+        let table = if small {
+            cache.table(columns.key_vars[k], columns.target_var, || {
+                KeyTargetCounts::count(
+                    columns.decoded_keys[k].get_or_init(|| key.to_u32()).as_slice(),
+                    key_levels,
+                    decoded_target.get_or_init(|| columns.target.to_u32()).as_slice(),
+                    columns.target_levels,
+                    columns.weights,
+                )
+            })
+        } else {
+            None
+        };
         match table {
-            Some(table) => of_key.for_each(|p| {
+            Some(table) => pairs.iter_mut().flat_map(|p| p.iter_mut()).filter(|p| p.key == k).for_each(|p| {
                 p.key_total = table.key_total(p.key_level);
                 p.key_target_total = table.joint(p.key_level, p.target_level);
             }),
-            None => {
-                let mut of_key: Vec<&mut PairCount> = of_key.collect();
-                count_named_pairs(&mut of_key, key, key_levels, columns.target, columns.weights);
-            }
+            None => by_q_keys[k] = true,
         }
+    }
+    if by_q_keys.iter().any(|&k| k) {
+        count_pairs_by_q(pairs, &by_q_keys, by_q, columns.key_levels, columns.target_levels);
     }
 }
 
-/// The totals of `pairs` (all of one key) in one pass over the original's rows, keeping
-/// counts for the key levels and pairs named only.
-fn count_named_pairs(
-    pairs: &mut [&mut PairCount],
-    key: &LevelCodes<'_>,
-    key_levels: u32,
-    target: &LevelCodes<'_>,
-    weights: Option<&[u32]>,
+/// The totals of the pairs of `pairs` whose key is one of `keys`, by q: the key levels
+/// are read per q (`index`), so that a q whose levels no pair names costs one look, and
+/// the records of the others are read in q order (`rows_orig`, which may point into a
+/// copy of the codes in bucket order, `target`, and of the counts, `weights`), once for
+/// all the keys whose level at q a pair names. For large data, where a q's rows, being
+/// of one key level, add into one small row of counts that stays in cache.
+fn count_pairs_by_q(
+    pairs: &mut [&mut Vec<PairCount>],
+    keys: &[bool],
+    by_q: &PairsByQ<'_, '_>,
+    key_levels: &[u32],
+    target_orig_levels: u32,
 ) {
-    let mut named_level = vec![false; key_levels as usize];
-    let mut joint: HashMap<(u32, u32), u64> = HashMap::new();
-    for p in pairs.iter() {
-        named_level[p.key_level as usize] = true;
-        joint.insert((p.key_level, p.target_level), 0);
+    let PairsByQ { index, rows_orig, target: target_orig, weights: weights_orig } = *by_q;
+    let n_t = target_orig_levels as usize;
+    let n_keys = key_levels.len();
+    // Per key and key level: the slot of its joint counts, if some pair names it.
+    let mut slot_of: Vec<Vec<u32>> = key_levels.iter().map(|&n| vec![NO_SLOT; n as usize]).collect();
+    let mut wanted_levels: Vec<Vec<Vec<u32>>> = vec![Vec::new(); n_keys];
+    for p in pairs.iter().flat_map(|p| p.iter()).filter(|p| keys[p.key]) {
+        let slot = &mut slot_of[p.key][p.key_level as usize];
+        if *slot == NO_SLOT {
+            *slot = wanted_levels[p.key].len() as u32;
+            wanted_levels[p.key].push(Vec::new());
+        }
+        wanted_levels[p.key][*slot as usize].push(p.target_level);
     }
-    let mut key_totals: HashMap<u32, u64> = HashMap::new();
-    with_codes!(key, |k| with_codes!(target, |t| {
-        for r in 0..k.n_rows() {
-            let kl = k.code(r);
-            if !named_level[kl as usize] {
+    if wanted_levels.iter().all(|w| w.is_empty()) {
+        return;
+    }
+    // Per key, joint counts per wanted key level: a dense row of counts when they fit,
+    // else the wanted target levels only.
+    let mut joint: Vec<Vec<Joint>> = wanted_levels
+        .iter()
+        .map(|levels| {
+            let dense = (levels.len() as u64) * (n_t as u64) <= DENSE_JOINT_LIMIT;
+            levels
+                .iter()
+                .map(|w| {
+                    if dense {
+                        Joint::Dense(vec![0; n_t * LANES])
+                    } else {
+                        Joint::Sparse(w.iter().map(|&t| (t, 0)).collect())
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let keys_wanted: Vec<usize> = (0..n_keys).filter(|&k| !wanted_levels[k].is_empty()).collect();
+    let mut margin: Vec<Vec<u64>> = key_levels.iter().map(|&n| vec![0; n as usize]).collect();
+    // The target codes (and counts) of one q's rows, read once for all its keys.
+    let mut codes_q: Vec<u32> = Vec::new();
+    let mut weights_q: Vec<u64> = Vec::new();
+    with_codes!(target_orig, |tc| {
+        for q in 0..index.n_q {
+            let rows = rows_orig.of(q);
+            if rows.is_empty() {
                 continue;
             }
-            let n = weights.map_or(1, |w| w[r] as u64);
-            *key_totals.entry(kl).or_insert(0) += n;
-            if let Some(c) = joint.get_mut(&(kl, t.code(r))) {
-                *c += n;
+            let records: u64 = match weights_orig {
+                None => rows.len() as u64,
+                Some(w) => rows.iter().map(|&r| w[r as usize] as u64).sum(),
+            };
+            let mut read = false;
+            for &k in &keys_wanted {
+                let kl = index.key_code(q, k) as usize;
+                margin[k][kl] += records;
+                let slot = slot_of[k][kl];
+                if slot == NO_SLOT {
+                    continue;
+                }
+                if !read {
+                    codes_q.clear();
+                    codes_q.extend(rows.iter().map(|&r| tc.code(r as usize)));
+                    weights_q.clear();
+                    if let Some(w) = weights_orig {
+                        weights_q.extend(rows.iter().map(|&r| w[r as usize] as u64));
+                    }
+                    read = true;
+                }
+                let weight = |i: usize| if weights_q.is_empty() { 1 } else { weights_q[i] };
+                match &mut joint[k][slot as usize] {
+                    Joint::Dense(counts) => {
+                        // Four lanes, so that consecutive rows of one level do not wait
+                        // on each other's increment.
+                        for (i, &t) in codes_q.iter().enumerate() {
+                            counts[(t as usize) * LANES + (i & (LANES - 1))] += weight(i);
+                        }
+                    }
+                    Joint::Sparse(counts) => {
+                        for (i, &t) in codes_q.iter().enumerate() {
+                            if let Some(n) = counts.get_mut(&t) {
+                                *n += weight(i);
+                            }
+                        }
+                    }
+                }
             }
         }
-    }));
-    for p in pairs.iter_mut() {
-        p.key_total = key_totals.get(&p.key_level).copied().unwrap_or(0);
-        p.key_target_total = joint[&(p.key_level, p.target_level)];
+    });
+    for p in pairs.iter_mut().flat_map(|p| p.iter_mut()).filter(|p| keys[p.key]) {
+        p.key_total = margin[p.key][p.key_level as usize];
+        // Every pair was given a slot above.
+        p.key_target_total = match &joint[p.key][slot_of[p.key][p.key_level as usize] as usize] {
+            Joint::Dense(counts) => counts[p.target_level as usize * LANES..][..LANES].iter().sum(),
+            Joint::Sparse(counts) => counts.get(&p.target_level).copied().unwrap_or(0),
+        };
     }
+}
+
+const LANES: usize = 4;
+
+/// A key level no pair names.
+const NO_SLOT: u32 = u32::MAX;
+
+/// Above this many counts per key, the joint counts keep the wanted pairs only.
+const DENSE_JOINT_LIMIT: u64 = 1 << 20;
+
+/// One key level's original records by target level, as `fill_two_way_totals` keeps them.
+enum Joint {
+    Dense(Vec<u64>),
+    Sparse(HashMap<u32, u64>),
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tables (small data) and the counts by q (large data) give every pair the
+    /// same totals, with and without counted cells.
+    #[test]
+    fn tables_and_counts_by_q_agree() {
+        use crate::keys::build_key_index;
+        use crate::test_random::XorShift;
+        let mut rng = XorShift::new(0x2A7E_51C3_90B4_11D7u64);
+        let n = 600usize;
+        let key_levels = [4u32, 7];
+        let keys: Vec<Vec<LevelCodes<'static>>> = key_levels
+            .iter()
+            .map(|&l| vec![LevelCodes::narrow((0..n).map(|_| rng.below(l as u64)).collect(), l)])
+            .collect();
+        let target = LevelCodes::narrow((0..n).map(|_| rng.below(5)).collect(), 5);
+        let weights: Vec<u32> = (0..n).map(|_| 1 + rng.below(3)).collect();
+        let key_refs: Vec<&[LevelCodes<'_>]> = keys.iter().map(|k| k.as_slice()).collect();
+        let index = build_key_index(&key_refs, &key_levels).unwrap();
+        let rows = RowsByQ::new(&index.q[0], index.n_q);
+        // Every (key, key level, target level) that occurs, as pairs.
+        let mut all: Vec<PairCount> = Vec::new();
+        for key in 0..2 {
+            for key_level in 0..key_levels[key] {
+                for target_level in 0..5 {
+                    all.push(PairCount { key, key_level, target_level, npairs: 1, key_target_total: 0, key_total: 0 });
+                }
+            }
+        }
+        for w in [None, Some(weights.as_slice())] {
+            let key_codes: Vec<&LevelCodes<'_>> = keys.iter().map(|k| &k[0]).collect();
+            let decoded_keys: Vec<OnceLock<Vec<u32>>> = (0..2).map(|_| OnceLock::new()).collect();
+            let columns = TwoWayColumns {
+                key_vars: &[0, 1],
+                key_codes: &key_codes,
+                decoded_keys: &decoded_keys,
+                key_levels: &key_levels,
+                target_var: 2,
+                target: &target,
+                target_levels: 5,
+                weights: w,
+            };
+            let by_q = PairsByQ { index: &index, rows_orig: &rows, target: &target, weights: w };
+            let mut from_tables = all.clone();
+            fill_two_way_totals(&mut [&mut from_tables], &columns, &by_q, &KeyTargetCache::new(3));
+            let mut from_q = all.clone();
+            count_pairs_by_q(&mut [&mut from_q], &[true, true], &by_q, &key_levels, 5);
+            assert_eq!(from_tables, from_q);
+            // Against a plain count.
+            for p in &from_q {
+                let (mut kt, mut k) = (0u64, 0u64);
+                for r in 0..n {
+                    if keys[p.key][0].get(r) == p.key_level {
+                        let records = w.map_or(1, |w| w[r] as u64);
+                        k += records;
+                        if target.get(r) == p.target_level {
+                            kt += records;
+                        }
+                    }
+                }
+                assert_eq!((p.key_total, p.key_target_total), (k, kt));
+            }
+        }
+    }
 
     #[test]
     fn one_way_takes_first_level_on_ties() {

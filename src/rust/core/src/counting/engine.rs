@@ -5,7 +5,7 @@
 //! million rows so that the caller can stop a long run between two chunks.
 
 use crate::bucket_order::{Buckets, Layout};
-use crate::checks::{fill_two_way_totals, one_way, two_way_pairs, OneWay, PairCount, TwoWayColumns};
+use crate::checks::{fill_two_way_totals, one_way, two_way_pairs, OneWay, PairCount, PairsByQ, TwoWayColumns};
 use crate::codes::{CodeSource, LevelCodes};
 use crate::encode::EncodedVar;
 use crate::error::{check_row_count, CoreError, CoreResult};
@@ -467,6 +467,8 @@ fn count_batch(
         }
         // The 2-way totals count the original only: once per target for all syntheses,
         // from its rows in row order.
+        let orig_codes: Vec<&LevelCodes<'_>> =
+            group.clone().map(|ti| codes_of(ti, orig, true)).collect::<CoreResult<_>>()?;
         let key_codes: Vec<&LevelCodes<'_>> = request.keys.iter().map(|&k| &vars[k].codes[orig]).collect();
         let decoded_keys: Vec<std::sync::OnceLock<Vec<u32>>> =
             request.keys.iter().map(|_| std::sync::OnceLock::new()).collect();
@@ -484,7 +486,9 @@ fn count_batch(
                     target_levels: target.n_levels,
                     weights: plan.weights_of(orig),
                 };
-                fill_two_way_totals(&mut pairs, &columns, run.cache);
+                let by_q =
+                    PairsByQ { index, rows_orig, target: orig_codes[i], weights: whole_weights[orig].as_deref() };
+                fill_two_way_totals(&mut pairs, &columns, &by_q, run.cache);
             })
         })?;
         for (i, results) in results_by_target.into_iter().enumerate() {

@@ -19,7 +19,6 @@ const LANES: usize = 4;
 /// Tables of at most this many cells are counted in lanes.
 const LANED_CELLS: usize = 1 << 10;
 
-
 /// Bytes of tables a cache keeps; beyond it, tables are counted for the call that needs
 /// them and dropped, so that a sweep over many keys and targets stays bounded.
 const CACHE_BYTES: usize = 1 << 27;
@@ -189,7 +188,10 @@ mod tests {
             calls.set(calls.get() + 1);
             vec![1, 2]
         };
-        assert_eq!((cache.margin(1, margin).into_owned(), cache.margin(1, margin).into_owned()), (vec![1, 2], vec![1, 2]));
+        assert_eq!(
+            (cache.margin(1, margin).into_owned(), cache.margin(1, margin).into_owned()),
+            (vec![1, 2], vec![1, 2])
+        );
         assert_eq!(calls.get(), 3);
     }
 }
