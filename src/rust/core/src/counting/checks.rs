@@ -304,8 +304,8 @@ mod tests {
         let rows = RowsByQ::new(&index.q[0], index.n_q);
         // Every (key, key level, target level) that occurs, as pairs.
         let mut all: Vec<PairCount> = Vec::new();
-        for key in 0..2 {
-            for key_level in 0..key_levels[key] {
+        for (key, &levels) in key_levels.iter().enumerate() {
+            for key_level in 0..levels {
                 for target_level in 0..5 {
                     all.push(PairCount { key, key_level, target_level, npairs: 1, key_target_total: 0, key_total: 0 });
                 }

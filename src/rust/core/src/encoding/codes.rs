@@ -204,6 +204,16 @@ impl<'a> LevelCodes<'a> {
         }
     }
 
+    /// Owned codes of `len` rows (`codes`, each `< n_levels`) in the narrowest width
+    /// for `n_levels` levels.
+    pub fn narrow_from_iter(len: usize, n_levels: u32, codes: impl Iterator<Item = u32>) -> Self {
+        match code_width(n_levels) {
+            1 => LevelCodes::U8(memory::collected(len, codes.map(|c| c as u8))),
+            2 => LevelCodes::U16(memory::collected(len, codes.map(|c| c as u16))),
+            _ => LevelCodes::U32(memory::collected(len, codes)),
+        }
+    }
+
     /// Owned codes of `len` rows in the narrowest width for `n_levels` levels, row `i`
     /// coded `code_of(i)` (which must be `< n_levels`).
     pub fn narrow_from_fn(len: usize, n_levels: u32, code_of: impl Fn(usize) -> u32) -> Self {

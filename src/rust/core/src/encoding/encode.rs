@@ -191,27 +191,72 @@ fn local_numeric_codes(col: RawColumn<'_>) -> CoreResult<(Vec<u32>, Vec<f64>)> {
 /// Widest range of whole numbers that `encode_whole_numbers` codes through a table.
 const DIRECT_SPAN: i64 = 1 << 22;
 
-/// A column's value at a row as a whole number, `Ok(None)` when missing, `Err(())`
-/// when it is no whole number (a fraction, `NaN`, an infinity, or beyond 2^53).
-#[inline]
-fn whole_at(col: &RawColumn<'_>, i: usize) -> Result<Option<i64>, ()> {
+/// Values beyond this magnitude are not whole numbers to the direct path (doubles hold
+/// every whole number up to it exactly).
+const WHOLE_LIMIT: u64 = 1 << 53;
+
+/// A column's smallest and largest value and whether a value is missing, when every
+/// value is a whole number within `WHOLE_LIMIT` or missing; `None` otherwise (a
+/// fraction, `NaN`, an infinity, a factor). `(i64::MAX, i64::MIN, true)` when every
+/// value is missing.
+fn whole_range(col: &RawColumn<'_>) -> Option<(i64, i64, bool)> {
     match col {
-        RawColumn::Integer(x) => Ok(if x[i] == NA_INTEGER { None } else { Some(x[i] as i64) }),
-        RawColumn::Double(x) => {
-            let v = x[i];
-            // `as` saturates (and sends NaN to 0), so the round trip holds only for
-            // whole numbers within i64; 2^53 keeps them exact as doubles. NA is a NaN,
-            // so it is looked for only among the values that fail.
-            let w = v as i64;
-            if w as f64 == v && w.unsigned_abs() <= 1 << 53 {
-                Ok(Some(w))
-            } else if is_r_na(v) {
-                Ok(None)
-            } else {
-                Err(())
+        RawColumn::Integer(x) => {
+            let (mut lo, mut hi, mut missing) = (i64::MAX, i64::MIN, false);
+            for &v in *x {
+                if v == NA_INTEGER {
+                    missing = true;
+                } else {
+                    lo = lo.min(v as i64);
+                    hi = hi.max(v as i64);
+                }
             }
+            Some((lo, hi, missing))
         }
-        RawColumn::Factor { .. } => Err(()),
+        RawColumn::Double(x) => {
+            // `as` saturates (and sends NaN to 0), so the round trip holds only for
+            // whole numbers within i64; NaN (R's NA among them), fractions and
+            // infinities fail it, and are looked at only when there are some.
+            let (mut lo, mut hi, mut not_whole) = (i64::MAX, i64::MIN, 0usize);
+            for &v in *x {
+                let w = v as i64;
+                if w as f64 == v {
+                    lo = lo.min(w);
+                    hi = hi.max(w);
+                } else {
+                    not_whole += 1;
+                }
+            }
+            if not_whole > 0 && x.iter().any(|&v| (v as i64) as f64 != v && !is_r_na(v)) {
+                return None;
+            }
+            if lo > hi {
+                return Some((i64::MAX, i64::MIN, true));
+            }
+            if lo.unsigned_abs() > WHOLE_LIMIT || hi.unsigned_abs() > WHOLE_LIMIT {
+                return None;
+            }
+            Some((lo, hi, not_whole > 0))
+        }
+        RawColumn::Factor { .. } => None,
+    }
+}
+
+/// Each row's value less `lo` (`u32::MAX` when missing), for a column that
+/// `whole_range` accepted, from `lo` on, within a span that fits a `u32`.
+fn whole_offsets(col: &RawColumn<'_>, lo: i64) -> Vec<u32> {
+    match col {
+        RawColumn::Integer(x) => crate::memory::collected(
+            x.len(),
+            x.iter().map(|&v| if v == NA_INTEGER { u32::MAX } else { (v as i64 - lo) as u32 }),
+        ),
+        RawColumn::Double(x) => {
+            // Every value is a whole number within 2^53 or missing (`whole_range`): the
+            // difference is exact, less than the span.
+            let lo = lo as f64;
+            crate::memory::collected(x.len(), x.iter().map(|&v| if v.is_nan() { u32::MAX } else { (v - lo) as u32 }))
+        }
+        RawColumn::Factor { .. } => Vec::new(),
     }
 }
 
@@ -221,22 +266,7 @@ fn whole_at(col: &RawColumn<'_>, i: usize) -> Result<Option<i64>, ()> {
 fn encode_whole_numbers<'a>(columns: &[RawColumn<'_>]) -> Option<EncodedVar<'a>> {
     use rayon::prelude::*;
     // Per column: the smallest and largest value, and whether a value is missing.
-    let ranges: Vec<Option<(i64, i64, bool)>> = columns
-        .par_iter()
-        .map(|c| {
-            let (mut lo, mut hi, mut missing) = (i64::MAX, i64::MIN, false);
-            for i in 0..c.len() {
-                match whole_at(c, i).ok()? {
-                    Some(v) => {
-                        lo = lo.min(v);
-                        hi = hi.max(v);
-                    }
-                    None => missing = true,
-                }
-            }
-            Some((lo, hi, missing))
-        })
-        .collect();
+    let ranges: Vec<Option<(i64, i64, bool)>> = columns.par_iter().map(whole_range).collect();
     let ranges: Vec<(i64, i64, bool)> = ranges.into_iter().collect::<Option<_>>()?;
     let lo = ranges.iter().map(|r| r.0).min()?;
     let hi = ranges.iter().map(|r| r.1).max()?;
@@ -248,18 +278,17 @@ fn encode_whole_numbers<'a>(columns: &[RawColumn<'_>]) -> Option<EncodedVar<'a>>
         return None;
     }
     let span = span as usize;
-    let present: Vec<Vec<bool>> = columns
+    // Per column: each row's offset from `lo`, and which offsets occur.
+    let offsets: Vec<(Vec<u32>, Vec<bool>)> = columns
         .par_iter()
         .map(|c| {
+            let offsets = whole_offsets(c, lo);
             let mut p = vec![false; span];
-            for i in 0..c.len() {
-                if let Ok(Some(v)) = whole_at(c, i) {
-                    p[(v - lo) as usize] = true;
-                }
-            }
-            p
+            offsets.iter().filter(|&&o| o != u32::MAX).for_each(|&o| p[o as usize] = true);
+            (offsets, p)
         })
         .collect();
+    let present: Vec<&Vec<bool>> = offsets.iter().map(|(_, p)| p).collect();
     let mut rank = vec![u32::MAX; span];
     let mut levels: Vec<f64> = Vec::new();
     for (i, slot) in rank.iter_mut().enumerate() {
@@ -270,13 +299,11 @@ fn encode_whole_numbers<'a>(columns: &[RawColumn<'_>]) -> Option<EncodedVar<'a>>
     }
     let missing_code = levels.len() as u32;
     let n_levels = missing_code + 1;
-    let codes: Vec<LevelCodes<'a>> = columns
+    let codes: Vec<LevelCodes<'a>> = offsets
         .par_iter()
-        .map(|c| {
-            LevelCodes::narrow_from_fn(c.len(), n_levels, |i| match whole_at(c, i) {
-                Ok(Some(v)) => rank[(v - lo) as usize],
-                _ => missing_code,
-            })
+        .map(|(o, _)| {
+            let code = |&o: &u32| if o == u32::MAX { missing_code } else { rank[o as usize] };
+            LevelCodes::narrow_from_iter(o.len(), n_levels, o.iter().map(code))
         })
         .collect();
     // Which levels occur in each column, from the table already filled.
