@@ -176,7 +176,7 @@ lines <- c(
           adult_targets, 1000 * adult_s),
   sprintf("- With a full garbage collection before each call (system.time()'s default): SD2011 %.1f ms, Adult %.1f ms.",
           1000 * sd_gc_s, 1000 * adult_gc_s),
-  paste("- Against synthpop 1.9-3: see \"Beside synthpop 1.9-3\" below, both packages timed in one process",
+  paste("- Against synthpop: see \"Beside synthpop\" below, both packages timed in one process",
         "with system.time() (bench/synthpop.R); a ratio to synthpop times taken on another day would mislead."), "",
   "## Independent synthetic data (5 keys, 10 targets, m = 1)", "",
   "The synthetic data are generated independently of the original (`make_original()` with another seed): few",
