@@ -94,9 +94,9 @@ pub struct TwoWayColumns<'c, 'a> {
 }
 
 /// Rows up to which the 2-way totals come from key-by-target tables: beyond, the copies
-/// of the codes would be large and the tables' scattered increments slower than the
-/// counts by q.
-const DECODED_ROWS: usize = 1 << 20;
+/// of the codes would take memory (and at 1e7 rows the tables' scattered increments
+/// were slower than the counts by q).
+const DECODED_ROWS: usize = 1 << 17;
 
 /// The original in q order, as the counting passes read it: the key index, its rows by
 /// q, the target's codes and the rows' counts (`None`: one record each) that `rows_orig`

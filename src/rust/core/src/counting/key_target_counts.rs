@@ -85,7 +85,8 @@ impl KeyTargetCounts {
 /// Every call sharing a cache counts the same original (one encoding, one plan).
 pub struct KeyTargetCache {
     n_vars: usize,
-    tables: Vec<OnceLock<Option<KeyTargetCounts>>>,
+    /// Per key variable (made when first used as a key), per target variable.
+    tables: Vec<OnceLock<Vec<OnceLock<Option<KeyTargetCounts>>>>>,
     kept_bytes: AtomicUsize,
     /// Per variable, the original's records at each of its levels.
     margins: Vec<OnceLock<Vec<u64>>>,
@@ -96,7 +97,7 @@ impl KeyTargetCache {
     pub fn new(n_vars: usize) -> Self {
         KeyTargetCache {
             n_vars,
-            tables: (0..n_vars * n_vars).map(|_| OnceLock::new()).collect(),
+            tables: (0..n_vars).map(|_| OnceLock::new()).collect(),
             kept_bytes: AtomicUsize::new(0),
             margins: (0..n_vars).map(|_| OnceLock::new()).collect(),
         }
@@ -123,7 +124,8 @@ impl KeyTargetCache {
         if key_var >= self.n_vars || target_var >= self.n_vars {
             return count().map(Cow::Owned);
         }
-        let slot = &self.tables[key_var * self.n_vars + target_var];
+        let of_key = self.tables[key_var].get_or_init(|| (0..self.n_vars).map(|_| OnceLock::new()).collect());
+        let slot = &of_key[target_var];
         if let Some(kept) = slot.get() {
             return kept.as_ref().map(Cow::Borrowed);
         }

@@ -236,11 +236,13 @@ impl<'a> LevelCodes<'a> {
             }
             other => with_codes!(other, |s| {
                 // Four lanes, so that consecutive rows of one level (most rows, for a
-                // target with one common value) do not wait on each other's increment.
+                // target with one common value) do not wait on each other's increment;
+                // one for many levels, where lanes would only cost memory.
                 let n_levels = n_levels as usize;
-                let mut lanes = vec![0u64; n_levels * COUNT_LANES];
+                let n_lanes = if n_levels <= 1 << 12 { COUNT_LANES } else { 1 };
+                let mut lanes = vec![0u64; n_levels * n_lanes];
                 for i in 0..s.n_rows() {
-                    lanes[(i & (COUNT_LANES - 1)) * n_levels + s.code(i) as usize] += 1;
+                    lanes[(i & (n_lanes - 1)) * n_levels + s.code(i) as usize] += 1;
                 }
                 for lane in lanes.chunks(n_levels.max(1)) {
                     counts.iter_mut().zip(lane).for_each(|(c, &n)| *c += n);

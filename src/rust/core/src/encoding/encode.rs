@@ -242,21 +242,47 @@ fn whole_range(col: &RawColumn<'_>) -> Option<(i64, i64, bool)> {
     }
 }
 
-/// Each row's value less `lo` (`u32::MAX` when missing), for a column that
-/// `whole_range` accepted, from `lo` on, within a span that fits a `u32`.
-fn whole_offsets(col: &RawColumn<'_>, lo: i64) -> Vec<u32> {
+/// Marks in `present` each value of a column that `whole_range` accepted, at its
+/// offset from `lo` (the span fits `present`).
+fn mark_whole_values(col: &RawColumn<'_>, lo: i64, present: &mut [bool]) {
     match col {
-        RawColumn::Integer(x) => crate::memory::collected(
-            x.len(),
-            x.iter().map(|&v| if v == NA_INTEGER { u32::MAX } else { (v as i64 - lo) as u32 }),
-        ),
+        RawColumn::Integer(x) => {
+            x.iter().filter(|&&v| v != NA_INTEGER).for_each(|&v| present[(v as i64 - lo) as usize] = true)
+        }
         RawColumn::Double(x) => {
             // Every value is a whole number within 2^53 or missing (`whole_range`): the
             // difference is exact, less than the span.
             let lo = lo as f64;
-            crate::memory::collected(x.len(), x.iter().map(|&v| if v.is_nan() { u32::MAX } else { (v - lo) as u32 }))
+            x.iter().filter(|v| !v.is_nan()).for_each(|&v| present[(v - lo) as usize] = true)
         }
-        RawColumn::Factor { .. } => Vec::new(),
+        RawColumn::Factor { .. } => {}
+    }
+}
+
+/// The codes of a column that `whole_range` accepted: `code(offset from lo)`, or
+/// `missing` for a missing value, in the narrowest width for `n_levels` levels.
+fn whole_codes<'a>(
+    col: &RawColumn<'_>,
+    lo: i64,
+    n_levels: u32,
+    missing: u32,
+    code: impl Fn(usize) -> u32,
+) -> LevelCodes<'a> {
+    match col {
+        RawColumn::Integer(x) => LevelCodes::narrow_from_iter(
+            x.len(),
+            n_levels,
+            x.iter().map(|&v| if v == NA_INTEGER { missing } else { code((v as i64 - lo) as usize) }),
+        ),
+        RawColumn::Double(x) => {
+            let lo = lo as f64;
+            LevelCodes::narrow_from_iter(
+                x.len(),
+                n_levels,
+                x.iter().map(|&v| if v.is_nan() { missing } else { code((v - lo) as usize) }),
+            )
+        }
+        RawColumn::Factor { .. } => LevelCodes::U8(Vec::new()),
     }
 }
 
@@ -278,17 +304,14 @@ fn encode_whole_numbers<'a>(columns: &[RawColumn<'_>]) -> Option<EncodedVar<'a>>
         return None;
     }
     let span = span as usize;
-    // Per column: each row's offset from `lo`, and which offsets occur.
-    let offsets: Vec<(Vec<u32>, Vec<bool>)> = columns
+    let present: Vec<Vec<bool>> = columns
         .par_iter()
         .map(|c| {
-            let offsets = whole_offsets(c, lo);
             let mut p = vec![false; span];
-            offsets.iter().filter(|&&o| o != u32::MAX).for_each(|&o| p[o as usize] = true);
-            (offsets, p)
+            mark_whole_values(c, lo, &mut p);
+            p
         })
         .collect();
-    let present: Vec<&Vec<bool>> = offsets.iter().map(|(_, p)| p).collect();
     let mut rank = vec![u32::MAX; span];
     let mut levels: Vec<f64> = Vec::new();
     for (i, slot) in rank.iter_mut().enumerate() {
@@ -299,13 +322,8 @@ fn encode_whole_numbers<'a>(columns: &[RawColumn<'_>]) -> Option<EncodedVar<'a>>
     }
     let missing_code = levels.len() as u32;
     let n_levels = missing_code + 1;
-    let codes: Vec<LevelCodes<'a>> = offsets
-        .par_iter()
-        .map(|(o, _)| {
-            let code = |&o: &u32| if o == u32::MAX { missing_code } else { rank[o as usize] };
-            LevelCodes::narrow_from_iter(o.len(), n_levels, o.iter().map(code))
-        })
-        .collect();
+    let codes: Vec<LevelCodes<'a>> =
+        columns.par_iter().map(|c| whole_codes(c, lo, n_levels, missing_code, |o| rank[o])).collect();
     // Which levels occur in each column, from the table already filled.
     let present_by_level: Vec<Vec<bool>> = present
         .iter()
