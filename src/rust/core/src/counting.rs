@@ -11,6 +11,7 @@ pub mod key_subsets;
 pub mod key_target_counts;
 pub mod keys;
 pub mod measures;
+pub mod plain_pass;
 pub mod plan;
 pub mod rows_by_q;
 pub mod sweep;

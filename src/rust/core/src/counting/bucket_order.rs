@@ -121,6 +121,18 @@ impl Buckets {
     /// grouped by q, as positions in bucket order: the q of every row are laid out by bucket, then
     /// each bucket is grouped by q on its own, in cache.
     pub fn lay_out(&self, q: &[u32], offsets: Vec<usize>) -> Layout {
+        if self.len() == 1 {
+            // One bucket: bucket order is row order, and positions are rows (grouped in
+            // one pass, without the copy of q by bucket).
+            let mut next = offsets.clone();
+            let mut rows = memory::filled(q.len(), 0u32);
+            for (row, &qi) in q.iter().enumerate() {
+                let slot = &mut next[qi as usize];
+                rows[*slot] = row as u32;
+                *slot += 1;
+            }
+            return Layout { rows: RowsByQ { offsets, rows }, bucket_of_row: memory::filled(q.len(), 0u8) };
+        }
         let bucket_of_row: Vec<u8> = memory::collected(q.len(), q.iter().map(|&qi| self.bucket_of_q[qi as usize]));
         let mut grouped = RowsByQ { offsets, rows: Vec::new() };
         let q_by_bucket = self.scatter_by(&bucket_of_row, &grouped.offsets, |r| q[r]);

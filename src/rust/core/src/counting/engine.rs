@@ -13,6 +13,7 @@ use crate::exclusions::*;
 use crate::key_target_counts::KeyTargetCache;
 use crate::keys::{build_key_index, KeyIndex};
 use crate::measures::{base_cap_d, SynthesisMeasures};
+use crate::plain_pass::{sweep_plain, PlainInput, PlainView, TargetRows, PACKED_LEVELS};
 use crate::plan::{Plan, SynthesisView};
 use crate::rows_by_q::RowsByQ;
 use crate::sweep::{sweep_views, Scratch, SweepInput, Tally};
@@ -384,9 +385,24 @@ fn count_batch(
     if one_bucket {
         whole_used.clear();
     }
+    // Nothing can remove a cell and every dataset is read in row order: all targets of
+    // a group share one pass (plain_pass.rs), their codes packed row by row.
+    let plain = one_bucket
+        && plan.tau.is_empty()
+        && plan.weights_of(orig).is_none()
+        && views.iter().all(|v| plan.weights_of(v.dataset).is_none())
+        && targets.iter().all(|t| t.spec.removes_nothing() && vars[t.var].n_levels <= PACKED_LEVELS)
+        && !prepared.missing_key.iter().any(|&m| m);
+    let mut plain_datasets: Vec<usize> = views.iter().map(|v| v.dataset).collect();
+    plain_datasets.push(orig);
+    plain_datasets.sort_unstable();
+    plain_datasets.dedup();
     let copy_costs: Vec<usize> = targets
         .iter()
         .map(|t| {
+            if plain {
+                return plain_datasets.iter().map(|&d| TargetRows::bytes(dataset_rows[d], 1)).sum();
+            }
             let v = &vars[t.var];
             let bucketed: usize =
                 whole_used.iter().map(|&d| Buckets::scatter_codes_bytes(dataset_rows[d], v.n_levels)).sum();
@@ -397,35 +413,43 @@ fn count_batch(
     for group in chunks_by_cost(&copy_costs, sizes.copy_bytes) {
         // Per target of the group and dataset: (bucket order, row order) copies.
         type Copies = (Option<LevelCodes<'static>>, Option<LevelCodes<'static>>);
-        let copies: Vec<Vec<Copies>> = workers.chunk(should_stop, || {
-            group
-                .clone()
-                .into_par_iter()
-                .map(|ti| {
-                    let v = &vars[targets[ti].var];
-                    (0..dataset_rows.len())
-                        .into_par_iter()
-                        .map(|d| {
-                            let bucketed = match &layouts[d] {
-                                Some(layout) if whole_used.contains(&d) => {
-                                    with_codes!(&v.codes[d], |c| Some(buckets.scatter_codes(layout, c, v.n_levels)))
-                                }
-                                _ => None,
-                            };
-                            let compact =
-                                if subset_used.contains(&d) { v.codes[d].compact_copy(v.n_levels) } else { None };
-                            (bucketed, compact)
-                        })
-                        .collect()
-                })
-                .collect()
-        })?;
+        let copies: Vec<Vec<Copies>> = if plain {
+            Vec::new()
+        } else {
+            workers.chunk(should_stop, || {
+                group
+                    .clone()
+                    .into_par_iter()
+                    .map(|ti| {
+                        let v = &vars[targets[ti].var];
+                        (0..dataset_rows.len())
+                            .into_par_iter()
+                            .map(|d| {
+                                let bucketed = match &layouts[d] {
+                                    Some(layout) if whole_used.contains(&d) => {
+                                        with_codes!(&v.codes[d], |c| Some(buckets.scatter_codes(layout, c, v.n_levels)))
+                                    }
+                                    _ => None,
+                                };
+                                let compact =
+                                    if subset_used.contains(&d) { v.codes[d].compact_copy(v.n_levels) } else { None };
+                                (bucketed, compact)
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })?
+        };
         // A view's codes: in bucket order when it is whole, else in row order.
         let codes_of = |ti: usize, d: usize, whole: bool| -> CoreResult<&LevelCodes<'_>> {
-            let (bucketed, compact) = &copies[ti - group.start][d];
             if whole && one_bucket {
-                Ok(&vars[targets[ti].var].codes[d])
-            } else if whole {
+                return Ok(&vars[targets[ti].var].codes[d]);
+            }
+            let (bucketed, compact) = copies
+                .get(ti - group.start)
+                .and_then(|c| c.get(d))
+                .ok_or_else(|| CoreError::new("internal: a target's codes were not copied"))?;
+            if whole {
                 bucketed.as_ref().ok_or_else(|| CoreError::new("internal: a whole dataset was not laid out"))
             } else {
                 Ok(compact.as_ref().unwrap_or(&vars[targets[ti].var].codes[d]))
@@ -433,33 +457,37 @@ fn count_batch(
         };
         // Jobs (target, view within the batch), target-major.
         let jobs: Vec<(usize, usize)> = group.clone().flat_map(|t| (0..views.len()).map(move |v| (t, v))).collect();
-        let inputs: Vec<SweepInput<'_>> = jobs
-            .iter()
-            .map(|&(ti, vi)| {
-                let target = &targets[ti];
-                let view = &views[vi];
-                let whole_view = view.rows.is_none();
-                Ok(SweepInput {
-                    index,
-                    rows_orig,
-                    rows_syn: view_rows[vi],
-                    target_orig: codes_of(ti, orig, true)?,
-                    target_syn: codes_of(ti, view.dataset, whole_view)?,
-                    n_target_levels: vars[target.var].n_levels as usize,
-                    missing_key: &prepared.missing_key,
-                    spec: &target.spec,
-                    twoway_min_cell: target.twoway_min_cell,
-                    tau: &plan.tau,
-                    weights_orig: whole_weights[orig].as_deref(),
-                    weights_syn: if whole_view {
-                        whole_weights[view.dataset].as_deref()
-                    } else {
-                        plan.weights_of(view.dataset)
-                    },
+        let parts = if plain {
+            plain_parts(run, prepared, views, &view_rows, &plain_datasets, group.clone())?
+        } else {
+            let inputs: Vec<SweepInput<'_>> = jobs
+                .iter()
+                .map(|&(ti, vi)| {
+                    let target = &targets[ti];
+                    let view = &views[vi];
+                    let whole_view = view.rows.is_none();
+                    Ok(SweepInput {
+                        index,
+                        rows_orig,
+                        rows_syn: view_rows[vi],
+                        target_orig: codes_of(ti, orig, true)?,
+                        target_syn: codes_of(ti, view.dataset, whole_view)?,
+                        n_target_levels: vars[target.var].n_levels as usize,
+                        missing_key: &prepared.missing_key,
+                        spec: &target.spec,
+                        twoway_min_cell: target.twoway_min_cell,
+                        tau: &plan.tau,
+                        weights_orig: whole_weights[orig].as_deref(),
+                        weights_syn: if whole_view {
+                            whole_weights[view.dataset].as_deref()
+                        } else {
+                            plan.weights_of(view.dataset)
+                        },
+                    })
                 })
-            })
-            .collect::<CoreResult<_>>()?;
-        let parts = sweep_jobs(run, buckets, &jobs, &inputs)?;
+                .collect::<CoreResult<_>>()?;
+            sweep_jobs(run, buckets, &jobs, &inputs)?
+        };
         let results = finish_jobs(run, prepared, views, &jobs, parts)?;
         let mut results_by_target: Vec<Vec<SynthesisResult>> = group.clone().map(|_| Vec::new()).collect();
         for (&(ti, _), r) in jobs.iter().zip(results) {
@@ -496,6 +524,66 @@ fn count_batch(
         }
     }
     Ok(())
+}
+
+/// The plain pass (plain_pass.rs) of the targets `group` for the batch's views, one
+/// tally per (target, view), target-major as the jobs are. The targets are packed row
+/// by row per dataset, and split into pieces that run in parallel and in chunks of
+/// bounded work; a target's tally does not depend on the piece it is in.
+fn plain_parts(
+    run: &Run<'_, '_, '_>,
+    prepared: &Prepared,
+    views: &[SynthesisView],
+    view_rows: &[&RowsByQ],
+    datasets: &[usize],
+    group: std::ops::Range<usize>,
+) -> CoreResult<Vec<Vec<Tally>>> {
+    let Run { workers, request, sizes, dataset_rows, should_stop, .. } = *run;
+    let CountRequest { vars, targets, plan, .. } = *request;
+    let orig = plan.original;
+    let packed: Vec<Option<TargetRows>> = workers.chunk(should_stop, || {
+        (0..dataset_rows.len())
+            .into_par_iter()
+            .map(|d| {
+                datasets.contains(&d).then(|| {
+                    let columns: Vec<&LevelCodes<'_>> =
+                        group.clone().map(|ti| &vars[targets[ti].var].codes[d]).collect();
+                    TargetRows::new(&columns, dataset_rows[d])
+                })
+            })
+            .collect()
+    })?;
+    let packed_of = |d: usize| packed[d].as_ref().ok_or_else(|| CoreError::new("internal: a dataset was not packed"));
+    let plain_views: Vec<PlainView<'_>> = views
+        .iter()
+        .zip(view_rows)
+        .map(|(v, rows)| Ok(PlainView { rows, codes: packed_of(v.dataset)? }))
+        .collect::<CoreResult<_>>()?;
+    let n_levels: Vec<u32> = group.clone().map(|ti| vars[targets[ti].var].n_levels).collect();
+    let twoway_min_cell: Vec<f64> = group.clone().map(|ti| targets[ti].twoway_min_cell).collect();
+    let input = PlainInput {
+        rows_orig: prepared.whole(orig)?,
+        codes_orig: packed_of(orig)?,
+        views: &plain_views,
+        n_levels: &n_levels,
+        twoway_min_cell: &twoway_min_cell,
+    };
+    let rows_per_target = dataset_rows[orig] + views.iter().map(|v| v.n_rows(dataset_rows[v.dataset])).sum::<usize>();
+    // Pieces of targets: one per thread at least (when there are targets enough), each
+    // at most a chunk of work.
+    let per_piece = group.len().div_ceil(workers.threads()).min((sizes.chunk_rows / rows_per_target.max(1)).max(1));
+    let pieces: Vec<std::ops::Range<usize>> =
+        (0..group.len()).step_by(per_piece.max(1)).map(|s| s..(s + per_piece).min(group.len())).collect();
+    let piece_rows: Vec<usize> = pieces.iter().map(|p| p.len() * rows_per_target).collect();
+    let n_q = prepared.index.n_q;
+    let mut parts: Vec<Vec<Tally>> = Vec::with_capacity(group.len() * views.len());
+    for chunk in chunks_by_cost(&piece_rows, sizes.chunk_rows) {
+        let tallies: Vec<Vec<Tally>> = workers.chunk(should_stop, || {
+            pieces[chunk].par_iter().map(|p| sweep_plain(&input, p.clone(), 0, n_q)).collect()
+        })?;
+        parts.extend(tallies.into_iter().flatten().map(|t| vec![t]));
+    }
+    Ok(parts)
 }
 
 /// Every (job, bucket) in job order, then bucket order; the partial tallies of a job

@@ -57,6 +57,14 @@ impl ExclusionSpec {
         }
     }
 
+    /// Whether no step but a missing key (asked per q) can remove a cell.
+    pub fn removes_nothing(&self) -> bool {
+        !self.excluded_target.iter().any(|&x| x)
+            && !self.exclude_missing_target
+            && self.key_target.is_empty()
+            && self.denom_lim.is_none()
+    }
+
     /// Target levels that step 4 removes in this q.
     pub fn key_target_levels_for(&self, index: &KeyIndex, q: usize, out: &mut Vec<u32>) {
         out.clear();

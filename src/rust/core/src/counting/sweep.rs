@@ -282,7 +282,7 @@ fn for_each_record(codes: &[u32], weights: Option<&[u32]>, mut add: impl FnMut(u
 /// that had no count on either side yet (every count is >= 1, so a level is touched at
 /// its first row). Returns the records. Both sides of a level share a cache line.
 #[inline(always)]
-fn count_rows(
+pub(crate) fn count_rows(
     codes: &[u32],
     weights: Option<&[u32]>,
     counts: &mut [[u32; 2]],
@@ -299,7 +299,7 @@ fn count_rows(
 }
 
 /// A set of target levels as the bits of one word.
-trait LevelMask: Copy {
+pub(crate) trait LevelMask: Copy {
     const EMPTY: Self;
     /// `self` with level `t` (less than the width) added.
     fn with(self, t: u32) -> Self;
@@ -376,7 +376,7 @@ fn count_q_masked<M: LevelMask>(
 /// The number of records of a q's rows (`codes`, one record each, at least one) and the
 /// sum over its target levels of the squared records, with whether it has one level.
 #[inline]
-fn records_and_squares(codes: &[u32], counts: &mut [[u32; 2]], touched: &mut Vec<u32>) -> (u64, u64, bool) {
+pub(crate) fn records_and_squares(codes: &[u32], counts: &mut [[u32; 2]], touched: &mut Vec<u32>) -> (u64, u64, bool) {
     let n = codes.len() as u64;
     let first = codes[0];
     if codes[1..].iter().all(|&t| t == first) {
@@ -406,7 +406,7 @@ fn add_one_sided(tally: &mut Tally, original: bool, codes: &[u32], counts: &mut 
 /// `add_one_sided` from the side's records `n`, the sum of its squared records per
 /// target level and whether it has one level.
 #[inline(always)]
-fn add_one_sided_sums(tally: &mut Tally, original: bool, n: u64, squares: u64, one_level: bool) {
+pub(crate) fn add_one_sided_sums(tally: &mut Tally, original: bool, n: u64, squares: u64, one_level: bool) {
     let (table, certain_table) = if original { (ORIG, DORIG) } else { (SYN, DSYN) };
     tally.total[table] += n;
     if one_level {
@@ -427,7 +427,7 @@ fn add_one_sided_sums(tally: &mut Tally, original: bool, n: u64, squares: u64, o
 /// `orig_touched` (ascending with a level mask, `mask_width` 64 or 128; else in order of
 /// first appearance, as the pass without a mask keeps them): its records.
 #[inline(always)]
-fn count_original(
+pub(crate) fn count_original(
     codes: &[u32],
     weights: Option<&[u32]>,
     orig_counts: &mut [u32],
@@ -656,56 +656,7 @@ fn sweep_codes<S: CodeSource + ?Sized>(
             spec.key_target_levels_for(input.index, q, &mut key_target_levels);
             let q_may_exclude = any_target_excluded || missing_key || !key_target_levels.is_empty();
             if !q_may_exclude && spec.denom_lim.is_none() && !with_tau {
-                // Nothing removes a cell of q (most q): each table's total is a sum over q,
-                // and only the CAP sums and the one DiSCO cell need the cells.
-                let (mut sd, mut dd, mut ss) = (0u64, 0u64, 0u64);
-                let (mut orig_levels, mut syn_levels, mut syn_level, mut d_of_syn_level) = (0u32, 0u32, 0u32, 0u64);
-                for &t in &touched {
-                    let [dv, sv] = counts[t as usize].map(|n| n as u64);
-                    counts[t as usize] = [0, 0];
-                    sd += sv * dv;
-                    dd += dv * dv;
-                    ss += sv * sv;
-                    orig_levels += (dv > 0) as u32;
-                    if sv > 0 {
-                        syn_levels += 1;
-                        syn_level = t;
-                        d_of_syn_level = dv;
-                    }
-                }
-                let syn_certain = syn_levels == 1;
-                tally.total[ORIG] += d_q;
-                tally.total[SYN] += s_q;
-                if orig_levels == 1 {
-                    tally.total[DORIG] += d_q;
-                }
-                if s_q > 0 {
-                    tally.total[IS] += d_q;
-                }
-                if syn_certain {
-                    tally.total[DSYN] += s_q;
-                    tally.total[DIS] += d_q;
-                    tally.total[DISCO] += d_of_syn_level;
-                    if d_q > 0 && d_of_syn_level == d_q {
-                        tally.total[DISDIO] += d_q;
-                    }
-                    if d_of_syn_level > 0 {
-                        add_disco_cell(tally, q, syn_level, d_of_syn_level, input.twoway_min_cell);
-                    }
-                }
-                finish_q(
-                    tally,
-                    QSums {
-                        d_kept: d_q,
-                        s_kept: s_q,
-                        s_q,
-                        sd,
-                        dd,
-                        ss,
-                        syn_kept_levels: syn_levels,
-                        d_kept_of_syn_level: d_of_syn_level,
-                    },
-                );
+                add_plain_q(tally, q, counts, &touched, d_q, s_q, input.twoway_min_cell);
                 continue;
             }
             // q has a target level u with ps[u,q] == 1 exactly when one level occurs in it.
@@ -798,11 +749,108 @@ fn sweep_codes<S: CodeSource + ?Sized>(
     tallies
 }
 
+/// What a q adds when nothing removes a cell of it, from its cells: its original
+/// (`d_q`) and synthetic (`s_q`) records, the sums over its target levels of s*d, d^2
+/// and s^2, its levels on each side, and the last synthetic level with the original's
+/// records there (the one level when the synthesis has one).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct PlainSums {
+    pub d_q: u64,
+    pub s_q: u64,
+    pub sd: u64,
+    pub dd: u64,
+    pub ss: u64,
+    pub orig_levels: u32,
+    pub syn_levels: u32,
+    pub syn_level: u32,
+    pub d_of_syn_level: u64,
+}
+
+/// A q with records on both sides (`d_q` original, `s_q` synthetic, counted by level in
+/// `counts` at the levels `touched`, which it leaves zero) when nothing removes a cell
+/// of it (most q): each table's total is a sum over q, and only the CAP sums and the
+/// one DiSCO cell need the cells.
+#[inline(always)]
+pub(crate) fn add_plain_q(
+    tally: &mut Tally,
+    q: usize,
+    counts: &mut [[u32; 2]],
+    touched: &[u32],
+    d_q: u64,
+    s_q: u64,
+    twoway_min_cell: f64,
+) {
+    let mut sums = PlainSums { d_q, s_q, ..PlainSums::default() };
+    for &t in touched {
+        let [dv, sv] = counts[t as usize].map(|n| n as u64);
+        counts[t as usize] = [0, 0];
+        sums.sd += sv * dv;
+        sums.dd += dv * dv;
+        sums.ss += sv * sv;
+        sums.orig_levels += (dv > 0) as u32;
+        if sv > 0 {
+            sums.syn_levels += 1;
+            sums.syn_level = t;
+            sums.d_of_syn_level = dv;
+        }
+    }
+    add_plain_sums(tally, q, &sums, twoway_min_cell);
+}
+
+/// What `add_plain_q` adds, from the q's sums.
+#[inline(always)]
+pub(crate) fn add_plain_sums(tally: &mut Tally, q: usize, sums: &PlainSums, twoway_min_cell: f64) {
+    let PlainSums { d_q, s_q, sd, dd, ss, orig_levels, syn_levels, syn_level, d_of_syn_level } = *sums;
+    let syn_certain = syn_levels == 1;
+    tally.total[ORIG] += d_q;
+    tally.total[SYN] += s_q;
+    if orig_levels == 1 {
+        tally.total[DORIG] += d_q;
+    }
+    if s_q > 0 {
+        tally.total[IS] += d_q;
+    }
+    if syn_certain {
+        tally.total[DSYN] += s_q;
+        tally.total[DIS] += d_q;
+        tally.total[DISCO] += d_of_syn_level;
+        if d_q > 0 && d_of_syn_level == d_q {
+            tally.total[DISDIO] += d_q;
+        }
+        if d_of_syn_level > 0 {
+            add_disco_cell(tally, q, syn_level, d_of_syn_level, twoway_min_cell);
+        }
+    }
+    finish_q(
+        tally,
+        QSums {
+            d_kept: d_q,
+            s_kept: s_q,
+            s_q,
+            sd,
+            dd,
+            ss,
+            syn_kept_levels: syn_levels,
+            d_kept_of_syn_level: d_of_syn_level,
+        },
+    );
+}
+
+/// `add_plain_q` for a q of one original and one synthetic record, the synthetic one at
+/// level `syn_level`, `agree` when the original's is the same.
+#[inline(always)]
+pub(crate) fn add_plain_pair(tally: &mut Tally, q: usize, syn_level: u32, agree: bool, twoway_min_cell: f64) {
+    let a = agree as u64;
+    let sums =
+        PlainSums { d_q: 1, s_q: 1, sd: a, dd: 1, ss: 1, orig_levels: 1, syn_levels: 1, syn_level, d_of_syn_level: a };
+    add_plain_sums(tally, q, &sums, twoway_min_cell);
+}
+
 /// The original's levels of q (`orig_touched`, counts in `orig_counts`) set into side 0
 /// of `counts`, then the synthesis's rows counted into side 1; the levels touched,
 /// ascending, into `touched`. Returns the synthetic records.
 #[inline(always)]
-fn seed_and_count_masked<M: LevelMask>(
+pub(crate) fn seed_and_count_masked<M: LevelMask>(
     orig_touched: &[u32],
     orig_counts: &[u32],
     syn: (&[u32], Option<&[u32]>),
