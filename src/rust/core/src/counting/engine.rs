@@ -20,6 +20,7 @@ use crate::sweep::{sweep_views, Scratch, SweepInput, Tally};
 use crate::with_codes;
 use crate::workers::{chunks_by_cost, stop_point, ShouldStop, Workers, ONE_TRIP_ROWS};
 use rayon::prelude::*;
+use std::sync::Arc;
 
 /// How the work is cut: rows (original + synthetic) per q range, and rows per chunk
 /// between two interrupt checks. Only tests change the defaults.
@@ -34,6 +35,10 @@ pub struct ChunkSizes {
     /// Rows of counting up to which a call is one trip to the pool, without stop
     /// checks (`Workers::call`).
     pub one_trip_rows: usize,
+    /// Pieces the targets of the plain pass are split into, to run in parallel (`None`:
+    /// one per thread). A key sweep, whose subsets already run in parallel, asks for one,
+    /// so that each q is read once for all targets.
+    pub target_pieces: Option<usize>,
 }
 
 impl Default for ChunkSizes {
@@ -46,6 +51,7 @@ impl Default for ChunkSizes {
             view_words: 1 << 25,
             copy_bytes: 1 << 26,
             one_trip_rows: ONE_TRIP_ROWS,
+            target_pieces: None,
         }
     }
 }
@@ -195,7 +201,8 @@ pub fn run_plan_sharing(
     cache: &KeyTargetCache,
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
-    run_plan_in(workers, request, ChunkSizes::default(), Some(cache), should_stop)
+    let sizes = ChunkSizes { target_pieces: Some(1), ..ChunkSizes::default() };
+    run_plan_in(workers, request, sizes, Some(cache), should_stop)
 }
 
 fn run_plan_in(
@@ -541,19 +548,22 @@ fn plain_parts(
     let Run { workers, request, sizes, dataset_rows, should_stop, .. } = *run;
     let CountRequest { vars, targets, plan, .. } = *request;
     let orig = plan.original;
-    let packed: Vec<Option<TargetRows>> = workers.chunk(should_stop, || {
+    let target_vars: Vec<usize> = group.clone().map(|ti| targets[ti].var).collect();
+    let packed: Vec<Option<Arc<TargetRows>>> = workers.chunk(should_stop, || {
         (0..dataset_rows.len())
             .into_par_iter()
             .map(|d| {
                 datasets.contains(&d).then(|| {
-                    let columns: Vec<&LevelCodes<'_>> =
-                        group.clone().map(|ti| &vars[targets[ti].var].codes[d]).collect();
-                    TargetRows::new(&columns, dataset_rows[d])
+                    run.cache.packed_targets(&target_vars, d, || {
+                        let columns: Vec<&LevelCodes<'_>> =
+                            group.clone().map(|ti| &vars[targets[ti].var].codes[d]).collect();
+                        TargetRows::new(&columns, dataset_rows[d])
+                    })
                 })
             })
             .collect()
     })?;
-    let packed_of = |d: usize| packed[d].as_ref().ok_or_else(|| CoreError::new("internal: a dataset was not packed"));
+    let packed_of = |d: usize| packed[d].as_deref().ok_or_else(|| CoreError::new("internal: a dataset was not packed"));
     let plain_views: Vec<PlainView<'_>> = views
         .iter()
         .zip(view_rows)
@@ -571,7 +581,7 @@ fn plain_parts(
     let rows_per_target = dataset_rows[orig] + views.iter().map(|v| v.n_rows(dataset_rows[v.dataset])).sum::<usize>();
     // Pieces of targets: one per thread at least (when there are targets enough), each
     // at most a chunk of work.
-    let per_piece = group.len().div_ceil(workers.threads()).min((sizes.chunk_rows / rows_per_target.max(1)).max(1));
+    let per_piece = group.len().div_ceil(sizes.target_pieces.unwrap_or(workers.threads()).max(1)).min((sizes.chunk_rows / rows_per_target.max(1)).max(1));
     let pieces: Vec<std::ops::Range<usize>> =
         (0..group.len()).step_by(per_piece.max(1)).map(|s| s..(s + per_piece).min(group.len())).collect();
     let piece_rows: Vec<usize> = pieces.iter().map(|p| p.len() * rows_per_target).collect();

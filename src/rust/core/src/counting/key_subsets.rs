@@ -8,10 +8,11 @@
 //! subsets are counted at once) and the caller can stop between two chunks. Each subset's
 //! numbers are those of `run_plan` on it, so results are identical for any thread count.
 
+use crate::codes::code_width;
 use crate::encode::EncodedVar;
 use crate::engine::{run_plan_sharing, CountRequest, TargetRequest};
-use crate::key_target_counts::KeyTargetCache;
 use crate::error::CoreResult;
+use crate::key_target_counts::KeyTargetCache;
 use crate::measures::MEASURE_NAMES;
 use crate::plan::Plan;
 use crate::workers::{chunks_by_cost, never_stop, stop_point, ShouldStop, Workers};
@@ -50,17 +51,52 @@ pub fn count_key_subsets(
     // The 2-way totals' tables depend on one key and one target: counted once for all
     // subsets.
     let cache = KeyTargetCache::new(vars.len());
+    let narrowed = narrow_copies(workers, vars, NARROW_COPY_BYTES);
+    let vars = narrowed.as_deref().unwrap_or(vars);
     for chunk in chunks_by_cost(&costs, chunk_rows.max(1)) {
         // A subset's own passes run on the same pool (the engine's calls from a pool
         // thread stay in it), so subsets and passes share the cores.
-        let counted: Vec<CoreResult<Vec<f64>>> =
-            workers.run(|| subsets[chunk].par_iter().map(|s| subset_measures(workers, vars, s, plan, &cache)).collect());
+        let counted: Vec<CoreResult<Vec<f64>>> = workers
+            .run(|| subsets[chunk].par_iter().map(|s| subset_measures(workers, vars, s, plan, &cache)).collect());
         for values in counted {
             out.extend(values?);
         }
         stop_point(should_stop)?;
     }
     Ok(out)
+}
+
+/// Bytes the sweep's narrow copies of R's factor codes may take.
+pub const NARROW_COPY_BYTES: usize = 1 << 27;
+
+/// The variables with R's factor codes (four bytes, read through their table) copied
+/// into the narrowest width: every subset reads its keys and targets, so one copy
+/// serves them all. `None` when no variable has factor codes, or when the copies and
+/// the clones of the other variables' codes would take more than `budget` bytes.
+fn narrow_copies<'a>(workers: &Workers, vars: &[EncodedVar<'a>], budget: usize) -> Option<Vec<EncodedVar<'a>>> {
+    let bytes_of = |v: &EncodedVar<'_>| -> (usize, usize) {
+        v.codes.iter().fold((0, 0), |(copied, cloned), c| match c.compact_copy_bytes(v.n_levels) {
+            0 => (copied, cloned + c.len() * code_width(v.n_levels)),
+            n => (copied + n, cloned),
+        })
+    };
+    let (copied, cloned) = vars.iter().map(bytes_of).fold((0, 0), |(a, b), (c, d)| (a + c, b + d));
+    if copied == 0 || copied + cloned > budget {
+        return None;
+    }
+    Some(workers.run(|| {
+        vars.par_iter()
+            .map(|v| {
+                let mut out = v.clone();
+                for c in out.codes.iter_mut() {
+                    if let Some(narrow) = c.compact_copy(v.n_levels) {
+                        *c = narrow;
+                    }
+                }
+                out
+            })
+            .collect()
+    }))
 }
 
 /// One subset's measures, target by target, synthesis by synthesis.
@@ -84,8 +120,8 @@ fn subset_measures(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exclusions::ExclusionSpec;
     use crate::engine::run_plan;
+    use crate::exclusions::ExclusionSpec;
     use crate::test_random::XorShift;
 
     fn target(var: usize, levels: u32, case: usize) -> TargetRequest {

@@ -6,9 +6,10 @@
 //! each target's records by level (its margin), which depend on the target alone.
 
 use crate::codes::CodeSource;
+use crate::plain_pass::TargetRows;
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Above this many (key level, target level) cells a table is not made: the 2-way check
 /// counts the pairs it needs only (`checks::fill_two_way_totals`).
@@ -81,9 +82,12 @@ impl KeyTargetCounts {
 }
 
 /// Tables by (key variable, target variable) of one encoding, made when first asked
-/// for and kept within a memory budget; shared by every subset of a key sweep.
+/// for and kept within a memory budget; shared by every subset of a key sweep, as are
+/// the targets' margins and their codes packed row by row for the plain pass.
 /// Every call sharing a cache counts the same original (one encoding, one plan).
 pub struct KeyTargetCache {
+    /// Packed codes by (target variables, dataset), kept within the same budget.
+    packed: Mutex<Vec<(Vec<usize>, usize, Arc<TargetRows>)>>,
     n_vars: usize,
     /// Per key variable (made when first used as a key), per target variable.
     tables: Vec<OnceLock<Vec<OnceLock<Option<KeyTargetCounts>>>>>,
@@ -96,6 +100,7 @@ impl KeyTargetCache {
     /// An empty cache for an encoding of `n_vars` variables.
     pub fn new(n_vars: usize) -> Self {
         KeyTargetCache {
+            packed: Mutex::new(Vec::new()),
             n_vars,
             tables: (0..n_vars).map(|_| OnceLock::new()).collect(),
             kept_bytes: AtomicUsize::new(0),
@@ -110,6 +115,40 @@ impl KeyTargetCache {
             Some(slot) => Cow::Borrowed(slot.get_or_init(count).as_slice()),
             None => Cow::Owned(count()),
         }
+    }
+
+    /// The codes of the variables `target_vars` in dataset `dataset`, packed row by row:
+    /// from the cache, or made by `pack` (and kept when the budget allows).
+    pub fn packed_targets(
+        &self,
+        target_vars: &[usize],
+        dataset: usize,
+        pack: impl FnOnce() -> TargetRows,
+    ) -> Arc<TargetRows> {
+        let find = || -> Option<Arc<TargetRows>> {
+            let kept = self.packed.lock().ok()?;
+            kept.iter().find(|(v, d, _)| v == target_vars && *d == dataset).map(|(_, _, p)| Arc::clone(p))
+        };
+        if let Some(p) = find() {
+            return p;
+        }
+        let made = Arc::new(pack());
+        let bytes = made.bytes_held();
+        let reserved = self
+            .kept_bytes
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
+                (used + bytes <= CACHE_BYTES).then_some(used + bytes)
+            })
+            .is_ok();
+        if reserved {
+            match self.packed.lock() {
+                Ok(mut kept) => kept.push((target_vars.to_vec(), dataset, Arc::clone(&made))),
+                Err(_) => {
+                    self.kept_bytes.fetch_sub(bytes, Ordering::Relaxed);
+                }
+            }
+        }
+        made
     }
 
     /// The table of variables `key_var` by `target_var`, from the cache or made by

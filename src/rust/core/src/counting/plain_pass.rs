@@ -41,6 +41,11 @@ impl TargetRows {
         TargetRows { codes, width }
     }
 
+    /// The bytes it holds.
+    pub fn bytes_held(&self) -> usize {
+        self.codes.len()
+    }
+
     /// The bytes `new` takes for `n_rows` rows of `n_targets` targets.
     pub fn bytes(n_rows: usize, n_targets: usize) -> usize {
         n_rows * n_targets
@@ -294,7 +299,9 @@ mod tests {
             let key_levels = [2 + next(if case % 2 == 0 { 4 } else { 30 }), 1 + next(6)];
             let keys: Vec<Vec<LevelCodes<'static>>> = key_levels
                 .iter()
-                .map(|&l| sizes.iter().map(|&n| LevelCodes::narrow((0..n).map(|_| next(l as u64)).collect(), l)).collect())
+                .map(|&l| {
+                    sizes.iter().map(|&n| LevelCodes::narrow((0..n).map(|_| next(l as u64)).collect(), l)).collect()
+                })
                 .collect();
             let key_refs: Vec<&[LevelCodes<'_>]> = keys.iter().map(|k| k.as_slice()).collect();
             let index = build_key_index(&key_refs, &key_levels).unwrap();
