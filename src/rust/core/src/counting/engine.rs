@@ -190,19 +190,21 @@ pub fn run_plan_with(
     sizes: ChunkSizes,
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
-    run_plan_in(workers, request, sizes, None, should_stop)
+    run_plan_in(workers, request, sizes, None, None, should_stop)
 }
 
-/// `run_plan` taking the original's key-by-target tables from `cache`, which several
-/// calls on one encoding share (the key sweep's subsets).
+/// `run_plan` taking the original's key-by-target tables and packed targets from
+/// `cache`, which several calls on one encoding share (the key sweep's subsets), and
+/// the keys' index when given (built from a smaller subset's: `keys::extend_key_index`).
 pub fn run_plan_sharing(
     workers: &Workers,
     request: &CountRequest<'_, '_>,
     cache: &KeyTargetCache,
+    index: Option<Arc<KeyIndex>>,
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
     let sizes = ChunkSizes { target_pieces: Some(1), ..ChunkSizes::default() };
-    run_plan_in(workers, request, sizes, Some(cache), should_stop)
+    run_plan_in(workers, request, sizes, Some(cache), index, should_stop)
 }
 
 fn run_plan_in(
@@ -210,6 +212,7 @@ fn run_plan_in(
     request: &CountRequest<'_, '_>,
     sizes: ChunkSizes,
     cache: Option<&KeyTargetCache>,
+    index: Option<Arc<KeyIndex>>,
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
     if sizes.range_rows == 0 || sizes.chunk_rows == 0 || sizes.view_words == 0 || sizes.copy_bytes == 0 {
@@ -219,6 +222,12 @@ fn run_plan_in(
     validate(vars, keys, use_keys_na, targets)?;
     let dataset_rows: Vec<usize> = vars[0].codes.iter().map(|c| c.len()).collect();
     plan.validate(&dataset_rows)?;
+    if let Some(index) = &index {
+        let rows: Vec<usize> = index.q.iter().map(|q| q.len()).collect();
+        if index.n_keys != keys.len() || rows != dataset_rows {
+            return Err(CoreError::new("internal: the given key index does not match the request"));
+        }
+    }
     let view_rows: usize = plan.syntheses.iter().map(|v| v.n_rows(dataset_rows[v.dataset])).sum();
     let work_rows = (dataset_rows[plan.original] + view_rows).saturating_mul(targets.len());
     workers.call(work_rows, sizes.one_trip_rows, should_stop, |should_stop| {
@@ -230,7 +239,7 @@ fn run_plan_in(
                 &own_cache
             }
         };
-        run_validated(workers, request, sizes, &dataset_rows, cache, should_stop)
+        run_validated(workers, request, sizes, &dataset_rows, cache, index, should_stop)
     })
 }
 
@@ -244,11 +253,12 @@ fn run_validated(
     sizes: ChunkSizes,
     dataset_rows: &[usize],
     cache: &KeyTargetCache,
+    index: Option<Arc<KeyIndex>>,
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
     stop_point(should_stop)?;
     let run = Run { workers, request, sizes, dataset_rows, cache, should_stop };
-    let prepared = Prepared::new(&run)?;
+    let prepared = Prepared::new(&run, index)?;
     let plan = request.plan;
     let mut by_target: Vec<Vec<SynthesisResult>> =
         (0..request.targets.len()).map(|_| Vec::with_capacity(plan.syntheses.len())).collect();
@@ -274,7 +284,7 @@ struct Run<'a, 'r, 'v> {
 /// passes), their counted cells in bucket order, which q miss a key that usekeysNA
 /// excludes, and per target the original's records at each level and its baseline CAP.
 struct Prepared {
-    index: KeyIndex,
+    index: Arc<KeyIndex>,
     key_levels: Vec<u32>,
     buckets: Buckets,
     layouts: Vec<Option<Layout>>,
@@ -286,12 +296,16 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn new(run: &Run<'_, '_, '_>) -> CoreResult<Self> {
+    /// The call's shared data; the key index is built unless `given`.
+    fn new(run: &Run<'_, '_, '_>, given: Option<Arc<KeyIndex>>) -> CoreResult<Self> {
         let Run { workers, request, sizes, dataset_rows, should_stop, .. } = *run;
         let CountRequest { vars, keys, use_keys_na, targets, plan } = *request;
         let key_codes: Vec<&[LevelCodes<'_>]> = keys.iter().map(|&k| vars[k].codes.as_slice()).collect();
         let key_levels: Vec<u32> = keys.iter().map(|&k| vars[k].n_levels).collect();
-        let index = workers.chunk(should_stop, || build_key_index(&key_codes, &key_levels))??;
+        let index = match given {
+            Some(index) => index,
+            None => Arc::new(workers.chunk(should_stop, || build_key_index(&key_codes, &key_levels))??),
+        };
         let orig = plan.original;
         let mut used_whole = vec![false; dataset_rows.len()];
         used_whole[orig] = true;
@@ -581,7 +595,10 @@ fn plain_parts(
     let rows_per_target = dataset_rows[orig] + views.iter().map(|v| v.n_rows(dataset_rows[v.dataset])).sum::<usize>();
     // Pieces of targets: one per thread at least (when there are targets enough), each
     // at most a chunk of work.
-    let per_piece = group.len().div_ceil(sizes.target_pieces.unwrap_or(workers.threads()).max(1)).min((sizes.chunk_rows / rows_per_target.max(1)).max(1));
+    let per_piece = group
+        .len()
+        .div_ceil(sizes.target_pieces.unwrap_or(workers.threads()).max(1))
+        .min((sizes.chunk_rows / rows_per_target.max(1)).max(1));
     let pieces: Vec<std::ops::Range<usize>> =
         (0..group.len()).step_by(per_piece.max(1)).map(|s| s..(s + per_piece).min(group.len())).collect();
     let piece_rows: Vec<usize> = pieces.iter().map(|p| p.len() * rows_per_target).collect();

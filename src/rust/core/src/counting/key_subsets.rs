@@ -1,22 +1,26 @@
 //! The key sweep (definitions vignette, section 14): every measure of many subsets of a
 //! candidate set of keys in one call, on one encoding. Each subset is one `CountRequest`
-//! of the engine (its own key index, rows grouped by its q, every target and synthesis);
-//! the subsets run in parallel on the same pool as the engine's own passes, so that the
-//! many small subsets of small data keep every core busy. Only the measures come back:
-//! per subset, target and synthesis the values of `MEASURE_NAMES`, in that order.
-//! Subsets go in chunks of bounded work, so that memory stays bounded (at most a chunk's
-//! subsets are counted at once) and the caller can stop between two chunks. Each subset's
-//! numbers are those of `run_plan` on it, so results are identical for any thread count.
+//! of the engine (rows grouped by its q, every target and synthesis), whose key index
+//! comes from the subset without its last key (`Prefix`, `keys::extend_key_index`): one
+//! pass over the rows instead of one per key. The subsets run in parallel on the same
+//! pool as the engine's own passes, so that the many small subsets of small data keep
+//! every core busy, and share the targets' margins, packed codes and 2-way tables
+//! (`KeyTargetCache`). Only the measures come back: per subset, target and synthesis the
+//! values of `MEASURE_NAMES`, in that order. Subsets go in chunks of bounded work, so
+//! that memory stays bounded (a chunk's indexes and passes at once) and the caller can
+//! stop between two chunks. Each subset's numbers are those of `run_plan` on it, so
+//! results are identical for any thread count.
 
-use crate::codes::code_width;
+use crate::codes::{code_width, LevelCodes};
 use crate::encode::EncodedVar;
 use crate::engine::{run_plan_sharing, CountRequest, TargetRequest};
-use crate::error::CoreResult;
+use crate::error::{CoreError, CoreResult};
 use crate::key_target_counts::KeyTargetCache;
-use crate::measures::MEASURE_NAMES;
+use crate::keys::{build_key_index, extend_key_index, KeyIndex};
 use crate::plan::Plan;
-use crate::workers::{chunks_by_cost, never_stop, stop_point, ShouldStop, Workers};
+use crate::workers::{chunks_by_cost, never_stop, ShouldStop, Workers};
 use rayon::prelude::*;
+use std::sync::Arc;
 
 /// One subset of keys: the encoded variables that are its keys, each key's usekeysNA
 /// flag, and its targets' requests (whose key/target exclusions index these keys).
@@ -43,27 +47,169 @@ pub fn count_key_subsets(
 ) -> CoreResult<Vec<f64>> {
     let dataset_rows = vars.first().map_or_else(Vec::new, |v| v.dataset_rows());
     plan.validate(&dataset_rows)?;
+    if subsets.iter().any(|s| s.keys.is_empty() || s.keys.iter().any(|&k| k >= vars.len())) {
+        return Err(CoreError::new("internal: a subset without keys, or a key index out of range"));
+    }
     let view_rows: usize = plan.syntheses.iter().map(|v| v.n_rows(dataset_rows[v.dataset])).sum();
     let rows_per_target = dataset_rows.get(plan.original).copied().unwrap_or(0) + view_rows;
     let costs: Vec<usize> = subsets.iter().map(|s| rows_per_target.saturating_mul(s.targets.len())).collect();
-    let values_per_target = MEASURE_NAMES.len() * plan.syntheses.len();
-    let mut out = Vec::with_capacity(subsets.iter().map(|s| s.targets.len() * values_per_target).sum());
+    // Building a subset's key index reads every row once.
+    let tree = prefix_tree(subsets, &costs, dataset_rows.iter().sum());
     // The 2-way totals' tables depend on one key and one target: counted once for all
     // subsets.
     let cache = KeyTargetCache::new(vars.len());
     let narrowed = narrow_copies(workers, vars, NARROW_COPY_BYTES);
     let vars = narrowed.as_deref().unwrap_or(vars);
-    for chunk in chunks_by_cost(&costs, chunk_rows.max(1)) {
-        // A subset's own passes run on the same pool (the engine's calls from a pool
-        // thread stay in it), so subsets and passes share the cores.
-        let counted: Vec<CoreResult<Vec<f64>>> = workers
-            .run(|| subsets[chunk].par_iter().map(|s| subset_measures(workers, vars, s, plan, &cache)).collect());
-        for values in counted {
-            out.extend(values?);
-        }
-        stop_point(should_stop)?;
+    let sweep = Sweep { workers, vars, subsets, plan, cache: &cache, chunk_rows: chunk_rows.max(1) };
+    let mut measured: Vec<(usize, Vec<f64>)> = Vec::with_capacity(subsets.len());
+    sweep.walk_in_chunks(&tree, None, &[], should_stop, &mut measured)?;
+    measured.sort_unstable_by_key(|(s, _)| *s);
+    if measured.len() != subsets.len() {
+        return Err(CoreError::new("internal: a subset was not counted"));
     }
-    Ok(out)
+    Ok(measured.into_iter().flat_map(|(_, values)| values).collect())
+}
+
+/// The subsets as a tree of their keys' prefixes: a node is a prefix (its last key
+/// `key`), with the subsets whose keys it spells, the longer prefixes below it, and the
+/// rows of counting of it and everything below (`cost`). A node's key index is built
+/// from its parent's (`keys::extend_key_index`), so each subset's key combinations come
+/// from the subset without its last key. A prefix no subset asks for (the subsets of
+/// one size only) is built for its children alone.
+struct Prefix {
+    key: usize,
+    subsets: Vec<usize>,
+    children: Vec<Prefix>,
+    cost: usize,
+}
+
+fn prefix_tree(subsets: &[KeySubset], costs: &[usize], index_cost: usize) -> Vec<Prefix> {
+    let mut roots: Vec<Prefix> = Vec::new();
+    for (i, subset) in subsets.iter().enumerate() {
+        let mut level = &mut roots;
+        for (depth, &key) in subset.keys.iter().enumerate() {
+            let at = match level.iter().position(|n| n.key == key) {
+                Some(at) => at,
+                None => {
+                    level.push(Prefix { key, subsets: Vec::new(), children: Vec::new(), cost: 0 });
+                    level.len() - 1
+                }
+            };
+            let node = &mut level[at];
+            if depth + 1 == subset.keys.len() {
+                node.subsets.push(i);
+            }
+            level = &mut node.children;
+        }
+    }
+    fn add_costs(nodes: &mut [Prefix], costs: &[usize], index_cost: usize) -> usize {
+        nodes
+            .iter_mut()
+            .map(|n| {
+                let below = add_costs(&mut n.children, costs, index_cost);
+                n.cost = index_cost + n.subsets.iter().map(|&s| costs[s]).sum::<usize>() + below;
+                n.cost
+            })
+            .sum()
+    }
+    add_costs(&mut roots, costs, index_cost);
+    roots
+}
+
+/// What every node of the walk shares.
+struct Sweep<'a, 'v> {
+    workers: &'a Workers,
+    vars: &'a [EncodedVar<'v>],
+    subsets: &'a [KeySubset],
+    plan: &'a Plan,
+    cache: &'a KeyTargetCache,
+    chunk_rows: usize,
+}
+
+/// Measures by subset, as (subset, values).
+type Measured = Vec<(usize, Vec<f64>)>;
+
+impl Sweep<'_, '_> {
+    /// On the calling thread: `nodes` (below the prefix `prefix`, whose index is
+    /// `parent`) in chunks of about `chunk_rows` rows of counting, each chunk's nodes
+    /// and all below them run in the pool at once; a node costlier than a chunk is
+    /// opened (its index, its subsets, then its children the same way), so that the
+    /// caller can stop between two chunks and memory holds a chunk's indexes.
+    fn walk_in_chunks(
+        &self,
+        nodes: &[Prefix],
+        parent: Option<&Arc<KeyIndex>>,
+        prefix: &[usize],
+        should_stop: ShouldStop<'_>,
+        out: &mut Measured,
+    ) -> CoreResult<()> {
+        let costs: Vec<usize> = nodes.iter().map(|n| n.cost).collect();
+        for chunk in chunks_by_cost(&costs, self.chunk_rows) {
+            let chunk = &nodes[chunk];
+            match chunk {
+                [node] if node.cost > self.chunk_rows && !node.children.is_empty() => {
+                    let keys = [prefix, &[node.key]].concat();
+                    let index = self.workers.chunk(should_stop, || self.index_of(&keys, parent))??;
+                    for &s in &node.subsets {
+                        let values = self.workers.chunk(should_stop, || self.measures(s, &index))??;
+                        out.push((s, values));
+                    }
+                    self.walk_in_chunks(&node.children, Some(&index), &keys, should_stop, out)?;
+                }
+                _ => {
+                    // A subset's own passes run on the same pool (the engine's calls from
+                    // a pool thread stay in it), so subsets and passes share the cores.
+                    let measured: Vec<Measured> = self.workers.chunk(should_stop, || {
+                        chunk.par_iter().map(|n| self.walk_all(n, parent, prefix)).collect::<CoreResult<_>>()
+                    })??;
+                    out.extend(measured.into_iter().flatten());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// In the pool: a node's index and subsets, then its children in parallel.
+    fn walk_all(&self, node: &Prefix, parent: Option<&Arc<KeyIndex>>, prefix: &[usize]) -> CoreResult<Measured> {
+        let keys = [prefix, &[node.key]].concat();
+        let index = self.index_of(&keys, parent)?;
+        let mut out: Measured =
+            node.subsets.iter().map(|&s| Ok((s, self.measures(s, &index)?))).collect::<CoreResult<_>>()?;
+        let below: Vec<Measured> =
+            node.children.par_iter().map(|c| self.walk_all(c, Some(&index), &keys)).collect::<CoreResult<_>>()?;
+        out.extend(below.into_iter().flatten());
+        Ok(out)
+    }
+
+    /// The index of `keys`: from the parent's (the keys but the last) when it fits a
+    /// direct table, else built on all of them; the same ids either way.
+    fn index_of(&self, keys: &[usize], parent: Option<&Arc<KeyIndex>>) -> CoreResult<Arc<KeyIndex>> {
+        let last = &self.vars[keys[keys.len() - 1]];
+        if let Some(index) = parent.and_then(|p| extend_key_index(p, &last.codes, last.n_levels)) {
+            return Ok(Arc::new(index));
+        }
+        let codes: Vec<&[LevelCodes<'_>]> = keys.iter().map(|&k| self.vars[k].codes.as_slice()).collect();
+        let levels: Vec<u32> = keys.iter().map(|&k| self.vars[k].n_levels).collect();
+        Ok(Arc::new(build_key_index(&codes, &levels)?))
+    }
+
+    /// Subset `s`'s measures, target by target, synthesis by synthesis.
+    fn measures(&self, s: usize, index: &Arc<KeyIndex>) -> CoreResult<Vec<f64>> {
+        let subset = &self.subsets[s];
+        let request = CountRequest {
+            vars: self.vars,
+            keys: &subset.keys,
+            use_keys_na: &subset.use_keys_na,
+            targets: &subset.targets,
+            plan: self.plan,
+        };
+        let results = run_plan_sharing(self.workers, &request, self.cache, Some(Arc::clone(index)), &never_stop)?;
+        Ok(results
+            .iter()
+            .flat_map(|t| t.synthesis.iter())
+            .flat_map(|s| s.measures.named().into_iter().map(|(_, v)| v))
+            .collect())
+    }
 }
 
 /// Bytes the sweep's narrow copies of R's factor codes may take.
@@ -99,29 +245,12 @@ fn narrow_copies<'a>(workers: &Workers, vars: &[EncodedVar<'a>], budget: usize) 
     }))
 }
 
-/// One subset's measures, target by target, synthesis by synthesis.
-fn subset_measures(
-    workers: &Workers,
-    vars: &[EncodedVar<'_>],
-    subset: &KeySubset,
-    plan: &Plan,
-    cache: &KeyTargetCache,
-) -> CoreResult<Vec<f64>> {
-    let request =
-        CountRequest { vars, keys: &subset.keys, use_keys_na: &subset.use_keys_na, targets: &subset.targets, plan };
-    let results = run_plan_sharing(workers, &request, cache, &never_stop)?;
-    Ok(results
-        .iter()
-        .flat_map(|t| t.synthesis.iter())
-        .flat_map(|s| s.measures.named().into_iter().map(|(_, v)| v))
-        .collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::run_plan;
     use crate::exclusions::ExclusionSpec;
+    use crate::measures::MEASURE_NAMES;
     use crate::test_random::XorShift;
 
     fn target(var: usize, levels: u32, case: usize) -> TargetRequest {
@@ -135,19 +264,23 @@ mod tests {
         TargetRequest { var, spec, twoway_min_cell: 1.0 }
     }
 
-    /// Every subset of three keys, each counted alone by the engine, equals the sweep
-    /// for 1 and 3 threads and for chunks of one subset or all of them.
+    /// Every subset of four keys, each counted alone by the engine, equals the sweep
+    /// for 1 and 3 threads and for chunks of one subset or all of them: all subsets in
+    /// ascending key order, and the subsets of two keys or more in descending order (a
+    /// prefix no subset asks for). The fourth key has too many levels for an index
+    /// extended by it, which is built on all its keys instead.
     #[test]
     fn every_subset_equals_the_engine_alone_for_any_threads_and_chunks() {
         let mut rng = XorShift::new(0x51ED_2701_9A3C_44B1u64);
         let mut next = move |k: u64| rng.below(k);
-        let levels = [3u32, 4, 5, 4, 6]; // three keys, two targets; the last level missing
+        // Four keys, two targets; the last level missing.
+        let levels = [3u32, 4, 5, 1 << 23, 4, 6];
         let sizes = [80usize, 70, 90];
         let vars: Vec<EncodedVar<'_>> = levels
             .iter()
             .map(|&l| {
                 EncodedVar::from_u32(
-                    sizes.iter().map(|&n| (0..n).map(|_| next(l as u64)).collect()).collect(),
+                    sizes.iter().map(|&n| (0..n).map(|_| next(l.min(1000) as u64)).collect()).collect(),
                     l,
                     l - 1,
                     None,
@@ -155,43 +288,60 @@ mod tests {
             })
             .collect();
         let plan = Plan::standard(3);
-        let subsets_of = || -> Vec<KeySubset> {
+        let subsets_of = |descending: bool| -> Vec<KeySubset> {
             let mut out = Vec::new();
-            for mask in 1usize..8 {
-                let keys: Vec<usize> = (0..3).filter(|k| mask & (1 << k) != 0).collect();
+            for mask in 1usize..16 {
+                let mut keys: Vec<usize> = (0..4).filter(|k| mask & (1 << k) != 0).collect();
+                if descending {
+                    if keys.len() < 2 {
+                        continue;
+                    }
+                    keys.reverse();
+                }
                 let use_keys_na = keys.iter().map(|&k| k != 1).collect();
-                let targets = vec![target(3, levels[3], mask), target(4, levels[4], mask + 1)];
+                let targets = vec![target(4, levels[4], mask), target(5, levels[5], mask + 1)];
                 out.push(KeySubset { keys, use_keys_na, targets });
+            }
+            if descending {
+                out.reverse();
             }
             out
         };
         let one = Workers::new(1).unwrap();
-        let want: Vec<f64> = subsets_of()
-            .iter()
-            .flat_map(|s| {
-                let request = CountRequest {
-                    vars: &vars,
-                    keys: &s.keys,
-                    use_keys_na: &s.use_keys_na,
-                    targets: &s.targets,
-                    plan: &plan,
-                };
-                run_plan(&one, &request, &never_stop).unwrap().into_iter().flat_map(|t| {
-                    t.synthesis
-                        .into_iter()
-                        .flat_map(|s| s.measures.named().into_iter().map(|(_, v)| v))
-                        .collect::<Vec<_>>()
+        for descending in [false, true] {
+            let want: Vec<f64> = subsets_of(descending)
+                .iter()
+                .flat_map(|s| {
+                    let request = CountRequest {
+                        vars: &vars,
+                        keys: &s.keys,
+                        use_keys_na: &s.use_keys_na,
+                        targets: &s.targets,
+                        plan: &plan,
+                    };
+                    run_plan(&one, &request, &never_stop).unwrap().into_iter().flat_map(|t| {
+                        t.synthesis
+                            .into_iter()
+                            .flat_map(|s| s.measures.named().into_iter().map(|(_, v)| v))
+                            .collect::<Vec<_>>()
+                    })
                 })
-            })
-            .collect();
-        assert_eq!(want.len(), 7 * 2 * 2 * MEASURE_NAMES.len());
-        for threads in [1, 3] {
-            let workers = Workers::new(threads).unwrap();
-            for chunk_rows in [1, SUBSET_CHUNK_ROWS] {
-                let got = count_key_subsets(&workers, &vars, &subsets_of(), &plan, chunk_rows, &never_stop).unwrap();
-                assert_eq!(got.len(), want.len());
-                for (a, b) in got.iter().zip(&want) {
-                    assert!(a.to_bits() == b.to_bits(), "{a} != {b} ({threads} threads, chunks of {chunk_rows})");
+                .collect();
+            let n_subsets = if descending { 11 } else { 15 };
+            assert_eq!(want.len(), n_subsets * 2 * 2 * MEASURE_NAMES.len());
+            for threads in [1, 3] {
+                let workers = Workers::new(threads).unwrap();
+                for chunk_rows in [1, SUBSET_CHUNK_ROWS] {
+                    let got =
+                        count_key_subsets(&workers, &vars, &subsets_of(descending), &plan, chunk_rows, &never_stop)
+                            .unwrap();
+                    assert_eq!(got.len(), want.len());
+                    for (a, b) in got.iter().zip(&want) {
+                        assert!(
+                            a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                            "{a} != {b} ({threads} threads, chunks of {chunk_rows}, descending {descending})"
+                        );
+                    }
                 }
             }
         }

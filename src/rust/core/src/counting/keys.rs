@@ -13,6 +13,7 @@ use rayon::prelude::*;
 /// Above this many possible tuples, compress by sorting instead of a direct table.
 const DENSE_LIMIT: u64 = 1 << 22;
 
+#[derive(Debug, Clone, PartialEq)]
 pub struct KeyIndex {
     pub n_keys: usize,
     /// Number of distinct q over all datasets.
@@ -33,7 +34,7 @@ impl KeyIndex {
 fn compress(values: &mut [Vec<u64>], n_values: u64) -> u64 {
     if n_values <= DENSE_LIMIT {
         let present = PresentRanks::new(values.iter().flat_map(|d| d.iter()).map(|&v| v as usize), n_values as usize);
-        values.par_iter_mut().for_each(|d| d.iter_mut().for_each(|v| *v = present.id(*v as usize) as u64));
+        values.par_iter_mut().for_each(|d| present.number(d));
         present.n_present() as u64
     } else {
         let mut distinct: Vec<u64> = values.iter().flat_map(|d| d.iter().copied()).collect();
@@ -85,6 +86,43 @@ pub fn build_key_index(keys: &[&[LevelCodes<'_>]], levels: &[u32]) -> CoreResult
     Ok(with_key_codes(keys, q, n_q as usize))
 }
 
+/// The index of `parent`'s keys followed by one more key (`key`, per dataset, with
+/// `levels` levels), from the parent's q ids: each row's pair (parent q, key code) in
+/// mixed radix, numbered in ascending order. Parent ids are in lexicographic order of
+/// their tuples, so the pairs' order is that of the longer tuples, and the index equals
+/// `build_key_index` on all the keys. One pass over the rows instead of one per key (a
+/// key sweep builds each subset from the subset without its last key). `None` when the
+/// pairs do not fit a direct table, or the rows do not match.
+pub fn extend_key_index(parent: &KeyIndex, key: &[LevelCodes<'_>], levels: u32) -> Option<KeyIndex> {
+    let l = levels.max(1);
+    let product = (parent.n_q as u64).checked_mul(l as u64).filter(|&p| p <= DENSE_LIMIT)? as usize;
+    if key.len() != parent.q.len() || key.iter().zip(&parent.q).any(|(k, q)| k.len() != q.len()) {
+        return None;
+    }
+    let mut values: Vec<Vec<u32>> = parent
+        .q
+        .par_iter()
+        .zip(key.par_iter())
+        .map(|(q, codes)| {
+            with_codes!(codes, |s| crate::memory::collected(
+                q.len(),
+                q.iter().enumerate().map(|(i, &qp)| qp * l + s.code(i))
+            ))
+        })
+        .collect();
+    let present = PresentRanks::new(values.iter().flat_map(|d| d.iter()).map(|&v| v as usize), product);
+    values.par_iter_mut().for_each(|d| present.number(d));
+    let (n_parent, n_keys) = (parent.n_keys, parent.n_keys + 1);
+    let n_q = present.n_present();
+    let mut q_keys = vec![0u32; n_q * n_keys];
+    for (codes, value) in q_keys.chunks_mut(n_keys).zip(present.ascending()) {
+        let qp = value / l as usize;
+        codes[..n_parent].copy_from_slice(&parent.q_keys[qp * n_parent..(qp + 1) * n_parent]);
+        codes[n_parent] = (value % l as usize) as u32;
+    }
+    Some(KeyIndex { n_keys, n_q, q: values, q_keys })
+}
+
 /// Rows per block of `dense_key_ids`: a block's tuple values stay in the first-level
 /// cache while each key column is read into them.
 const KEY_BLOCK_ROWS: usize = 4096;
@@ -114,7 +152,7 @@ fn dense_key_index(keys: &[&[LevelCodes<'_>]], levels: &[u32], product: usize) -
         })
         .collect();
     let present = PresentRanks::new(values.iter().flat_map(|d| d.iter()).map(|&v| v as usize), product);
-    values.par_iter_mut().for_each(|d| d.iter_mut().for_each(|v| *v = present.id(*v as usize)));
+    values.par_iter_mut().for_each(|d| present.number(d));
     let n_keys = keys.len();
     let n_q = present.n_present();
     let mut q_keys = vec![0u32; n_q * n_keys];
@@ -162,6 +200,36 @@ impl PresentRanks {
     fn id(&self, v: usize) -> u32 {
         let below = self.bits[v >> 6] & ((1u64 << (v & 63)) - 1);
         self.before[v >> 6] + below.count_ones()
+    }
+
+    /// Replaces each value (all occur) by its id. A value's id counts bits: with the
+    /// CPU's population count where it has one (most x86-64 since 2008; Rust's baseline
+    /// target does not assume it, and counts bits in a dozen instructions otherwise).
+    fn number<V: Copy + TryFrom<u32> + Into<u64>>(&self, values: &mut [V]) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has the feature the function is compiled for.
+            unsafe { self.number_with_popcnt(values) };
+            return;
+        }
+        self.number_portable(values);
+    }
+
+    #[inline(always)]
+    fn number_portable<V: Copy + TryFrom<u32> + Into<u64>>(&self, values: &mut [V]) {
+        for v in values.iter_mut() {
+            let value: u64 = (*v).into();
+            // Ids are below the number of values, which fits `V`.
+            if let Ok(id) = V::try_from(self.id(value as usize)) {
+                *v = id;
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn number_with_popcnt<V: Copy + TryFrom<u32> + Into<u64>>(&self, values: &mut [V]) {
+        self.number_portable(values);
     }
 
     /// The values that occur, ascending.
@@ -253,6 +321,36 @@ mod tests {
                 (compressed.key_code(q, 0), compressed.key_code(q, 1))
             );
         }
+    }
+
+    /// An index extended by one key equals the index built on all the keys, through the
+    /// direct table or the compressing path; pairs beyond a direct table are refused.
+    #[test]
+    fn an_extended_index_equals_the_index_built_on_all_its_keys() {
+        let mut rng = crate::test_random::XorShift::new(0x3C6E_F372_FE94_F82Bu64);
+        let mut next = move |k: u64| rng.below(k);
+        for case in 0..40 {
+            let sizes = [1 + next(300) as usize, 1 + next(200) as usize];
+            let levels: Vec<u32> = (0..4).map(|k| if case % 5 == 0 && k == 2 { 5000 } else { 1 + next(40) }).collect();
+            let keys: Vec<Vec<LevelCodes<'static>>> = levels
+                .iter()
+                .map(|&l| {
+                    sizes.iter().map(|&n| LevelCodes::narrow((0..n).map(|_| next(l as u64)).collect(), l)).collect()
+                })
+                .collect();
+            let mut index = build_key_index(&[&keys[0]], &levels[..1]).unwrap();
+            for k in 1..keys.len() {
+                let all: Vec<&[LevelCodes<'_>]> = keys[..=k].iter().map(|c| c.as_slice()).collect();
+                let built = build_key_index(&all, &levels[..=k]).unwrap();
+                match extend_key_index(&index, &keys[k], levels[k]) {
+                    Some(extended) => assert_eq!(extended, built, "case {case}, key {k}"),
+                    None => assert!(index.n_q as u64 * levels[k] as u64 > DENSE_LIMIT, "case {case}, key {k}"),
+                }
+                index = built;
+            }
+        }
+        let one = build_key_index(&[&[LevelCodes::U8(vec![0, 1])][..]], &[2]).unwrap();
+        assert!(extend_key_index(&one, &[LevelCodes::U8(vec![0])], 2).is_none(), "rows that do not match");
     }
 
     #[test]

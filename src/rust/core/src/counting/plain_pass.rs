@@ -87,43 +87,44 @@ struct PlainScratch {
 /// `counts[i * PACKED_LEVELS + level]` for the pass's `i`th target, and the levels
 /// present as bits. All zero between two q.
 struct SideCounts {
-    counts: Vec<u32>,
+    counts: Vec<[u32; LEVELS]>,
     present: Vec<[u64; MASK_WORDS]>,
 }
 
-const MASK_WORDS: usize = PACKED_LEVELS as usize / 64;
+const LEVELS: usize = PACKED_LEVELS as usize;
+const MASK_WORDS: usize = LEVELS / 64;
 
 impl SideCounts {
     fn new(n_targets: usize) -> Self {
-        SideCounts { counts: vec![0; n_targets * PACKED_LEVELS as usize], present: vec![[0; MASK_WORDS]; n_targets] }
+        SideCounts { counts: vec![[0; LEVELS]; n_targets], present: vec![[0; MASK_WORDS]; n_targets] }
     }
 
-    /// Counts the rows `rows` (one record each) for the targets `targets`.
+    /// Counts the rows `rows` (one record each) for the targets `targets`. A level is
+    /// a byte: it indexes its target's counts and mask without a bounds check.
     #[inline(always)]
     fn count(&mut self, rows: &[u32], codes: &TargetRows, targets: &std::ops::Range<usize>) {
         for &r in rows {
             let row = &codes.row(r)[targets.clone()];
-            for (i, &level) in row.iter().enumerate() {
-                let l = level as usize;
-                self.counts[i * PACKED_LEVELS as usize + l] += 1;
-                self.present[i][l >> 6] |= 1 << (l & 63);
+            for ((counts, present), &level) in self.counts.iter_mut().zip(self.present.iter_mut()).zip(row) {
+                counts[level as usize] += 1;
+                present[(level >> 6) as usize] |= 1 << (level & 63);
             }
         }
     }
 
     #[inline(always)]
     fn at(&self, i: usize, level: usize) -> u64 {
-        self.counts[i * PACKED_LEVELS as usize + level] as u64
+        self.counts[i][level] as u64
     }
 
     /// Zeroes target `i`'s counts.
     #[inline(always)]
     fn clear(&mut self, i: usize) {
-        let base = i * PACKED_LEVELS as usize;
+        let counts = &mut self.counts[i];
         for (w, word) in self.present[i].iter_mut().enumerate() {
             let mut bits = *word;
             while bits != 0 {
-                self.counts[base + w * 64 + bits.trailing_zeros() as usize] = 0;
+                counts[w * 64 + bits.trailing_zeros() as usize] = 0;
                 bits &= bits - 1;
             }
             *word = 0;
