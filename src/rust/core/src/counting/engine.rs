@@ -313,12 +313,7 @@ impl Prepared {
             used_whole[v.dataset] = true;
         }
         let offsets: Vec<Option<Vec<usize>>> = workers.chunk(should_stop, || {
-            index
-                .q
-                .par_iter()
-                .zip(used_whole.par_iter())
-                .map(|(q, &used)| used.then(|| RowsByQ::offsets(q, index.n_q)))
-                .collect()
+            used_whole.par_iter().enumerate().map(|(d, &used)| used.then(|| index.offsets(d))).collect()
         })?;
         let buckets =
             Buckets::new(index.n_q, sizes.range_rows, |q| offsets.iter().flatten().map(|o| o[q + 1] - o[q]).sum());

@@ -31,8 +31,8 @@ pub struct KeySubset {
 }
 
 /// Rows of counting (records of the original and syntheses, times targets) per chunk of
-/// subsets: a fraction of a second, and the memory of a few subsets' passes.
-pub const SUBSET_CHUNK_ROWS: usize = 1 << 23;
+/// subsets: a tenth of a second or so, and the memory of a few subsets' passes.
+pub const SUBSET_CHUNK_ROWS: usize = 1 << 25;
 
 /// Every subset's measures: for subset, then target, then synthesis of `plan`, the
 /// values of `MEASURE_NAMES`. Between chunks of `chunk_rows` rows of counting,
@@ -60,9 +60,9 @@ pub fn count_key_subsets(
     let cache = KeyTargetCache::new(vars.len());
     let narrowed = narrow_copies(workers, vars, NARROW_COPY_BYTES);
     let vars = narrowed.as_deref().unwrap_or(vars);
-    let sweep = Sweep { workers, vars, subsets, plan, cache: &cache, chunk_rows: chunk_rows.max(1) };
+    let sweep = Sweep { workers, vars, subsets, costs: &costs, plan, cache: &cache, chunk_rows: chunk_rows.max(1) };
     let mut measured: Vec<(usize, Vec<f64>)> = Vec::with_capacity(subsets.len());
-    sweep.walk_in_chunks(&tree, None, &[], should_stop, &mut measured)?;
+    sweep.walk_in_chunks(&[], &tree, None, &[], should_stop, &mut measured)?;
     measured.sort_unstable_by_key(|(s, _)| *s);
     if measured.len() != subsets.len() {
         return Err(CoreError::new("internal: a subset was not counted"));
@@ -121,6 +121,8 @@ struct Sweep<'a, 'v> {
     workers: &'a Workers,
     vars: &'a [EncodedVar<'v>],
     subsets: &'a [KeySubset],
+    /// Rows of counting of each subset.
+    costs: &'a [usize],
     plan: &'a Plan,
     cache: &'a KeyTargetCache,
     chunk_rows: usize,
@@ -130,37 +132,55 @@ struct Sweep<'a, 'v> {
 type Measured = Vec<(usize, Vec<f64>)>;
 
 impl Sweep<'_, '_> {
-    /// On the calling thread: `nodes` (below the prefix `prefix`, whose index is
-    /// `parent`) in chunks of about `chunk_rows` rows of counting, each chunk's nodes
-    /// and all below them run in the pool at once; a node costlier than a chunk is
-    /// opened (its index, its subsets, then its children the same way), so that the
-    /// caller can stop between two chunks and memory holds a chunk's indexes.
+    /// On the calling thread: the subsets `own` of the prefix `prefix` (whose index is
+    /// `parent`) and the nodes below it, in chunks of about `chunk_rows` rows of
+    /// counting; each chunk's subsets, and its nodes with all below them, run in the
+    /// pool at once. A node costlier than a chunk is opened (its index, then its own
+    /// subsets and children the same way), so that the caller can stop between two
+    /// chunks and memory holds a chunk's indexes.
     fn walk_in_chunks(
         &self,
+        own: &[usize],
         nodes: &[Prefix],
         parent: Option<&Arc<KeyIndex>>,
         prefix: &[usize],
         should_stop: ShouldStop<'_>,
         out: &mut Measured,
     ) -> CoreResult<()> {
-        let costs: Vec<usize> = nodes.iter().map(|n| n.cost).collect();
+        enum Item<'n> {
+            Own(usize),
+            Node(&'n Prefix),
+        }
+        let items: Vec<Item<'_>> = own.iter().map(|&s| Item::Own(s)).chain(nodes.iter().map(Item::Node)).collect();
+        let costs: Vec<usize> = items
+            .iter()
+            .map(|i| match i {
+                Item::Own(s) => self.costs[*s],
+                Item::Node(n) => n.cost,
+            })
+            .collect();
         for chunk in chunks_by_cost(&costs, self.chunk_rows) {
-            let chunk = &nodes[chunk];
-            match chunk {
-                [node] if node.cost > self.chunk_rows && !node.children.is_empty() => {
+            match &items[chunk.clone()] {
+                [Item::Node(node)] if node.cost > self.chunk_rows && !node.children.is_empty() => {
                     let keys = [prefix, &[node.key]].concat();
                     let index = self.workers.chunk(should_stop, || self.index_of(&keys, parent))??;
-                    for &s in &node.subsets {
-                        let values = self.workers.chunk(should_stop, || self.measures(s, &index))??;
-                        out.push((s, values));
-                    }
-                    self.walk_in_chunks(&node.children, Some(&index), &keys, should_stop, out)?;
+                    self.walk_in_chunks(&node.subsets, &node.children, Some(&index), &keys, should_stop, out)?;
                 }
-                _ => {
+                chunk => {
                     // A subset's own passes run on the same pool (the engine's calls from
                     // a pool thread stay in it), so subsets and passes share the cores.
                     let measured: Vec<Measured> = self.workers.chunk(should_stop, || {
-                        chunk.par_iter().map(|n| self.walk_all(n, parent, prefix)).collect::<CoreResult<_>>()
+                        chunk
+                            .par_iter()
+                            .map(|item| match item {
+                                Item::Own(s) => {
+                                    let index =
+                                        parent.ok_or_else(|| CoreError::new("internal: a subset without keys"))?;
+                                    Ok(vec![(*s, self.measures(*s, index)?)])
+                                }
+                                Item::Node(n) => self.walk_all(n, parent, prefix),
+                            })
+                            .collect::<CoreResult<_>>()
                     })??;
                     out.extend(measured.into_iter().flatten());
                 }

@@ -7,6 +7,7 @@
 
 use crate::codes::{CodeSource, LevelCodes};
 use crate::error::{CoreError, CoreResult};
+use crate::rows_by_q::RowsByQ;
 use crate::with_codes;
 use rayon::prelude::*;
 
@@ -22,11 +23,23 @@ pub struct KeyIndex {
     pub q: Vec<Vec<u32>>,
     /// Key level codes of each q: `q_keys[q * n_keys + k]`.
     pub q_keys: Vec<u32>,
+    /// Per dataset, where each q's rows start when its rows are grouped by q
+    /// (`RowsByQ::offsets`), when counted while the ids were numbered.
+    pub counted_offsets: Vec<Option<Vec<usize>>>,
 }
 
 impl KeyIndex {
     pub fn key_code(&self, q: usize, k: usize) -> u32 {
         self.q_keys[q * self.n_keys + k]
+    }
+
+    /// Where each q's rows start in dataset `d` grouped by q: counted with the ids, or
+    /// now.
+    pub fn offsets(&self, d: usize) -> Vec<usize> {
+        match self.counted_offsets.get(d) {
+            Some(Some(offsets)) => offsets.clone(),
+            _ => RowsByQ::offsets(&self.q[d], self.n_q),
+        }
     }
 }
 
@@ -99,19 +112,26 @@ pub fn extend_key_index(parent: &KeyIndex, key: &[LevelCodes<'_>], levels: u32) 
     if key.len() != parent.q.len() || key.iter().zip(&parent.q).any(|(k, q)| k.len() != q.len()) {
         return None;
     }
+    // Each row's pair, and which pairs occur, in one pass; then the ids, and the rows
+    // of each id counted, in another.
+    let mut bits = vec![0u64; product.div_ceil(64)];
     let mut values: Vec<Vec<u32>> = parent
         .q
-        .par_iter()
-        .zip(key.par_iter())
+        .iter()
+        .zip(key)
         .map(|(q, codes)| {
             with_codes!(codes, |s| crate::memory::collected(
                 q.len(),
-                q.iter().enumerate().map(|(i, &qp)| qp * l + s.code(i))
+                q.iter().enumerate().map(|(i, &qp)| {
+                    let v = qp * l + s.code(i);
+                    bits[v as usize >> 6] |= 1 << (v & 63);
+                    v
+                })
             ))
         })
         .collect();
-    let present = PresentRanks::new(values.iter().flat_map(|d| d.iter()).map(|&v| v as usize), product);
-    values.par_iter_mut().for_each(|d| present.number(d));
+    let present = PresentRanks::from_bits(bits);
+    let counted_offsets = values.iter_mut().map(|d| Some(present.number_counting(d))).collect();
     let (n_parent, n_keys) = (parent.n_keys, parent.n_keys + 1);
     let n_q = present.n_present();
     let mut q_keys = vec![0u32; n_q * n_keys];
@@ -120,7 +140,7 @@ pub fn extend_key_index(parent: &KeyIndex, key: &[LevelCodes<'_>], levels: u32) 
         codes[..n_parent].copy_from_slice(&parent.q_keys[qp * n_parent..(qp + 1) * n_parent]);
         codes[n_parent] = (value % l as usize) as u32;
     }
-    Some(KeyIndex { n_keys, n_q, q: values, q_keys })
+    Some(KeyIndex { n_keys, n_q, q: values, q_keys, counted_offsets })
 }
 
 /// Rows per block of `dense_key_ids`: a block's tuple values stay in the first-level
@@ -164,7 +184,7 @@ fn dense_key_index(keys: &[&[LevelCodes<'_>]], levels: &[u32], product: usize) -
             rest /= l;
         }
     }
-    KeyIndex { n_keys, n_q, q: values, q_keys }
+    KeyIndex { n_keys, n_q, q: values, q_keys, counted_offsets: Vec::new() }
 }
 
 /// Which of the values `0..n_values` occur, as bits, with the number that occur before
@@ -181,6 +201,11 @@ impl PresentRanks {
         for v in values {
             bits[v >> 6] |= 1 << (v & 63);
         }
+        Self::from_bits(bits)
+    }
+
+    /// From the bits of the values that occur.
+    fn from_bits(bits: Vec<u64>) -> Self {
         let mut before = Vec::with_capacity(bits.len() + 1);
         let mut n = 0u32;
         for w in &bits {
@@ -232,6 +257,38 @@ impl PresentRanks {
         self.number_portable(values);
     }
 
+    /// `number` on `u32` values, also counting the values of each id: returns where
+    /// each id's values start when grouped by id (`RowsByQ::offsets` of the ids).
+    fn number_counting(&self, values: &mut [u32]) -> Vec<usize> {
+        let mut offsets = vec![0usize; self.n_present() + 1];
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has the feature the function is compiled for.
+            unsafe { self.number_counting_with_popcnt(values, &mut offsets) };
+            return offsets;
+        }
+        self.number_counting_portable(values, &mut offsets);
+        offsets
+    }
+
+    #[inline(always)]
+    fn number_counting_portable(&self, values: &mut [u32], offsets: &mut [usize]) {
+        for v in values.iter_mut() {
+            let id = self.id(*v as usize);
+            *v = id;
+            offsets[id as usize + 1] += 1;
+        }
+        for i in 1..offsets.len() {
+            offsets[i] += offsets[i - 1];
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn number_counting_with_popcnt(&self, values: &mut [u32], offsets: &mut [usize]) {
+        self.number_counting_portable(values, offsets);
+    }
+
     /// The values that occur, ascending.
     fn ascending(&self) -> impl Iterator<Item = usize> + '_ {
         self.bits.iter().enumerate().flat_map(|(i, &w)| {
@@ -269,7 +326,7 @@ fn with_key_codes(keys: &[&[LevelCodes<'_>]], q: Vec<Vec<u32>>, n_q: usize) -> K
             }
         }
     }
-    KeyIndex { n_keys, n_q, q, q_keys }
+    KeyIndex { n_keys, n_q, q, q_keys, counted_offsets: Vec::new() }
 }
 
 #[cfg(test)]
@@ -343,7 +400,13 @@ mod tests {
                 let all: Vec<&[LevelCodes<'_>]> = keys[..=k].iter().map(|c| c.as_slice()).collect();
                 let built = build_key_index(&all, &levels[..=k]).unwrap();
                 match extend_key_index(&index, &keys[k], levels[k]) {
-                    Some(extended) => assert_eq!(extended, built, "case {case}, key {k}"),
+                    Some(extended) => {
+                        for (d, q) in extended.q.iter().enumerate() {
+                            assert_eq!(extended.offsets(d), RowsByQ::offsets(q, extended.n_q), "case {case}, key {k}");
+                        }
+                        let without_counts = KeyIndex { counted_offsets: Vec::new(), ..extended };
+                        assert_eq!(without_counts, built, "case {case}, key {k}");
+                    }
                     None => assert!(index.n_q as u64 * levels[k] as u64 > DENSE_LIMIT, "case {case}, key {k}"),
                 }
                 index = built;

@@ -89,14 +89,27 @@ struct PlainScratch {
 struct SideCounts {
     counts: Vec<[u32; LEVELS]>,
     present: Vec<[u64; MASK_WORDS]>,
+    /// Per target, the words of its mask that its levels use.
+    words: Vec<usize>,
 }
 
 const LEVELS: usize = PACKED_LEVELS as usize;
 const MASK_WORDS: usize = LEVELS / 64;
 
 impl SideCounts {
-    fn new(n_targets: usize) -> Self {
-        SideCounts { counts: vec![[0; LEVELS]; n_targets], present: vec![[0; MASK_WORDS]; n_targets] }
+    /// Counts for targets of `n_levels` levels each.
+    fn new(n_levels: &[u32]) -> Self {
+        SideCounts {
+            counts: vec![[0; LEVELS]; n_levels.len()],
+            present: vec![[0; MASK_WORDS]; n_levels.len()],
+            words: n_levels.iter().map(|&l| (l as usize).div_ceil(64).clamp(1, MASK_WORDS)).collect(),
+        }
+    }
+
+    /// Target `i`'s levels present, as the mask words its levels use.
+    #[inline(always)]
+    fn levels(&self, i: usize) -> &[u64] {
+        &self.present[i][..self.words[i]]
     }
 
     /// Counts the rows `rows` (one record each) for the targets `targets`. A level is
@@ -121,7 +134,7 @@ impl SideCounts {
     #[inline(always)]
     fn clear(&mut self, i: usize) {
         let counts = &mut self.counts[i];
-        for (w, word) in self.present[i].iter_mut().enumerate() {
+        for (w, word) in self.present[i][..self.words[i]].iter_mut().enumerate() {
             let mut bits = *word;
             while bits != 0 {
                 counts[w * 64 + bits.trailing_zeros() as usize] = 0;
@@ -134,7 +147,7 @@ impl SideCounts {
 
 /// Calls `f(level)` for each level set in `bits`, ascending.
 #[inline(always)]
-fn for_each_level(bits: &[u64; MASK_WORDS], mut f: impl FnMut(usize)) {
+fn for_each_level(bits: &[u64], mut f: impl FnMut(usize)) {
     for (w, &word) in bits.iter().enumerate() {
         let mut rest = word;
         while rest != 0 {
@@ -151,8 +164,8 @@ pub fn sweep_plain(input: &PlainInput<'_>, targets: std::ops::Range<usize>, q_lo
     let mut tallies: Vec<Tally> =
         targets.clone().flat_map(|t| (0..n_views).map(move |_| Tally::new(input.n_levels[t] as usize, 0))).collect();
     let mut scratch = PlainScratch {
-        orig: SideCounts::new(targets.len()),
-        syn: SideCounts::new(targets.len()),
+        orig: SideCounts::new(&input.n_levels[targets.clone()]),
+        syn: SideCounts::new(&input.n_levels[targets.clone()]),
         orig_sums: Vec::with_capacity(targets.len()),
     };
     let mut syn_rows: Vec<&[u32]> = Vec::with_capacity(n_views);
@@ -228,7 +241,7 @@ fn add_q_by_level(
     orig_sums.clear();
     for i in 0..targets.len() {
         let (mut dd, mut levels) = (0u64, 0u32);
-        for_each_level(&orig.present[i], |l| {
+        for_each_level(orig.levels(i), |l| {
             let d = orig.at(i, l);
             dd += d * d;
             levels += 1;
@@ -250,11 +263,8 @@ fn add_q_by_level(
             let tally = &mut tallies[i * n_views + v];
             let (dd, orig_levels) = orig_sums[i];
             let mut sums = PlainSums { d_q, s_q, dd, orig_levels, ..PlainSums::default() };
-            let mut both = orig.present[i];
-            for (w, word) in both.iter_mut().enumerate() {
-                *word |= syn.present[i][w];
-            }
-            for_each_level(&both, |l| {
+            // Every term but the original's (summed above) needs a synthetic record.
+            for_each_level(syn.levels(i), |l| {
                 let (dv, sv) = (orig.at(i, l), syn.at(i, l));
                 sums.sd += sv * dv;
                 sums.ss += sv * sv;
