@@ -131,7 +131,7 @@ pub fn extend_key_index(parent: &KeyIndex, key: &[LevelCodes<'_>], levels: u32) 
         })
         .collect();
     let present = PresentRanks::from_bits(bits);
-    let counted_offsets = values.iter_mut().map(|d| Some(present.number_counting(d))).collect();
+    let counted_offsets = values.par_iter_mut().map(|d| Some(present.number_counting(d))).collect();
     let (n_parent, n_keys) = (parent.n_keys, parent.n_keys + 1);
     let n_q = present.n_present();
     let mut q_keys = vec![0u32; n_q * n_keys];
