@@ -401,21 +401,26 @@ fn count_batch(
     if one_bucket {
         whole_used.clear();
     }
-    // Nothing can remove a cell and every dataset is read in row order: all targets of
-    // a group share one pass (plain_pass.rs), their codes packed row by row.
-    let plain = one_bucket
+    // Targets of which nothing can remove a cell, of at most a byte of levels, when
+    // every dataset is read in row order: the targets of a group share one pass
+    // (plain_pass.rs), their codes packed row by row.
+    let plain_call = one_bucket
         && plan.tau.is_empty()
         && plan.weights_of(orig).is_none()
         && views.iter().all(|v| plan.weights_of(v.dataset).is_none())
-        && targets.iter().all(|t| t.spec.removes_nothing() && vars[t.var].n_levels <= PACKED_LEVELS)
         && !prepared.missing_key.iter().any(|&m| m);
+    let plain_target: Vec<bool> = targets
+        .iter()
+        .map(|t| plain_call && t.spec.removes_nothing() && vars[t.var].n_levels <= PACKED_LEVELS)
+        .collect();
     let mut plain_datasets: Vec<usize> = views.iter().map(|v| v.dataset).collect();
     plain_datasets.push(orig);
     plain_datasets.sort_unstable();
     plain_datasets.dedup();
     let copy_costs: Vec<usize> = targets
         .iter()
-        .map(|t| {
+        .zip(&plain_target)
+        .map(|(t, &plain)| {
             if plain {
                 return plain_datasets.iter().map(|&d| TargetRows::bytes(dataset_rows[d], 1)).sum();
             }
@@ -426,7 +431,21 @@ fn count_batch(
             bucketed + compact
         })
         .collect();
-    for group in chunks_by_cost(&copy_costs, sizes.copy_bytes) {
+    // Groups of targets all plain or none, of copies within the budget.
+    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut start = 0;
+    for end in 1..=targets.len() {
+        if end == targets.len() || plain_target[end] != plain_target[start] {
+            groups.extend(
+                chunks_by_cost(&copy_costs[start..end], sizes.copy_bytes)
+                    .into_iter()
+                    .map(|g| g.start + start..g.end + start),
+            );
+            start = end;
+        }
+    }
+    for group in groups {
+        let plain = plain_target[group.start];
         // Per target of the group and dataset: (bucket order, row order) copies.
         type Copies = (Option<LevelCodes<'static>>, Option<LevelCodes<'static>>);
         let copies: Vec<Vec<Copies>> = if plain {
