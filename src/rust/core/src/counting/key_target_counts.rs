@@ -81,13 +81,16 @@ impl KeyTargetCounts {
     }
 }
 
+/// The codes of some target variables in one dataset, packed row by row.
+type PackedTargets = (Vec<usize>, usize, Arc<TargetRows>);
+
 /// Tables by (key variable, target variable) of one encoding, made when first asked
 /// for and kept within a memory budget; shared by every subset of a key sweep, as are
 /// the targets' margins and their codes packed row by row for the plain pass.
 /// Every call sharing a cache counts the same original (one encoding, one plan).
 pub struct KeyTargetCache {
     /// Packed codes by (target variables, dataset), kept within the same budget.
-    packed: Mutex<Vec<(Vec<usize>, usize, Arc<TargetRows>)>>,
+    packed: Mutex<Vec<PackedTargets>>,
     n_vars: usize,
     /// Per key variable (made when first used as a key), per target variable.
     tables: Vec<OnceLock<Vec<OnceLock<Option<KeyTargetCounts>>>>>,
