@@ -7,8 +7,9 @@
 //! on each side, most q of many keys, is added without counting by level.
 //!
 //! Its tallies equal, bit for bit, those of `sweep_views` on the same q range: every
-//! q adds the same values to each tally in the same q order (sweep.rs's helpers do the
-//! adding in both). A test holds the two passes together.
+//! q adds the same values to each tally in the same q order (`sweep.rs`'s
+//! `add_plain_sums`, which the engine's pass writes inline). A test holds the two
+//! passes together.
 
 use crate::codes::{CodeSource, LevelCodes};
 use crate::rows_by_q::RowsByQ;
