@@ -116,6 +116,24 @@ fn prefix_tree(subsets: &[KeySubset], costs: &[usize], index_cost: usize) -> Vec
     roots
 }
 
+/// Consecutive chunks of items of about `budget` cost (`chunks_by_cost`), except that
+/// an item to be opened (`opened`) stands alone in its chunk whatever comes before it,
+/// so that a costly prefix is always walked in chunks of its own.
+fn chunks_opening(costs: &[usize], opened: &[bool], budget: usize) -> Vec<std::ops::Range<usize>> {
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    for i in 0..=costs.len() {
+        if i == costs.len() || opened[i] {
+            chunks.extend(chunks_by_cost(&costs[start..i], budget).into_iter().map(|c| c.start + start..c.end + start));
+            if i < costs.len() {
+                chunks.push(i..i + 1);
+            }
+            start = i + 1;
+        }
+    }
+    chunks
+}
+
 /// What every node of the walk shares.
 struct Sweep<'a, 'v> {
     workers: &'a Workers,
@@ -151,7 +169,15 @@ impl Sweep<'_, '_> {
             Own(usize),
             Node(&'n Prefix),
         }
-        let items: Vec<Item<'_>> = own.iter().map(|&s| Item::Own(s)).chain(nodes.iter().map(Item::Node)).collect();
+        let to_open = |n: &Prefix| n.cost > self.chunk_rows && !n.children.is_empty();
+        // The items to run whole first, in chunks shared by several (so that the cores
+        // stay busy), then the nodes to open; the results are put in order at the end.
+        let items: Vec<Item<'_>> = own
+            .iter()
+            .map(|&s| Item::Own(s))
+            .chain(nodes.iter().filter(|n| !to_open(n)).map(Item::Node))
+            .chain(nodes.iter().filter(|n| to_open(n)).map(Item::Node))
+            .collect();
         let costs: Vec<usize> = items
             .iter()
             .map(|i| match i {
@@ -159,9 +185,11 @@ impl Sweep<'_, '_> {
                 Item::Node(n) => n.cost,
             })
             .collect();
-        for chunk in chunks_by_cost(&costs, self.chunk_rows) {
+        let opened: Vec<bool> = items.iter().map(|i| matches!(i, Item::Node(n) if to_open(n))).collect();
+        let chunks = chunks_opening(&costs, &opened, self.chunk_rows);
+        for chunk in chunks {
             match &items[chunk.clone()] {
-                [Item::Node(node)] if node.cost > self.chunk_rows && !node.children.is_empty() => {
+                [Item::Node(node)] if to_open(node) => {
                     let keys = [prefix, &[node.key]].concat();
                     let index = self.workers.chunk(should_stop, || self.index_of(&keys, parent))??;
                     self.walk_in_chunks(&node.subsets, &node.children, Some(&index), &keys, should_stop, out)?;
@@ -351,7 +379,9 @@ mod tests {
             assert_eq!(want.len(), n_subsets * 2 * 2 * MEASURE_NAMES.len());
             for threads in [1, 3] {
                 let workers = Workers::new(threads).unwrap();
-                for chunk_rows in [1, SUBSET_CHUNK_ROWS] {
+                // Chunks of one subset, of a few (a costly prefix after a cheap subset in
+                // one budget), and of all.
+                for chunk_rows in [1, 2_000, SUBSET_CHUNK_ROWS] {
                     let got =
                         count_key_subsets(&workers, &vars, &subsets_of(descending), &plan, chunk_rows, &never_stop)
                             .unwrap();
@@ -365,6 +395,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_prefix_to_open_stands_alone_in_its_chunk() {
+        // A cheap subset, then a costly prefix: within one budget, but the prefix is
+        // opened, so it must not share the cheap subset's chunk.
+        let costs = [10, 500, 10, 10, 700, 5];
+        let opened = [false, true, false, false, true, false];
+        let chunks = chunks_opening(&costs, &opened, 100);
+        assert_eq!(chunks, vec![0..1, 1..2, 2..4, 4..5, 5..6]);
+        let all = chunks_opening(&costs, &[false; 6], 100_000);
+        assert_eq!(all, vec![0..6]);
     }
 
     #[test]
