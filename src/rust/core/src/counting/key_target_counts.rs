@@ -120,6 +120,15 @@ impl KeyTargetCache {
         }
     }
 
+    /// Reserves `bytes` of the cache's budget; false when they would overrun it.
+    fn reserve(&self, bytes: usize) -> bool {
+        self.kept_bytes
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
+                (used + bytes <= CACHE_BYTES).then_some(used + bytes)
+            })
+            .is_ok()
+    }
+
     /// The codes of the variables `target_vars` in dataset `dataset`, packed row by row:
     /// from the cache, or made by `pack` (and kept when the budget allows).
     pub fn packed_targets(
@@ -137,13 +146,7 @@ impl KeyTargetCache {
         }
         let made = Arc::new(pack());
         let bytes = made.bytes_held();
-        let reserved = self
-            .kept_bytes
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
-                (used + bytes <= CACHE_BYTES).then_some(used + bytes)
-            })
-            .is_ok();
-        if reserved {
+        if self.reserve(bytes) {
             match self.packed.lock() {
                 Ok(mut kept) => kept.push((target_vars.to_vec(), dataset, Arc::clone(&made))),
                 Err(_) => {
@@ -176,13 +179,7 @@ impl KeyTargetCache {
             return None;
         };
         let bytes = table.bytes();
-        let reserved = self
-            .kept_bytes
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
-                (used + bytes <= CACHE_BYTES).then_some(used + bytes)
-            })
-            .is_ok();
-        if !reserved {
+        if !self.reserve(bytes) {
             return Some(Cow::Owned(table));
         }
         // Another thread may have made the same table meanwhile: both are equal.
