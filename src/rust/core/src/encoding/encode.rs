@@ -216,30 +216,40 @@ fn whole_range(col: &RawColumn<'_>) -> Option<(i64, i64, bool)> {
         RawColumn::Double(x) => {
             // `as` saturates (and sends NaN to 0), so the round trip holds only for
             // whole numbers within i64; NaN (R's NA among them), fractions and
-            // infinities fail it, and are looked at only when there are some.
-            let (mut lo, mut hi, mut not_whole) = (i64::MAX, i64::MIN, 0usize);
+            // infinities fail it: R's NA is missing, any other ends the scan.
+            let (mut lo, mut hi, mut missing) = (i64::MAX, i64::MIN, false);
             for &v in *x {
                 let w = v as i64;
                 if w as f64 == v {
                     lo = lo.min(w);
                     hi = hi.max(w);
+                } else if is_r_na(v) {
+                    missing = true;
                 } else {
-                    not_whole += 1;
+                    return None;
                 }
             }
-            if not_whole > 0 && x.iter().any(|&v| (v as i64) as f64 != v && !is_r_na(v)) {
-                return None;
-            }
             if lo > hi {
-                return Some((i64::MAX, i64::MIN, true));
+                return Some((i64::MAX, i64::MIN, missing));
             }
             if lo.unsigned_abs() > WHOLE_LIMIT || hi.unsigned_abs() > WHOLE_LIMIT {
                 return None;
             }
-            Some((lo, hi, not_whole > 0))
+            Some((lo, hi, missing))
         }
         RawColumn::Factor { .. } => None,
     }
+}
+
+/// The offset of `v` from `lo`, both whole numbers of a column that `whole_range`
+/// accepted, with `v - lo` below `DIRECT_SPAN`.
+#[inline(always)]
+fn offset_of(v: f64, lo: f64) -> usize {
+    debug_assert!((0.0..DIRECT_SPAN as f64).contains(&(v - lo)));
+    // SAFETY: `v - lo` is a whole number in 0..DIRECT_SPAN (`whole_range` accepted the
+    // column and set `lo`; the span is at most DIRECT_SPAN), so it is finite and fits
+    // u32; the unchecked conversion skips the saturating one's fix-ups.
+    unsafe { (v - lo).to_int_unchecked::<u32>() as usize }
 }
 
 /// Marks in `present` each value of a column that `whole_range` accepted, at its
@@ -253,7 +263,7 @@ fn mark_whole_values(col: &RawColumn<'_>, lo: i64, present: &mut [bool]) {
             // Every value is a whole number within 2^53 or missing (`whole_range`): the
             // difference is exact, less than the span.
             let lo = lo as f64;
-            x.iter().filter(|v| !v.is_nan()).for_each(|&v| present[(v - lo) as usize] = true)
+            x.iter().filter(|v| !v.is_nan()).for_each(|&v| present[offset_of(v, lo)] = true)
         }
         RawColumn::Factor { .. } => {}
     }
@@ -279,7 +289,7 @@ fn whole_codes<'a>(
             LevelCodes::narrow_from_iter(
                 x.len(),
                 n_levels,
-                x.iter().map(|&v| if v.is_nan() { missing } else { code((v - lo) as usize) }),
+                x.iter().map(|&v| if v.is_nan() { missing } else { code(offset_of(v, lo)) }),
             )
         }
         RawColumn::Factor { .. } => LevelCodes::U8(Vec::new()),
@@ -312,28 +322,28 @@ fn encode_whole_numbers<'a>(columns: &[RawColumn<'_>]) -> Option<EncodedVar<'a>>
             p
         })
         .collect();
-    let mut rank = vec![u32::MAX; span];
-    let mut levels: Vec<f64> = Vec::new();
-    for (i, slot) in rank.iter_mut().enumerate() {
-        if present.iter().any(|p| p[i]) {
-            *slot = levels.len() as u32;
-            levels.push((lo + i as i64) as f64);
-        }
+    // The values present anywhere: one OR of the columns' tables (a wide span, such as
+    // incomes, is read once per column in bulk, then once whole).
+    let mut anywhere = vec![false; span];
+    for p in &present {
+        anywhere.iter_mut().zip(p).for_each(|(a, &x)| *a |= x);
+    }
+    let offsets: Vec<usize> = anywhere.iter().enumerate().filter(|(_, &x)| x).map(|(o, _)| o).collect();
+    let levels: Vec<f64> = offsets.iter().map(|&o| (lo + o as i64) as f64).collect();
+    // Read only at the offsets present: zeroed memory elsewhere is never used.
+    let mut rank = vec![0u32; span];
+    for (level, &o) in offsets.iter().enumerate() {
+        rank[o] = level as u32;
     }
     let missing_code = levels.len() as u32;
     let n_levels = missing_code + 1;
     let codes: Vec<LevelCodes<'a>> =
         columns.par_iter().map(|c| whole_codes(c, lo, n_levels, missing_code, |o| rank[o])).collect();
-    // Which levels occur in each column, from the table already filled.
+    // Which levels occur in each column, read at the levels' offsets.
     let present_by_level: Vec<Vec<bool>> = present
         .iter()
         .zip(&ranges)
-        .map(|(p, &(_, _, missing))| {
-            let mut by_level: Vec<bool> =
-                p.iter().zip(&rank).filter(|(_, &r)| r != u32::MAX).map(|(&x, _)| x).collect();
-            by_level.push(missing);
-            by_level
-        })
+        .map(|(p, &(_, _, missing))| offsets.iter().map(|&o| p[o]).chain([missing]).collect())
         .collect();
     Some(EncodedVar::with_presence(codes, n_levels, missing_code, Some(levels), present_by_level))
 }
@@ -341,11 +351,17 @@ fn encode_whole_numbers<'a>(columns: &[RawColumn<'_>]) -> Option<EncodedVar<'a>>
 /// Encodes a numeric variable over all its datasets: levels are the distinct values
 /// of all datasets in ascending order, then `NaN`, then the missing level.
 pub fn encode_numeric<'a>(columns: &[RawColumn<'a>]) -> CoreResult<EncodedVar<'a>> {
-    use rayon::prelude::*;
     check_rows(columns)?;
     if let Some(encoded) = encode_whole_numbers(columns) {
         return Ok(encoded.with_magnitudes(columns));
     }
+    encode_by_hashing(columns)
+}
+
+/// `encode_numeric` for any values: each column's distinct values hashed, then sorted
+/// together.
+fn encode_by_hashing<'a>(columns: &[RawColumn<'a>]) -> CoreResult<EncodedVar<'a>> {
+    use rayon::prelude::*;
     let locals: Vec<(Vec<u32>, Vec<f64>)> =
         columns.par_iter().map(|c| local_numeric_codes(*c)).collect::<CoreResult<_>>()?;
     let mut all: Vec<f64> = locals.iter().flat_map(|(_, v)| v.iter().copied()).filter(|v| !v.is_nan()).collect();
@@ -559,6 +575,56 @@ mod tests {
         assert!(encode_whole_numbers(&[RawColumn::Double(&[0.0, f64::INFINITY])]).is_none());
         assert!(encode_whole_numbers(&[RawColumn::Double(&[0.0, f64::NAN])]).is_none());
         assert!(encode_whole_numbers(&[RawColumn::Double(&[NA_REAL])]).is_none());
+    }
+
+    /// The table of whole numbers codes random columns (missing values, wide and narrow
+    /// spans, a column all missing, integer and double columns) as hashing does.
+    #[test]
+    fn whole_numbers_equal_hashing_on_random_columns() {
+        let mut rng = crate::test_random::XorShift::new(0x51C3_0A77_9E21_4B05u64);
+        for case in 0..200 {
+            let span = [3u64, 80, 20_000, 3_000_000][case % 4];
+            let lo = rng.below(2_000) as i64 - 1_000;
+            let n_cols = 1 + rng.below(4) as usize;
+            let doubles: Vec<Vec<f64>> = (0..n_cols)
+                .map(|c| {
+                    let n = rng.below(300) as usize;
+                    let all_missing = c == 1 && case % 5 == 0;
+                    (0..n)
+                        .map(|_| {
+                            if all_missing || rng.below(10) == 0 {
+                                NA_REAL
+                            } else {
+                                (lo + rng.below(span) as i64) as f64
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let ints: Vec<i32> = (0..rng.below(50))
+                .map(|_| if rng.below(8) == 0 { NA_INTEGER } else { (lo + rng.below(span) as i64) as i32 })
+                .collect();
+            let mut cols: Vec<RawColumn<'_>> = doubles.iter().map(|d| RawColumn::Double(d)).collect();
+            if case % 3 == 0 {
+                cols.push(RawColumn::Integer(&ints));
+            }
+            let Some(fast) = encode_whole_numbers(&cols) else {
+                assert!(cols.iter().all(|c| match c {
+                    RawColumn::Double(x) => x.iter().all(|v| is_r_na(*v)),
+                    RawColumn::Integer(x) => x.iter().all(|&v| v == NA_INTEGER),
+                    RawColumn::Factor { .. } => true,
+                }));
+                continue;
+            };
+            let hashed = encode_by_hashing(&cols).unwrap();
+            assert_eq!(fast.numeric_levels, hashed.numeric_levels, "case {case}");
+            assert_eq!((fast.n_levels, fast.missing_code), (hashed.n_levels, hashed.missing_code));
+            let as_u32 = |e: &EncodedVar<'_>| -> Vec<Vec<u32>> {
+                e.codes.iter().map(|c| (0..c.len()).map(|i| c.get(i)).collect()).collect()
+            };
+            assert_eq!(as_u32(&fast), as_u32(&hashed), "case {case}");
+            assert_eq!((&fast.has_missing, fast.one_sided), (&hashed.has_missing, hashed.one_sided), "case {case}");
+        }
     }
 
     #[test]
