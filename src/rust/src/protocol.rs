@@ -176,15 +176,16 @@ pub fn real_slice<'a>(x: &'a Robj, what: &str) -> GlueResult<&'a [f64]> {
     x.as_real_slice().ok_or_else(|| internal(format!("`{what}` must be a double vector")))
 }
 
-/// The session's pool of `n` threads.
+/// The session's pool of `n` threads; R's thread works in the first such pool (see the
+/// core's `Workers::with_caller`): every call comes from R's one thread.
 pub fn workers(n: i32) -> GlueResult<Workers> {
-    Workers::shared(thread_count(n)?)
+    Workers::with_caller(thread_count(n)?)
 }
 
 /// The session's pool for `work_rows` rows of counting: at most `n` threads, fewer for
 /// small work (`threads_for`).
 pub fn workers_for(n: i32, work_rows: usize) -> GlueResult<Workers> {
-    Workers::shared(threads_for(thread_count(n)?, work_rows))
+    Workers::with_caller(threads_for(thread_count(n)?, work_rows))
 }
 
 fn thread_count(n: i32) -> GlueResult<usize> {

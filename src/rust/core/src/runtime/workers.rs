@@ -5,15 +5,24 @@
 use crate::error::{CoreError, CoreResult};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::ThreadId;
 
 fn build_pool(n_threads: usize) -> CoreResult<rayon::ThreadPool> {
+    pool_builder(n_threads)?.build().map_err(|e| CoreError::new(format!("could not start {n_threads} threads: {e}")))
+}
+
+fn pool_builder(n_threads: usize) -> CoreResult<rayon::ThreadPoolBuilder> {
     if n_threads == 0 {
         return Err(CoreError::new("internal: the number of threads must be at least 1"));
     }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(n_threads)
-        .build()
-        .map_err(|e| CoreError::new(format!("could not start {n_threads} threads: {e}")))
+    Ok(rayon::ThreadPoolBuilder::new().num_threads(n_threads))
+}
+
+/// A pool of `n_threads` threads of which the calling thread is one (it starts
+/// `n_threads - 1`); `None` when the calling thread already works in a pool (a forked
+/// child's copy of its parent's) or the threads cannot start.
+fn build_pool_with_caller(n_threads: usize) -> Option<rayon::ThreadPool> {
+    pool_builder(n_threads).ok()?.use_current_thread().build().ok()
 }
 
 /// A callback that says whether the user asked to stop; called only on the thread that
@@ -34,22 +43,59 @@ pub struct Workers {
 /// a small call's counting. `pid` is the process that started them: `fork()` copies the
 /// cache into the child but not the pools' threads, so a child that used them would wait
 /// forever (R's `parallel::mclapply()`); a child starts pools of its own.
+///
+/// The first pool asked for through `Workers::with_caller` takes the calling thread
+/// (R's main thread, for the glue) in as one of its workers, so that a trip to it runs
+/// on the caller at once: a trip to a pool of other threads wakes one of them and then
+/// the caller, which measured 0.3-0.4 ms a call on a 2-core virtual machine, a tenth
+/// of a small call. A thread can work in one pool only, and only that thread is sure
+/// to be inside rayon whenever that pool has work: the pool serves that thread and
+/// thread count alone, and every other request gets a pool of its own threads.
 struct PoolCache {
     pid: u32,
     pools: HashMap<usize, Arc<rayon::ThreadPool>>,
+    /// The pool the caller works in: its thread, its thread count, the pool.
+    with_caller: Option<(ThreadId, usize, Arc<rayon::ThreadPool>)>,
+    /// Whether this process has tried to make one (done once, whatever came of it).
+    caller_tried: bool,
 }
 
 static POOLS: OnceLock<Mutex<PoolCache>> = OnceLock::new();
 
 impl PoolCache {
-    /// The pool of `n_threads` threads for process `pid`, started on first use.
-    fn get(&mut self, pid: u32, n_threads: usize) -> CoreResult<Arc<rayon::ThreadPool>> {
+    fn new(pid: u32) -> Self {
+        PoolCache { pid, pools: HashMap::new(), with_caller: None, caller_tried: false }
+    }
+
+    /// The pool of `n_threads` threads for process `pid`, started on first use; with
+    /// `caller`, the calling thread's own pool when it has (or now gets) one of
+    /// `n_threads`.
+    fn get(&mut self, pid: u32, n_threads: usize, caller: bool) -> CoreResult<Arc<rayon::ThreadPool>> {
         if self.pid != pid {
             // Another process (a forked child): the parent's pools have no threads here.
             // Dropping them would signal those threads through locks they may have held
-            // at the fork: they are leaked instead (memory copied from the parent).
+            // at the fork: they are leaked instead (memory copied from the parent). The
+            // caller still works in the parent's pool (its thread-local state was copied
+            // too), so its try for a pool of its own fails and it gets pools of threads.
             std::mem::forget(std::mem::take(&mut self.pools));
+            std::mem::forget(self.with_caller.take());
+            self.caller_tried = false;
             self.pid = pid;
+        }
+        if caller {
+            let me = std::thread::current().id();
+            if let Some((thread, n, pool)) = &self.with_caller {
+                if *thread == me && *n == n_threads {
+                    return Ok(Arc::clone(pool));
+                }
+            } else if !self.caller_tried {
+                self.caller_tried = true;
+                if let Some(pool) = build_pool_with_caller(n_threads) {
+                    let pool = Arc::new(pool);
+                    self.with_caller = Some((me, n_threads, Arc::clone(&pool)));
+                    return Ok(pool);
+                }
+            }
         }
         if let Some(p) = self.pools.get(&n_threads) {
             return Ok(Arc::clone(p));
@@ -62,10 +108,10 @@ impl PoolCache {
 
 /// The session's pool of `n_threads` threads for process `pid`; `shared` passes this
 /// process's id, tests pretend another.
-fn shared_pool(pid: u32, n_threads: usize) -> CoreResult<Arc<rayon::ThreadPool>> {
-    let cache = POOLS.get_or_init(|| Mutex::new(PoolCache { pid, pools: HashMap::new() }));
+fn shared_pool(pid: u32, n_threads: usize, caller: bool) -> CoreResult<Arc<rayon::ThreadPool>> {
+    let cache = POOLS.get_or_init(|| Mutex::new(PoolCache::new(pid)));
     let mut cache = cache.lock().map_err(|_| CoreError::new("internal: the thread pool cache is poisoned"))?;
-    cache.get(pid, n_threads)
+    cache.get(pid, n_threads, caller)
 }
 
 impl Workers {
@@ -76,7 +122,15 @@ impl Workers {
 
     /// The session's pool of `n_threads` threads, started on first use in this process.
     pub fn shared(n_threads: usize) -> CoreResult<Self> {
-        Ok(Workers { pool: shared_pool(std::process::id(), n_threads)? })
+        Ok(Workers { pool: shared_pool(std::process::id(), n_threads, false)? })
+    }
+
+    /// As `shared`, but the calling thread works in the pool when it is the first to
+    /// ask this way in this process and asks again with the same thread count (see
+    /// `PoolCache`): for a caller that makes every call from one thread, which lives as
+    /// long as the process (R's main thread).
+    pub fn with_caller(n_threads: usize) -> CoreResult<Self> {
+        Ok(Workers { pool: shared_pool(std::process::id(), n_threads, true)? })
     }
 
     /// The pool's number of threads.
@@ -91,8 +145,8 @@ impl Workers {
 
     /// Runs `f` as one trip to the pool when `work_rows` is at most `one_trip_rows`
     /// (`ONE_TRIP_ROWS` but in tests), with no stop checks
-    /// inside (such work takes a fraction of a second): each trip wakes a pool thread
-    /// and then the caller, which costs tens of microseconds on a virtual machine. Larger
+    /// inside (such work takes a fraction of a second): a trip to a pool of other
+    /// threads wakes one of them and then the caller (see `PoolCache`). Larger
     /// work runs on the calling thread, its chunks asking `should_stop` in between.
     pub fn call<T: Send>(
         &self,
@@ -193,16 +247,60 @@ mod tests {
     #[test]
     fn another_process_starts_pools_of_its_own_and_leaks_the_old_ones() {
         // A cache of its own, so that the test does not touch the session's.
-        let mut cache = PoolCache { pid: 1, pools: HashMap::new() };
-        let parent = cache.get(1, 2).unwrap();
-        assert!(Arc::ptr_eq(&parent, &cache.get(1, 2).unwrap()));
+        let mut cache = PoolCache::new(1);
+        let parent = cache.get(1, 2, false).unwrap();
+        assert!(Arc::ptr_eq(&parent, &cache.get(1, 2, false).unwrap()));
         // The "child" (pid 2) gets a new pool; the parent's is forgotten, never dropped,
         // so the cache's reference to it is still counted.
-        let child = cache.get(2, 2).unwrap();
+        let child = cache.get(2, 2, false).unwrap();
         assert!(!Arc::ptr_eq(&parent, &child));
         assert_eq!(Arc::strong_count(&parent), 2);
         assert_eq!(child.install(rayon::current_num_threads), 2);
-        assert!(Arc::ptr_eq(&child, &cache.get(2, 2).unwrap()));
+        assert!(Arc::ptr_eq(&child, &cache.get(2, 2, false).unwrap()));
+    }
+
+    /// The first caller's pool runs its trips on the caller; the same thread asking for
+    /// another count, another thread, or the thread in a "forked child" (where its
+    /// thread-local state still names the parent's pool) get pools of their own
+    /// threads, and every one of them works.
+    #[test]
+    fn the_first_caller_works_in_its_own_pool_and_no_other() {
+        fn sum(pool: &rayon::ThreadPool) -> u64 {
+            use rayon::prelude::*;
+            pool.install(|| (0..10_000u64).into_par_iter().sum::<u64>())
+        }
+        // A thread of its own: it stays a worker of the pool after the test.
+        std::thread::spawn(|| {
+            let mut cache = PoolCache::new(1);
+            let me = std::thread::current().id();
+            let pool = cache.get(1, 2, true).unwrap();
+            assert_eq!(pool.install(|| std::thread::current().id()), me);
+            assert_eq!(pool.install(rayon::current_num_threads), 2);
+            assert_eq!(sum(&pool), 49_995_000);
+            assert!(Arc::ptr_eq(&pool, &cache.get(1, 2, true).unwrap()));
+            // Another count: threads of its own, which the caller waits for.
+            let other = cache.get(1, 3, true).unwrap();
+            assert_ne!(other.install(|| std::thread::current().id()), me);
+            assert_eq!(sum(&other), 49_995_000);
+            // Another thread asking for the same count: not the caller's pool.
+            let from_elsewhere = std::thread::spawn(move || {
+                let mut cache = cache;
+                let pool = cache.get(1, 2, true).unwrap();
+                assert_ne!(pool.install(|| std::thread::current().id()), std::thread::current().id());
+                (sum(&pool), cache)
+            });
+            let (total, mut cache) = from_elsewhere.join().unwrap();
+            assert_eq!(total, 49_995_000);
+            // A "child": the caller is still a worker of the parent's pool, so its own
+            // pool cannot be made; it gets one of threads, and its trips return.
+            let child = cache.get(2, 2, true).unwrap();
+            assert!(!Arc::ptr_eq(&child, &pool));
+            assert_ne!(child.install(|| std::thread::current().id()), me);
+            assert_eq!(sum(&child), 49_995_000);
+            assert!(Arc::ptr_eq(&child, &cache.get(2, 2, true).unwrap()));
+        })
+        .join()
+        .unwrap();
     }
 
     // The only test that uses the session's cache: a test running beside it could hold
