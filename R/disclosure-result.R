@@ -93,60 +93,53 @@ one_way_checks <- function(raw, m, target, t_labels, thresh) {
 two_way_checks <- function(raw, m, target, keys, labels, thresh) {
   out <- vector("list", m)
   tw <- raw$two_way
-  pct <- 100 * tw$key_target_total / tw$key_total
-  # Every pair of the DiSCO cells above thresh[1] is labelled: the factor's levels.
   counted <- which(tw$synthesis <= m)
-  keep_counted <- pct[counted] > thresh[2]
-  if (!any(keep_counted)) return(out)
-  key_all <- tw$key[counted]
+  pct <- 100 * tw$key_target_total[counted] / tw$key_total[counted]
+  keep <- pct > thresh[2]
+  if (!any(keep)) return(out)
+  # Every pair of the DiSCO cells above thresh[1] is labelled: the factor's levels.
+  synthesis <- tw$synthesis[counted]
+  key <- tw$key[counted]
+  key_level <- tw$key_level[counted]
   key_labels <- character(length(counted))
-  for (k in unique(key_all)) {
-    at <- key_all == k
-    key_labels[at] <- labels[[keys[k]]][tw$key_level[counted][at]]
+  for (k in unique(key)) {
+    at <- key == k
+    key_labels[at] <- labels[[keys[k]]][key_level[at]]
   }
-  pair_all <- paste(labels[[target]][tw$target_level[counted]], key_labels, sep = "|")
+  pair <- paste(labels[[target]][tw$target_level[counted]], key_labels, sep = "|")
   # The labels' text order (the locale's, as synthpop sorts them), worked out once on
   # the distinct labels: the sorts below then compare integers.
-  distinct_pairs <- unique(pair_all)
-  pair_rank_all <- rank(distinct_pairs, ties.method = "min")[match(pair_all, distinct_pairs)]
-  synthesis_all <- tw$synthesis[counted]
-  keep <- counted[keep_counted]
-  synthesis <- synthesis_all[keep_counted]
-  key <- key_all[keep_counted]
-  pair <- pair_all[keep_counted]
-  npairs <- tw$npairs[keep]
+  distinct_pairs <- unique(pair)
+  pair_rank <- rank(distinct_pairs, ties.method = "min")[match(pair, distinct_pairs)]
+  # All syntheses' pairs key by key, pair labels sorted: each synthesis's run of them
+  # gives its factor levels and, as synthpop's row names, each pair's place in it.
+  by_key <- order(synthesis, key, pair_rank, method = "radix")
+  sorted_synthesis <- synthesis[by_key]
+  place <- integer(length(counted))
+  place[by_key] <- seq_along(by_key) - match(sorted_synthesis, sorted_synthesis) + 1L
   # Per synthesis, most pairs first; ties keep synthpop's order: key by key, pair
   # labels sorted.
-  ord <- order(synthesis, -npairs, key, pair_rank_all[keep_counted], method = "radix")
-  columns <- list(target_key_levs = pair[ord], npairs = as.integer(npairs[ord]), key = unname(keys)[key[ord]],
-                  key_target_total = tw$key_target_total[keep][ord], key_total = tw$key_total[keep][ord],
-                  PctTargetKeyLevel = pct[keep][ord])
-  key_names_all <- names(keys)[key[ord]]
-  # Each shown pair's place among all the counted pairs (the *_all vectors).
-  kept_at <- which(keep_counted)[ord]
-  synthesis <- synthesis[ord]
-  for (j in unique(synthesis)) {
-    at <- which(synthesis == j)
-    key_names <- key_names_all[at]
+  npairs <- tw$npairs[counted]
+  shown <- which(keep)
+  shown <- shown[order(synthesis[shown], -npairs[shown], key[shown], pair_rank[shown], method = "radix")]
+  columns <- list(target_key_levs = pair[shown], npairs = as.integer(npairs[shown]), key = unname(keys)[key[shown]],
+                  key_target_total = tw$key_target_total[counted][shown], key_total = tw$key_total[counted][shown],
+                  PctTargetKeyLevel = pct[shown])
+  key_names <- names(keys)[key[shown]]
+  # Keys named by the user: their names, when distinct, name the rows (as
+  # data.frame() took them from the key column). Otherwise, as synthpop's, each row
+  # is named by its place among all of its synthesis's pairs (the table synthpop
+  # sorts and then filters).
+  shown_synthesis <- synthesis[shown]
+  for (j in unique(shown_synthesis)) {
+    at <- which(shown_synthesis == j)
     cols <- lapply(columns, `[`, at)
+    names_j <- key_names[at]
+    row_names <- if (!is.null(names_j) && !anyDuplicated(names_j) && any(nzchar(names_j))) names_j else place[shown[at]]
     # A factor, as synthpop gives it: its levels are every pair of synthesis j's DiSCO
     # cells above thresh[1], key by key, pair labels sorted, the table's rows among them.
-    in_j <- synthesis_all == j
-    by_key <- order(key_all[in_j], pair_rank_all[in_j], method = "radix")
-    levels_j <- pair_all[in_j][by_key]
-    # Keys named by the user: their names, when distinct, name the rows (as
-    # data.frame() took them from the key column). Otherwise, as synthpop's, each row
-    # is named by its place among all of synthesis j's pairs, key by key, pair labels
-    # sorted (the table synthpop sorts and then filters).
-    row_names <- if (!is.null(key_names) && !anyDuplicated(key_names) && any(nzchar(key_names))) {
-      key_names
-    } else {
-      # The inverse of synthesis j's (key, pair) order, read at the shown pairs.
-      place <- integer(length(in_j))
-      place[which(in_j)[by_key]] <- seq_along(by_key)
-      place[kept_at[at]]
-    }
-    cols$target_key_levs <- factor(cols$target_key_levs, levels = unique(levels_j))
+    levels_j <- unique(pair[by_key[sorted_synthesis == j]])
+    cols$target_key_levs <- structure(match(cols$target_key_levs, levels_j), levels = levels_j, class = "factor")
     out[[j]] <- vctrs::new_data_frame(cols, n = length(at), row.names = row_names)
   }
   out
