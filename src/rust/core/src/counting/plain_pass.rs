@@ -97,6 +97,9 @@ struct SideCounts {
 const LEVELS: usize = PACKED_LEVELS as usize;
 const MASK_WORDS: usize = LEVELS / 64;
 
+/// Records of a side of a q from which its masks are made from its counts.
+const MANY_ROWS: usize = 64;
+
 impl SideCounts {
     /// Counts for targets of `n_levels` levels each.
     fn new(n_levels: &[u32]) -> Self {
@@ -122,6 +125,23 @@ impl SideCounts {
             for ((counts, present), &level) in self.counts.iter_mut().zip(self.present.iter_mut()).zip(row) {
                 counts[level as usize] += 1;
                 present[(level >> 6) as usize] |= 1 << (level & 63);
+            }
+        }
+    }
+
+    /// `count` for many rows: the counts first, then the masks from the counts (one
+    /// store a row and target instead of two; the masks cost the targets' levels).
+    #[inline(always)]
+    fn count_many(&mut self, rows: &[u32], codes: &TargetRows, targets: &std::ops::Range<usize>, n_levels: &[u32]) {
+        for &r in rows {
+            let row = &codes.row(r)[targets.clone()];
+            for (counts, &level) in self.counts.iter_mut().zip(row) {
+                counts[level as usize] += 1;
+            }
+        }
+        for ((counts, present), &n) in self.counts.iter().zip(self.present.iter_mut()).zip(n_levels) {
+            for (word, levels) in present.iter_mut().zip(counts[..n as usize].chunks(64)) {
+                *word = levels.iter().enumerate().fold(0u64, |bits, (b, &c)| bits | (((c != 0) as u64) << b));
             }
         }
     }
@@ -237,7 +257,12 @@ fn add_q_by_level(
     let n_views = input.views.len();
     let PlainScratch { orig, syn, orig_sums } = scratch;
     let d_q = orig_rows.len() as u64;
-    orig.count(orig_rows, input.codes_orig, targets);
+    let n_levels = &input.n_levels[targets.clone()];
+    if orig_rows.len() >= MANY_ROWS {
+        orig.count_many(orig_rows, input.codes_orig, targets, n_levels);
+    } else {
+        orig.count(orig_rows, input.codes_orig, targets);
+    }
     // Per target: the original's sum of squares and levels.
     orig_sums.clear();
     for i in 0..targets.len() {
@@ -259,7 +284,11 @@ fn add_q_by_level(
             continue;
         }
         let s_q = rows.len() as u64;
-        syn.count(rows, input.views[v].codes, targets);
+        if rows.len() >= MANY_ROWS {
+            syn.count_many(rows, input.views[v].codes, targets, n_levels);
+        } else {
+            syn.count(rows, input.views[v].codes, targets);
+        }
         for (i, t) in targets.clone().enumerate() {
             let tally = &mut tallies[i * n_views + v];
             let (dd, orig_levels) = orig_sums[i];
@@ -299,14 +328,17 @@ mod tests {
 
     /// The plain pass equals the engine's pass, tally for tally and bit for bit, for
     /// targets of few and many levels, one to three syntheses (one a subsample), q of
-    /// one record a side and q of many, and any split of the targets.
+    /// one record a side and q of many (masks made as counted, or from the counts), and
+    /// any split of the targets.
     #[test]
     fn the_plain_pass_equals_the_engines_pass() {
         let mut rng = XorShift::new(0x7A3F_19C2_55E1_0B6Du64);
         let mut next = move |k: u64| rng.below(k);
         for case in 0..80 {
             let n_syn = 1 + case % 3;
-            let sizes: Vec<usize> = (0..=n_syn).map(|_| 1 + next(120) as usize).collect();
+            // Some cases large enough for q of `MANY_ROWS` records or more on a side.
+            let max_rows = if case % 4 == 0 { 40 * MANY_ROWS as u64 } else { 120 };
+            let sizes: Vec<usize> = (0..=n_syn).map(|_| 1 + next(max_rows) as usize).collect();
             // Two keys; few levels in some cases (q of many records), many in others.
             let key_levels = [2 + next(if case % 2 == 0 { 4 } else { 30 }), 1 + next(6)];
             let keys: Vec<Vec<LevelCodes<'static>>> = key_levels
