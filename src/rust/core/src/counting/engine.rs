@@ -794,7 +794,7 @@ mod tests {
             let expanded_rows: Vec<Vec<[u32; 3]>> = rows
                 .iter()
                 .zip(&weights)
-                .map(|(d, w)| d.iter().zip(w).flat_map(|(r, &n)| std::iter::repeat(*r).take(n as usize)).collect())
+                .map(|(d, w)| d.iter().zip(w).flat_map(|(r, &n)| std::iter::repeat_n(*r, n as usize)).collect())
                 .collect();
             let expanded: Vec<EncodedVar<'_>> = (0..3).map(|j| var(&expanded_rows, j)).collect();
             let mut spec = ExclusionSpec::none(levels[2] as usize, levels[2] - 1);

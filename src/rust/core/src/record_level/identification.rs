@@ -113,7 +113,7 @@ pub fn identification(
     let mut key_codes: Vec<&[LevelCodes<'_>]> = exact.to_vec();
     key_codes.extend(classes.iter().map(|c| c.as_slice()));
     let mut key_levels: Vec<u32> = levels.to_vec();
-    key_levels.extend(std::iter::repeat(N_CLASSES).take(radius_vars.len()));
+    key_levels.extend(std::iter::repeat_n(N_CLASSES, radius_vars.len()));
     let index = workers.chunk(should_stop, || build_key_index(&key_codes, &key_levels))??;
     let q_orig = &index.q[0];
     let n_exact = exact.len();
@@ -231,7 +231,7 @@ mod tests {
         // Absolute radius 0.5: distances of exactly 0.5 (-2 vs -2.5, 1 vs 1.5) match.
         let abs = [RadiusVar { values: vec![&orig, &syn], radius: 0.5, relative: false }];
         let got = identification(&w, &[&cat_codes], &[1], &abs, &never_stop).unwrap();
-        assert_eq!(got, all_pairs(&[cat.clone()], &abs));
+        assert_eq!(got, all_pairs(std::slice::from_ref(&cat), &abs));
         assert_eq!(got[0].c, vec![2, 1, 1, 1, 0, 1]);
         assert_eq!(got[0].t, vec![true, true, true, true, false, true]);
         // Relative radius 0.25: zero matches only zero; -2 reaches 0.5, 1 only 0.25.
