@@ -219,3 +219,21 @@ test_that("each glue `mod wire` reads fields by name (FieldByName), never with e
   # compute.rs, encoding.rs, dcr.rs and attacks.rs receive lists.
   expect_gte(with_wire, 4)
 })
+
+test_that("every glue result is a struct deriving IntoList, not names and values laid side by side", {
+  files <- rust_sources("src")
+  skip_if(length(files) == 0, "Rust sources not beside the tests")
+  positional <- unlist(lapply(files, function(f) {
+    lines <- readLines(f, warn = FALSE)
+    hits <- grep("named_list\\(|from_names_and_values\\(", lines, value = TRUE)
+    # The measures' and exclusion tables' names come from the core's registries.
+    hits <- hits[!grepl("MEASURE_NAMES|TABLE_NAMES", hits)]
+    if (length(hits) > 0) paste0(basename(f), ": ", trimws(hits)) else character(0)
+  }))
+  expect_identical(positional, character(0), label = paste(positional, collapse = "\n"))
+  derives <- sum(vapply(files, function(f) sum(grepl("#[derive(IntoList)]", readLines(f, warn = FALSE), fixed = TRUE)),
+                        numeric(1)))
+  # compute.rs 5, attacks.rs 6, dcr.rs 2, records.rs 2, encoding.rs 2, key_subsets.rs,
+  # identification.rs and protocol.rs 1 each.
+  expect_gte(derives, 20)
+})

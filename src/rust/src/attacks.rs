@@ -36,7 +36,7 @@ fn target_rows<'s>(search: &'s Search, table: &Table<'_>) -> GlueResult<&'s [u32
 pub fn inference(encoded: Robj, groups: Robj, tolerance: f64, searches_robj: Robj, n_threads: i32) -> GlueResult<Robj> {
     let encoded = encoded_vars(&encoded)?;
     let workers = workers(n_threads)?;
-    let mut out = Vec::new();
+    let mut out: Vec<Robj> = Vec::new();
     for group in List::from_robj(&groups, "groups")?.values() {
         let InferenceGroupWire { aux, secrets: secret_columns } =
             InferenceGroupWire::try_from(&group).map_err(wire_error("groups[[i]]"))?;
@@ -76,27 +76,25 @@ pub fn inference(encoded: Robj, groups: Robj, tolerance: f64, searches_robj: Rob
             indexed.done(&searches, k);
             let each = found
                 .into_iter()
-                .map(|f| {
-                    named_list(
-                        ["success", "set_size", "distance", "baseline"],
-                        [
-                            Robj::from(f.success),
-                            counts_robj(f.set_size),
-                            Robj::from(f.distance),
-                            Robj::from(f.baseline),
-                        ],
-                    )
+                .map(|f| -> Robj {
+                    results::Inferred {
+                        success: f.success,
+                        set_size: counts(f.set_size),
+                        distance: f.distance,
+                        baseline: f.baseline,
+                    }
+                    .into()
                 })
-                .collect::<GlueResult<Vec<Robj>>>()?;
+                .collect::<Vec<Robj>>();
             per_search.push(Robj::from(List::from_values(each)));
         }
-        out.push(named_list(
-            ["searches", "secret_numeric"],
-            [
-                List::from_values(per_search).into(),
-                Robj::from(secret_tables.numeric.iter().map(|&b| Rbool::from(b)).collect::<Vec<Rbool>>()),
-            ],
-        )?);
+        out.push(
+            results::InferenceGroup {
+                searches: List::from_values(per_search).into(),
+                secret_numeric: secret_tables.numeric.iter().map(|&b| Rbool::from(b)).collect(),
+            }
+            .into(),
+        );
     }
     Ok(List::from_values(out).into())
 }
@@ -115,7 +113,7 @@ pub fn linkability(encoded: Robj, request: Robj) -> GlueResult<Robj> {
     let k = u64::try_from(n_neighbors).map_err(|_| internal("n_neighbors"))?;
     let searches = searches(&searches_robj, tables_a.n_datasets())?;
     let mut linked = PerIndexed::<LinkedSynthesis>::new(&searches, tables_a.n_datasets());
-    let mut out = Vec::new();
+    let mut out: Vec<Robj> = Vec::new();
     for (j, search) in searches.iter().enumerate() {
         let (s, t) = (search.indexed, search.queries);
         let synthesis = linked.get(&searches, j, || {
@@ -129,19 +127,19 @@ pub fn linkability(encoded: Robj, request: Robj) -> GlueResult<Robj> {
         let found = link(&workers, synthesis, &side_a, &side_b, rows, k, &user_interrupt)?;
         let n_synthetic = synthesis.n_records() as u64;
         linked.done(&searches, j);
-        let part = |f: fn(&Overlap) -> u64| counts_robj(found.overlap.iter().map(f));
-        out.push(named_list(
-            ["success", "any", "a", "alpha", "b", "beta", "baseline"],
-            [
-                Robj::from(found.success.clone()),
-                Robj::from(found.any.iter().map(|&b| Rbool::from(b)).collect::<Vec<Rbool>>()),
-                part(|o| o.a),
-                part(|o| o.alpha),
-                part(|o| o.b),
-                part(|o| o.beta),
-                Robj::from(baseline(n_synthetic, k)),
-            ],
-        )?);
+        let part = |f: fn(&Overlap) -> u64| counts(found.overlap.iter().map(f));
+        out.push(
+            results::Linked {
+                success: found.success.clone(),
+                any: found.any.iter().map(|&b| Rbool::from(b)).collect(),
+                a: part(|o| o.a),
+                alpha: part(|o| o.alpha),
+                b: part(|o| o.b),
+                beta: part(|o| o.beta),
+                baseline: Robj::from(baseline(n_synthetic, k)),
+            }
+            .into(),
+        );
     }
     Ok(List::from_values(out).into())
 }
@@ -208,10 +206,13 @@ pub fn singling_out_data(encoded: Robj, vars: Robj, missing_levels: Robj, n_thre
         datasets.iter().map(|d| List::from_values(d.distinct_values().into_iter().map(Robj::from)).into()).collect();
     let numeric_robj = Robj::from(numeric.iter().map(|&b| Rbool::from(b)).collect::<Vec<Rbool>>());
     let ptr: Robj = ExternalPtr::new(SinglingOut { datasets, numeric }).into();
-    named_list(
-        ["ptr", "numeric", "rows", "distinct"],
-        [ptr, numeric_robj, List::from_values(rows).into(), List::from_values(distinct).into()],
-    )
+    Ok(results::SinglingOutData {
+        ptr,
+        numeric: numeric_robj,
+        rows: List::from_values(rows).into(),
+        distinct: List::from_values(distinct).into(),
+    }
+    .into())
 }
 
 fn singling_out(ptr: &Robj) -> GlueResult<&SinglingOut> {
@@ -265,7 +266,7 @@ fn queries_robj(q: &Queries) -> GlueResult<Robj> {
             value.push(p.value);
         }
     }
-    named_list(["query", "column", "op", "value"], [Robj::from(id), Robj::from(col), Robj::from(op), Robj::from(value)])
+    Ok(results::QueryColumns { query: id, column: col, op, value }.into())
 }
 
 /// The univariate queries of dataset `k` that single out in it.
@@ -306,10 +307,13 @@ pub fn singling_out_generate(ptr: Robj, request: Robj) -> GlueResult<Robj> {
         wanted,
         attempts_left as usize,
     )?;
-    named_list(
-        ["kept", "attempts", "consumed", "done"],
-        [queries_robj(&kept)?, Robj::from(g.attempts as f64), Robj::from(g.consumed as f64), Robj::from(g.done)],
-    )
+    Ok(results::Generated {
+        kept: queries_robj(&kept)?,
+        attempts: Robj::from(g.attempts as f64),
+        consumed: Robj::from(g.consumed as f64),
+        done: Robj::from(g.done),
+    }
+    .into())
 }
 
 /// Per dataset of `datasets` (list(dataset, positions: NULL for all, or 0-based
@@ -333,6 +337,75 @@ pub fn singling_out_evaluate(ptr: Robj, queries: Robj, datasets: Robj, n_threads
         out.push(Robj::from(found.into_iter().map(|r| r.map(|x| x as i32 + 1)).collect::<Vec<Option<i32>>>()));
     }
     Ok(List::from_values(out).into())
+}
+
+/// What this topic returns, each a named list of its fields in this order (extendr's
+/// `IntoList`; scalars and values of several types as `Robj`). R reads them by name
+/// (R/inference-risk.R, R/linkability-risk.R, R/singling-out-risk.R).
+mod results {
+    use extendr_api::scalar::Rbool;
+    use extendr_api::{IntoList, Robj};
+
+    /// One inference search: per target row, success, the size of its nearest set, the
+    /// distance to it and the baseline.
+    #[derive(IntoList)]
+    pub(crate) struct Inferred {
+        pub(crate) success: Vec<f64>,
+        pub(crate) set_size: Vec<f64>,
+        pub(crate) distance: Vec<f64>,
+        pub(crate) baseline: Vec<f64>,
+    }
+
+    /// One group of secrets: its searches' `Inferred`, and per secret column whether it
+    /// is numeric.
+    #[derive(IntoList)]
+    pub(crate) struct InferenceGroup {
+        pub(crate) searches: Robj,
+        pub(crate) secret_numeric: Vec<Rbool>,
+    }
+
+    /// One linkability search: per target row, success, whether any neighbour links,
+    /// the overlaps' counts and the baseline.
+    #[derive(IntoList)]
+    pub(crate) struct Linked {
+        pub(crate) success: Vec<f64>,
+        pub(crate) any: Vec<Rbool>,
+        pub(crate) a: Vec<f64>,
+        pub(crate) alpha: Vec<f64>,
+        pub(crate) b: Vec<f64>,
+        pub(crate) beta: Vec<f64>,
+        pub(crate) baseline: Robj,
+    }
+
+    /// The singling-out datasets' handle, per column whether it is numeric, and per
+    /// dataset its distinct records' rows and values.
+    #[derive(IntoList)]
+    pub(crate) struct SinglingOutData {
+        pub(crate) ptr: Robj,
+        pub(crate) numeric: Robj,
+        pub(crate) rows: Robj,
+        pub(crate) distinct: Robj,
+    }
+
+    /// Queries as columns: the query (1-based), and per predicate its column, operator
+    /// and value.
+    #[derive(IntoList)]
+    pub(crate) struct QueryColumns {
+        pub(crate) query: Vec<i32>,
+        pub(crate) column: Vec<i32>,
+        pub(crate) op: Vec<i32>,
+        pub(crate) value: Vec<f64>,
+    }
+
+    /// What a round of multivariate attempts left: the queries kept, the attempts, the
+    /// uniforms consumed, and whether it is done.
+    #[derive(IntoList)]
+    pub(crate) struct Generated {
+        pub(crate) kept: Robj,
+        pub(crate) attempts: Robj,
+        pub(crate) consumed: Robj,
+        pub(crate) done: Robj,
+    }
 }
 
 /// The shapes of the lists this topic receives (see `crate::wire`; the sets of columns

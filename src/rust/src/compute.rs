@@ -4,14 +4,15 @@
 
 use crate::encoding::{encoded_vars, var_indices};
 use crate::protocol::*;
-use wire::{ComputeCall, EncodingWire, FieldByName, PlanWire, TargetWire, ViewWire};
 use extendr_api::prelude::*;
+use results::{EncodedAndCounted, OneWayLevels, TargetCounts, TwoWayPairs};
 use synthrisk_core::checks::PairCount;
 use synthrisk_core::encode::EncodedVar;
 use synthrisk_core::engine::{run_plan, CountRequest, SynthesisResult, TargetRequest, TargetResult};
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, TABLE_NAMES};
 use synthrisk_core::measures::MEASURE_NAMES;
 use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
+use wire::{ComputeCall, EncodingWire, FieldByName, PlanWire, TargetWire, ViewWire};
 
 fn non_negative<T: TryFrom<i64>>(v: i64, what: &str) -> GlueResult<T> {
     T::try_from(v).map_err(|_| internal(format!("`{what}` has {v}, must be >= 0")))
@@ -47,7 +48,8 @@ pub fn target_request(x: &Robj, what: &str, vars: &[EncodedVar<'_>], original: u
     for level in indices::<usize>(&w.excluded_levels, &format!("{what}$excluded_levels"))? {
         *excluded_target
             .get_mut(level)
-            .ok_or_else(|| internal(format!("`{what}$excluded_levels` has {level}, beyond the target's levels")))? = true;
+            .ok_or_else(|| internal(format!("`{what}$excluded_levels` has {level}, beyond the target's levels")))? =
+            true;
     }
     let keys: Vec<usize> = indices(&w.kt_key, what)?;
     let key_levels: Vec<u32> = indices(&w.kt_key_level, what)?;
@@ -127,21 +129,18 @@ fn plan_of(plan: &Robj, n_datasets: usize) -> GlueResult<Plan> {
 }
 
 /// The pairs of every synthesis as columns, with the synthesis (1-based) of each.
-fn two_way_robj(synthesis: &[SynthesisResult]) -> GlueResult<Robj> {
+fn two_way_pairs(synthesis: &[SynthesisResult]) -> TwoWayPairs {
     let pairs = || synthesis.iter().enumerate().flat_map(|(j, s)| s.two_way.iter().map(move |p| (j, p)));
-    let column = |f: fn(&PairCount) -> u64| counts_robj(pairs().map(|(_, p)| f(p)));
-    named_list(
-        ["synthesis", "key", "key_level", "target_level", "npairs", "key_target_total", "key_total"],
-        [
-            one_based_robj(pairs().map(|(j, _)| j as u32)),
-            one_based_robj(pairs().map(|(_, p)| p.key as u32)),
-            one_based_robj(pairs().map(|(_, p)| p.key_level)),
-            one_based_robj(pairs().map(|(_, p)| p.target_level)),
-            column(|p| p.npairs),
-            column(|p| p.key_target_total),
-            column(|p| p.key_total),
-        ],
-    )
+    let column = |f: fn(&PairCount) -> u64| counts(pairs().map(|(_, p)| f(p)));
+    TwoWayPairs {
+        synthesis: one_based(pairs().map(|(j, _)| j as u32)),
+        key: one_based(pairs().map(|(_, p)| p.key as u32)),
+        key_level: one_based(pairs().map(|(_, p)| p.key_level)),
+        target_level: one_based(pairs().map(|(_, p)| p.target_level)),
+        npairs: column(|p| p.npairs),
+        key_target_total: column(|p| p.key_target_total),
+        key_total: column(|p| p.key_total),
+    }
 }
 
 /// Per table, for each synthesis in turn, the records each exclusion step removed and
@@ -155,20 +154,15 @@ fn exclusions_robj(synthesis: &[SynthesisResult]) -> GlueResult<Robj> {
 
 /// Per synthesis: the level with most disclosive records (1-based, NaN for none) and
 /// the counts, as columns.
-fn one_way_robj(synthesis: &[SynthesisResult]) -> GlueResult<Robj> {
-    let column = |f: fn(&SynthesisResult) -> u64| counts_robj(synthesis.iter().map(f));
-    named_list(
-        ["level", "n_level_dis", "total_disclosive", "level_orig", "all_orig"],
-        [
-            Robj::from(
-                synthesis.iter().map(|s| s.one_way.level.map_or(f64::NAN, |l| l as f64 + 1.0)).collect::<Vec<f64>>(),
-            ),
-            column(|s| s.one_way.n_level_dis),
-            column(|s| s.one_way.total_disclosive),
-            column(|s| s.one_way.level_orig),
-            column(|s| s.one_way.all_orig),
-        ],
-    )
+fn one_way_levels(synthesis: &[SynthesisResult]) -> OneWayLevels {
+    let column = |f: fn(&SynthesisResult) -> u64| counts(synthesis.iter().map(f));
+    OneWayLevels {
+        level: synthesis.iter().map(|s| s.one_way.level.map_or(f64::NAN, |l| l as f64 + 1.0)).collect(),
+        n_level_dis: column(|s| s.one_way.n_level_dis),
+        total_disclosive: column(|s| s.one_way.total_disclosive),
+        level_orig: column(|s| s.one_way.level_orig),
+        all_orig: column(|s| s.one_way.all_orig),
+    }
 }
 
 /// One target's results, every part named, each a column over the syntheses: `stats`
@@ -182,19 +176,15 @@ fn target_result_robj(tr: &TargetResult) -> GlueResult<Robj> {
         .map(|i| Robj::from(per_synthesis.iter().map(|m| m[i].1).collect::<Vec<f64>>()))
         .collect();
     let stats = List::from_names_and_values(MEASURE_NAMES, stats).map_err(internal)?;
-    let tau_syn: Vec<f64> = tr.synthesis.iter().flat_map(|s| s.tau_syn.iter().copied()).collect();
-    let tau_orig: Vec<f64> = tr.synthesis.iter().flat_map(|s| s.tau_orig.iter().copied()).collect();
-    named_list(
-        ["stats", "nexcl", "one_way", "two_way", "tau_syn", "tau_orig"],
-        [
-            stats.into(),
-            exclusions_robj(&tr.synthesis)?,
-            one_way_robj(&tr.synthesis)?,
-            two_way_robj(&tr.synthesis)?,
-            Robj::from(tau_syn),
-            Robj::from(tau_orig),
-        ],
-    )
+    Ok(TargetCounts {
+        stats: stats.into(),
+        nexcl: exclusions_robj(&tr.synthesis)?,
+        one_way: one_way_levels(&tr.synthesis).into(),
+        two_way: two_way_pairs(&tr.synthesis).into(),
+        tau_syn: tr.synthesis.iter().flat_map(|s| s.tau_syn.iter().copied()).collect(),
+        tau_orig: tr.synthesis.iter().flat_map(|s| s.tau_orig.iter().copied()).collect(),
+    }
+    .into())
 }
 
 pub fn compute(
@@ -238,7 +228,7 @@ pub fn encode_compute(vars: Robj, n_threads: i32, calls: Robj) -> GlueResult<Rob
         alike |= FieldByName::dollar(&v, "close_pairs").map_err(wire_error("info[[i]]"))?.len() > 0;
     }
     if calls.is_null() || alike {
-        return named_list(["encoding", "raw"], [encoding, Robj::from(())]);
+        return Ok(EncodedAndCounted { encoding, raw: Robj::from(()) }.into());
     }
     let ptr = parts.ptr;
     let raw: Vec<Robj> = List::from_robj(&calls, "calls")?
@@ -249,7 +239,69 @@ pub fn encode_compute(vars: Robj, n_threads: i32, calls: Robj) -> GlueResult<Rob
             compute(ptr.clone(), call.keys, call.use_keys_na, call.targets, n_threads, call.plan)
         })
         .collect::<GlueResult<_>>()?;
-    named_list(["encoding", "raw"], [encoding, List::from_values(raw).into()])
+    Ok(EncodedAndCounted { encoding, raw: List::from_values(raw).into() }.into())
+}
+
+/// What this topic returns, each a named list of its fields in this order (extendr's
+/// `IntoList`); R reads them by name (R/disclosure-result.R, R/run-request.R).
+mod results {
+    use extendr_api::{IntoList, Robj};
+
+    /// One target's results (`target_result_robj`): `stats` and `nexcl` are named by the
+    /// core's registries (`MEASURE_NAMES`, `TABLE_NAMES`).
+    #[derive(IntoList)]
+    pub(crate) struct TargetCounts {
+        pub(crate) stats: Robj,
+        pub(crate) nexcl: Robj,
+        pub(crate) one_way: Robj,
+        pub(crate) two_way: Robj,
+        pub(crate) tau_syn: Vec<f64>,
+        pub(crate) tau_orig: Vec<f64>,
+    }
+
+    /// The 2-way check's pairs of every synthesis, as columns (indices 1-based, counts
+    /// as doubles).
+    #[derive(IntoList)]
+    pub(crate) struct TwoWayPairs {
+        pub(crate) synthesis: Vec<i32>,
+        pub(crate) key: Vec<i32>,
+        pub(crate) key_level: Vec<i32>,
+        pub(crate) target_level: Vec<i32>,
+        pub(crate) npairs: Vec<f64>,
+        pub(crate) key_target_total: Vec<f64>,
+        pub(crate) key_total: Vec<f64>,
+    }
+
+    /// The 1-way check's inputs per synthesis, as columns.
+    #[derive(IntoList)]
+    pub(crate) struct OneWayLevels {
+        pub(crate) level: Vec<f64>,
+        pub(crate) n_level_dis: Vec<f64>,
+        pub(crate) total_disclosive: Vec<f64>,
+        pub(crate) level_orig: Vec<f64>,
+        pub(crate) all_orig: Vec<f64>,
+    }
+
+    /// The measures' declarations as columns, one element per measure.
+    #[derive(IntoList)]
+    pub(crate) struct MeasureDeclarations {
+        pub(crate) measure: Vec<&'static str>,
+        pub(crate) family: Vec<&'static str>,
+        pub(crate) unit: Vec<&'static str>,
+        pub(crate) data: Vec<&'static str>,
+        pub(crate) components: Vec<&'static str>,
+        pub(crate) numerator: Vec<&'static str>,
+        pub(crate) denominator: Vec<&'static str>,
+        pub(crate) definition: Vec<&'static str>,
+    }
+
+    /// `encode_compute`'s result: the encoding, and the raw counts of each call (NULL
+    /// when R must merge look-alike levels first).
+    #[derive(IntoList)]
+    pub(crate) struct EncodedAndCounted {
+        pub(crate) encoding: Robj,
+        pub(crate) raw: Robj,
+    }
 }
 
 /// The shapes of the lists this topic receives (see `crate::wire`).
@@ -317,22 +369,19 @@ mod wire {
 /// element per measure: what R's registry reads (tools/measure-declarations.R writes
 /// them into R/measure-declarations.R; test-measures.R checks the two agree).
 pub fn measure_declarations() -> GlueResult<Robj> {
-    use synthrisk_core::measures::SynthesisMeasures;
-    let column = |f: fn(&synthrisk_core::measures::MeasureDeclaration) -> &'static str| -> Robj {
-        Robj::from(SynthesisMeasures::DECLARATIONS.iter().map(f).collect::<Vec<&str>>())
+    use synthrisk_core::measures::{MeasureDeclaration, SynthesisMeasures};
+    let column = |f: fn(&MeasureDeclaration) -> &'static str| -> Vec<&'static str> {
+        SynthesisMeasures::DECLARATIONS.iter().map(f).collect()
     };
-    named_list(
-        ["measure", "family", "unit", "data", "components", "numerator", "denominator", "definition"],
-        [
-            column(|d| d.name),
-            column(|d| d.family),
-            column(|d| d.unit),
-            column(|d| d.data),
-            column(|d| d.components),
-            column(|d| d.numerator),
-            column(|d| d.denominator),
-            column(|d| d.definition),
-        ],
-    )
+    Ok(results::MeasureDeclarations {
+        measure: column(|d| d.name),
+        family: column(|d| d.family),
+        unit: column(|d| d.unit),
+        data: column(|d| d.data),
+        components: column(|d| d.components),
+        numerator: column(|d| d.numerator),
+        denominator: column(|d| d.denominator),
+        definition: column(|d| d.definition),
+    }
+    .into())
 }
-

@@ -34,7 +34,7 @@ pub fn dcr(
     // Each dataset searched is indexed once, and the index dropped after its last search
     // (memory O(N)).
     let mut indexes = PerIndexed::<Index>::new(&searches, n_tables);
-    let mut out = Vec::with_capacity(searches.len());
+    let mut out: Vec<Robj> = Vec::with_capacity(searches.len());
     for (k, search) in searches.iter().enumerate() {
         let index = indexes.get(&searches, k, || {
             let table = tables.table(&metric, search.indexed)?;
@@ -43,18 +43,32 @@ pub fn dcr(
         let queries = tables.table(&metric, search.queries)?;
         let found = nearest(&workers, &metric, index, &queries, search.second, &user_interrupt)?;
         indexes.done(&searches, k);
-        let second_robj = if search.second { Robj::from(found.second) } else { Robj::from(()) };
-        out.push(named_list(
-            ["distance", "row", "second"],
-            [Robj::from(found.distance), one_based_robj(found.row), second_robj],
-        )?);
+        let second = if search.second { Robj::from(found.second) } else { Robj::from(()) };
+        out.push(Nearest { distance: found.distance, row: one_based(found.row), second }.into());
     }
-    named_list(
-        ["searches", "numeric", "ranges"],
-        [
-            List::from_values(out).into(),
-            Robj::from(tables.numeric.iter().map(|&b| Rbool::from(b)).collect::<Vec<Rbool>>()),
-            Robj::from(tables.ranges.clone()),
-        ],
-    )
+    Ok(Searched {
+        searches: List::from_values(out).into(),
+        numeric: tables.numeric.iter().map(|&b| Rbool::from(b)).collect(),
+        ranges: tables.ranges.clone(),
+    }
+    .into())
+}
+
+/// One search's nearest records: the distance and 1-based row of each query's nearest,
+/// and the second nearest distances (NULL unless asked). A named list of its fields
+/// (extendr's `IntoList`).
+#[derive(IntoList)]
+struct Nearest {
+    distance: Vec<f64>,
+    row: Vec<i32>,
+    second: Robj,
+}
+
+/// What `dcr` returns: each search's `Nearest`, and per column whether it is numeric
+/// and its range.
+#[derive(IntoList)]
+struct Searched {
+    searches: Robj,
+    numeric: Vec<Rbool>,
+    ranges: Vec<f64>,
 }

@@ -4,9 +4,9 @@
 //! request (and so every column), so they live as long as the encoding does.
 
 use crate::protocol::*;
-use wire::{MergeWire, VariableWire};
 use extendr_api::prelude::*;
 use synthrisk_core::encode::{close_numeric_pairs, encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput};
+use wire::{MergeWire, VariableWire};
 
 extern "C" {
     /// R's API (Rinternals.h); SEXPs passed as opaque pointers.
@@ -48,8 +48,7 @@ struct VariableSpec {
 
 impl VariableSpec {
     fn from_wire(x: &Robj, what: &str) -> GlueResult<Self> {
-        let w =
-            VariableWire::try_from(x).map_err(wire_error(what))?;
+        let w = VariableWire::try_from(x).map_err(wire_error(what))?;
         let kind = match w.kind.as_str() {
             "factor" => ColumnKind::Factor,
             "double" => ColumnKind::Double,
@@ -141,28 +140,31 @@ fn info_robj(v: &EncodedVar<'_>, integer_kind: bool) -> GlueResult<Robj> {
         }
         _ => Robj::from(()),
     };
-    named_list(
-        [
-            "n_levels",
-            "missing_code",
-            "numeric_levels",
-            "has_missing",
-            "one_sided",
-            "close_pairs",
-            "level_counts",
-            "original_distinct",
-        ],
-        [
-            Robj::from(v.n_levels as i32),
-            Robj::from(v.missing_code as i32),
-            levels,
-            Robj::from(v.has_missing.clone()),
-            Robj::from(v.one_sided),
-            close,
-            level_counts,
-            original_distinct,
-        ],
-    )
+    Ok(VariableInfo {
+        n_levels: Robj::from(v.n_levels as i32),
+        missing_code: Robj::from(v.missing_code as i32),
+        numeric_levels: levels,
+        has_missing: v.has_missing.clone(),
+        one_sided: Robj::from(v.one_sided),
+        close_pairs: close,
+        level_counts,
+        original_distinct,
+    }
+    .into())
+}
+
+/// What R learns about one encoded variable (`info_robj`), a named list of its fields
+/// (extendr's `IntoList`; scalars and values that may be NULL as `Robj`).
+#[derive(IntoList)]
+struct VariableInfo {
+    n_levels: Robj,
+    missing_code: Robj,
+    numeric_levels: Robj,
+    has_missing: Vec<bool>,
+    one_sided: Robj,
+    close_pairs: Robj,
+    level_counts: Robj,
+    original_distinct: Robj,
 }
 
 pub fn encode(request: Robj, n_threads: i32) -> GlueResult<Robj> {
@@ -184,7 +186,14 @@ pub fn encode(request: Robj, n_threads: i32) -> GlueResult<Robj> {
     let ptr: Robj = ExternalPtr::new(Encoded(encoded)).into();
     // SAFETY: both are live R objects on R's thread.
     unsafe { R_SetExternalPtrProtected(ptr.get().cast(), request.get().cast()) };
-    named_list(["ptr", "info"], [ptr, List::from_values(info).into()])
+    Ok(Encoding { ptr, info: List::from_values(info).into() }.into())
+}
+
+/// What `encode` returns: the encoding's handle and each variable's `VariableInfo`.
+#[derive(IntoList)]
+struct Encoding {
+    ptr: Robj,
+    info: Robj,
 }
 
 /// The variables of an encoding made by `encode`.

@@ -50,28 +50,30 @@ pub fn identify(
     if within.len() != radius.len() || within.len() != relative.len() {
         return Err(internal("one radius and one relative flag per numeric variable"));
     }
-    let values = within
-        .iter()
-        .map(|&k| values_of(&vars[k], &format!("variable {k}")))
-        .collect::<GlueResult<Vec<_>>>()?;
+    let values =
+        within.iter().map(|&k| values_of(&vars[k], &format!("variable {k}"))).collect::<GlueResult<Vec<_>>>()?;
     let radius_vars: Vec<RadiusVar<'_>> = values
         .iter()
         .zip(radius)
         .zip(&relative)
-        .map(|((cols, r), &rel)| RadiusVar { values: cols.iter().map(|c| c.as_ref()).collect(), radius: r, relative: rel })
+        .map(|((cols, r), &rel)| RadiusVar {
+            values: cols.iter().map(|c| c.as_ref()).collect(),
+            radius: r,
+            relative: rel,
+        })
         .collect();
     let results = identification(&workers, &exact_codes, &levels, &radius_vars, &user_interrupt)?;
-    let out: Vec<Robj> = results
-        .iter()
-        .map(|r| {
-            named_list(
-                ["c", "t"],
-                [
-                    Robj::from(r.c.iter().map(|&c| c as i32).collect::<Vec<i32>>()),
-                    Robj::from(r.t.iter().map(|&t| Rbool::from(t)).collect::<Vec<Rbool>>()),
-                ],
-            )
-        })
-        .collect::<GlueResult<_>>()?;
+    let out = results.iter().map(|r| -> Robj {
+        Identified { c: r.c.iter().map(|&c| c as i32).collect(), t: r.t.iter().map(|&t| Rbool::from(t)).collect() }
+            .into()
+    });
     Ok(List::from_values(out).into())
+}
+
+/// One synthesis's identification counts (`c`) and whether each match is true (`t`),
+/// a named list of its fields (extendr's `IntoList`).
+#[derive(IntoList)]
+struct Identified {
+    c: Vec<i32>,
+    t: Vec<Rbool>,
 }

@@ -71,5 +71,13 @@ pub fn key_subsets(
     let work_rows = subsets.iter().map(|s| rows.saturating_mul(s.targets.len())).fold(0usize, usize::saturating_add);
     let workers = workers_for(n_threads, work_rows)?;
     let values = count_key_subsets(&workers, vars, &subsets, &plan, SUBSET_CHUNK_ROWS, &user_interrupt)?;
-    named_list(["values", "measures"], [Robj::from(values), Robj::from(MEASURE_NAMES.to_vec())])
+    Ok(SubsetMeasures { values, measures: MEASURE_NAMES.to_vec() }.into())
+}
+
+/// What `key_subsets` returns: every subset's measures, and the measures' names
+/// (`MEASURE_NAMES`), a named list of its fields (extendr's `IntoList`).
+#[derive(IntoList)]
+struct SubsetMeasures {
+    values: Vec<f64>,
+    measures: Vec<&'static str>,
 }

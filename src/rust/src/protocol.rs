@@ -42,17 +42,21 @@ impl From<Failure> for Robj {
     fn from(failure: Failure) -> Robj {
         let e = failure.0;
         let interrupted = e.is_interrupt();
-        let values = [Robj::from(e.to_string()), Robj::from(interrupted)];
-        let mut out: Robj = match List::from_names_and_values(["message", "interrupted"], values) {
-            Ok(l) => l.into(),
-            Err(_) => Robj::from(e.to_string()),
-        };
+        let mut out: Robj =
+            FailureValue { message: Robj::from(e.to_string()), interrupted: Robj::from(interrupted) }.into();
         let classes: &[&str] =
             if interrupted { &["synthrisk_rust_interrupt", "synthrisk_rust_error"] } else { &["synthrisk_rust_error"] };
         // A failed set_class leaves a plain value, which the R side also reports.
         let _ = out.set_class(classes);
         out
     }
+}
+
+/// The value of a `Failure` for R: a named list of its fields (extendr's `IntoList`).
+#[derive(IntoList)]
+struct FailureValue {
+    message: Robj,
+    interrupted: Robj,
 }
 
 /// What an entry point returns to R.
@@ -192,16 +196,22 @@ fn thread_count(n: i32) -> GlueResult<usize> {
     usize::try_from(n).ok().filter(|&n| n >= 1).ok_or_else(|| internal(format!("n_threads is {n}")))
 }
 
-pub fn named_list<const N: usize>(names: [&str; N], values: [Robj; N]) -> GlueResult<Robj> {
-    List::from_names_and_values(names, values).map(Robj::from).map_err(internal)
-}
-
 /// Counts for R: doubles, exact up to 2^53, where R's integers would stop at 2^31.
 pub fn counts_robj(v: impl IntoIterator<Item = u64>) -> Robj {
-    Robj::from(v.into_iter().map(|x| x as f64).collect::<Vec<f64>>())
+    Robj::from(counts(v))
+}
+
+/// Counts as R's doubles.
+pub fn counts(v: impl IntoIterator<Item = u64>) -> Vec<f64> {
+    v.into_iter().map(|x| x as f64).collect()
 }
 
 /// 0-based indices for R, made 1-based.
 pub fn one_based_robj(v: impl IntoIterator<Item = u32>) -> Robj {
-    Robj::from(v.into_iter().map(|x| x as i32 + 1).collect::<Vec<i32>>())
+    Robj::from(one_based(v))
+}
+
+/// 0-based indices made 1-based, as R's integers.
+pub fn one_based(v: impl IntoIterator<Item = u32>) -> Vec<i32> {
+    v.into_iter().map(|x| x as i32 + 1).collect()
 }

@@ -21,13 +21,19 @@ pub fn keys_of_records(encoded: Robj, keys: Robj, n_threads: i32) -> GlueResult<
     let codes: Vec<&[LevelCodes<'_>]> = keys.iter().map(|&k| vars[k].codes.as_slice()).collect();
     let levels: Vec<u32> = keys.iter().map(|&k| vars[k].n_levels).collect();
     let r = record_keys(&workers, &codes, &levels, &user_interrupt)?;
-    named_list(
-        ["q", "counts"],
-        [
-            List::from_values(r.q.iter().map(|q| ints_robj(q, 1))).into(),
-            List::from_values(r.counts.iter().map(|c| ints_robj(c, 0))).into(),
-        ],
-    )
+    Ok(RecordKeys {
+        q: List::from_values(r.q.iter().map(|q| ints_robj(q, 1))).into(),
+        counts: List::from_values(r.counts.iter().map(|c| ints_robj(c, 0))).into(),
+    }
+    .into())
+}
+
+/// What `keys_of_records` returns, per dataset: each record's q (1-based) and the
+/// records of each q. A named list of its fields (extendr's `IntoList`).
+#[derive(IntoList)]
+struct RecordKeys {
+    q: Robj,
+    counts: Robj,
 }
 
 /// Record-level rows of one target (`record_risk()`): the original records under each
@@ -60,15 +66,24 @@ pub fn record_level(encoded: Robj, keys: Robj, use_keys_na: Robj, target: Robj, 
         tables.write_synthetic(&workers, s_here, &user_interrupt)?;
         (o_rest, s_rest) = (o_next, s_next);
     }
-    named_list(
-        ["original", "synthetic", "n_orig", "n_syn"],
-        [
-            original.into_list()?,
-            synthetic.into_list()?,
-            Robj::from(n_orig as f64),
-            Robj::from(n_syn.iter().map(|&n| n as f64).collect::<Vec<f64>>()),
-        ],
-    )
+    Ok(RecordLevel {
+        original: original.into_list()?,
+        synthetic: synthetic.into_list()?,
+        n_orig: Robj::from(n_orig as f64),
+        n_syn: n_syn.iter().map(|&n| n as f64).collect(),
+    }
+    .into())
+}
+
+/// What `record_level` returns: the original's and the syntheses' columns, the
+/// original's records and each synthesis's. A named list of its fields (extendr's
+/// `IntoList`).
+#[derive(IntoList)]
+struct RecordLevel {
+    original: Robj,
+    synthetic: Robj,
+    n_orig: Robj,
+    n_syn: Vec<f64>,
 }
 
 /// A fresh R vector of `len` elements of type `rtype`, for the core to fill.
@@ -131,8 +146,9 @@ macro_rules! record_columns {
                 })
             }
 
+            /// The columns as a list named by their fields.
             fn into_list(self) -> GlueResult<Robj> {
-                named_list([stringify!($first) $(, stringify!($field))*], [self.$first $(, self.$field)*])
+                Ok(List::from_pairs([(stringify!($first), self.$first) $(, (stringify!($field), self.$field))*]).into())
             }
         }
 
