@@ -490,15 +490,18 @@ pub fn merge_numeric_levels(workers: &Workers, var: &mut EncodedVar<'_>, first_o
     let missing_code = kept.len() as u32;
     new_of[n] = missing_code;
     let n_levels = missing_code + 1;
-    let codes: Vec<LevelCodes<'_>> = workers.run(|| {
-        std::mem::take(&mut var.codes)
+    let old_codes = std::mem::take(&mut var.codes);
+    // Both in the pool: `EncodedVar::new` counts the levels present in parallel too.
+    let merged = workers.run(|| {
+        let codes: Vec<LevelCodes<'_>> = old_codes
             .into_par_iter()
             .map(|c| LevelCodes::narrow_from_fn(c.len(), n_levels, |i| new_of[c.get(i) as usize]))
-            .collect()
+            .collect();
+        EncodedVar::new(codes, n_levels, missing_code, Some(kept))
     });
     // The values as they arrived stay: merging changes levels, never magnitudes.
     let magnitudes = var.magnitudes.take();
-    *var = EncodedVar::new(codes, n_levels, missing_code, Some(kept));
+    *var = merged;
     var.magnitudes = magnitudes;
     Ok(())
 }

@@ -37,6 +37,8 @@ pub fn never_stop() -> bool {
 /// A pool of `n_threads` threads.
 pub struct Workers {
     pool: Arc<rayon::ThreadPool>,
+    /// Whether trips go through a thread of their own (see `PoolCache::stale_caller`).
+    from_helper: bool,
 }
 
 /// Pools kept for the session, one per thread count: starting threads costs more than
@@ -58,32 +60,49 @@ struct PoolCache {
     with_caller: Option<(ThreadId, usize, Arc<rayon::ThreadPool>)>,
     /// Whether this process has tried to make one (done once, whatever came of it).
     caller_tried: bool,
+    /// In a forked child, the thread that worked in a pool of the parent's (R's
+    /// thread). It is still that pool's worker here, and a trip to any pool from it
+    /// would wait on the parent's copied sleep state, whose locks a parent thread may
+    /// have held at the fork (a hang of a few children in 20,000, reproduced). Its trips
+    /// are sent from a thread of their own instead, which waits on a lock of its own.
+    stale_caller: Option<ThreadId>,
 }
 
 static POOLS: OnceLock<Mutex<PoolCache>> = OnceLock::new();
 
 impl PoolCache {
     fn new(pid: u32) -> Self {
-        PoolCache { pid, pools: HashMap::new(), with_caller: None, caller_tried: false }
+        PoolCache { pid, pools: HashMap::new(), with_caller: None, caller_tried: false, stale_caller: None }
     }
 
-    /// The pool of `n_threads` threads for process `pid`, started on first use; with
+    /// The pool of `n_threads` threads for process `pid`, started on first use, and
+    /// whether the calling thread must send its trips from a thread of its own; with
     /// `caller`, the calling thread's own pool when it has (or now gets) one of
     /// `n_threads`.
-    fn get(&mut self, pid: u32, n_threads: usize, caller: bool) -> CoreResult<Arc<rayon::ThreadPool>> {
+    fn get(&mut self, pid: u32, n_threads: usize, caller: bool) -> CoreResult<(Arc<rayon::ThreadPool>, bool)> {
+        let me = std::thread::current().id();
         if self.pid != pid {
             // Another process (a forked child): the parent's pools have no threads here.
             // Dropping them would signal those threads through locks they may have held
             // at the fork: they are leaked instead (memory copied from the parent). The
             // caller still works in the parent's pool (its thread-local state was copied
-            // too), so its try for a pool of its own fails and it gets pools of threads.
+            // too): it gets pools of threads, and sends its trips from a thread of its own.
             std::mem::forget(std::mem::take(&mut self.pools));
-            std::mem::forget(self.with_caller.take());
-            self.caller_tried = false;
+            if let Some((thread, _, pool)) = self.with_caller.take() {
+                self.stale_caller = Some(thread);
+                std::mem::forget(pool);
+            }
+            // A thread still in the parent's pool cannot join another (the try would
+            // fail); any other thread may.
+            self.caller_tried = self.stale_caller.is_some();
             self.pid = pid;
         }
+        let from_helper = self.stale_caller == Some(me);
+        Ok((self.pool(n_threads, caller && !from_helper, me)?, from_helper))
+    }
+
+    fn pool(&mut self, n_threads: usize, caller: bool, me: ThreadId) -> CoreResult<Arc<rayon::ThreadPool>> {
         if caller {
-            let me = std::thread::current().id();
             if let Some((thread, n, pool)) = &self.with_caller {
                 if *thread == me && *n == n_threads {
                     return Ok(Arc::clone(pool));
@@ -108,7 +127,7 @@ impl PoolCache {
 
 /// The session's pool of `n_threads` threads for process `pid`; `shared` passes this
 /// process's id, tests pretend another.
-fn shared_pool(pid: u32, n_threads: usize, caller: bool) -> CoreResult<Arc<rayon::ThreadPool>> {
+fn shared_pool(pid: u32, n_threads: usize, caller: bool) -> CoreResult<(Arc<rayon::ThreadPool>, bool)> {
     let cache = POOLS.get_or_init(|| Mutex::new(PoolCache::new(pid)));
     let mut cache = cache.lock().map_err(|_| CoreError::new("internal: the thread pool cache is poisoned"))?;
     cache.get(pid, n_threads, caller)
@@ -117,12 +136,13 @@ fn shared_pool(pid: u32, n_threads: usize, caller: bool) -> CoreResult<Arc<rayon
 impl Workers {
     /// A new pool of its own.
     pub fn new(n_threads: usize) -> CoreResult<Self> {
-        Ok(Workers { pool: Arc::new(build_pool(n_threads)?) })
+        Ok(Workers { pool: Arc::new(build_pool(n_threads)?), from_helper: false })
     }
 
     /// The session's pool of `n_threads` threads, started on first use in this process.
     pub fn shared(n_threads: usize) -> CoreResult<Self> {
-        Ok(Workers { pool: shared_pool(std::process::id(), n_threads, false)? })
+        let (pool, from_helper) = shared_pool(std::process::id(), n_threads, false)?;
+        Ok(Workers { pool, from_helper })
     }
 
     /// As `shared`, but the calling thread works in the pool when it is the first to
@@ -130,7 +150,8 @@ impl Workers {
     /// `PoolCache`): for a caller that makes every call from one thread, which lives as
     /// long as the process (R's main thread).
     pub fn with_caller(n_threads: usize) -> CoreResult<Self> {
-        Ok(Workers { pool: shared_pool(std::process::id(), n_threads, true)? })
+        let (pool, from_helper) = shared_pool(std::process::id(), n_threads, true)?;
+        Ok(Workers { pool, from_helper })
     }
 
     /// The pool's number of threads.
@@ -140,7 +161,14 @@ impl Workers {
 
     /// Runs one chunk of work in the pool; the calling thread waits.
     pub fn run<T: Send>(&self, f: impl FnOnce() -> T + Send) -> T {
-        self.pool.install(f)
+        if !self.from_helper {
+            return self.pool.install(f);
+        }
+        // A thread that is no worker of any pool waits for the trip on a lock of its own.
+        std::thread::scope(|scope| match scope.spawn(|| self.pool.install(f)).join() {
+            Ok(out) => out,
+            Err(panic) => std::panic::resume_unwind(panic),
+        })
     }
 
     /// Runs `f` as one trip to the pool when `work_rows` is at most `one_trip_rows`
@@ -156,7 +184,7 @@ impl Workers {
         f: impl FnOnce(ShouldStop<'_>) -> T + Send,
     ) -> T {
         if work_rows <= one_trip_rows {
-            self.pool.install(|| f(&never_stop))
+            self.run(|| f(&never_stop))
         } else {
             f(should_stop)
         }
@@ -248,21 +276,23 @@ mod tests {
     fn another_process_starts_pools_of_its_own_and_leaks_the_old_ones() {
         // A cache of its own, so that the test does not touch the session's.
         let mut cache = PoolCache::new(1);
-        let parent = cache.get(1, 2, false).unwrap();
-        assert!(Arc::ptr_eq(&parent, &cache.get(1, 2, false).unwrap()));
+        let pool = |cache: &mut PoolCache, pid| cache.get(pid, 2, false).unwrap().0;
+        let parent = pool(&mut cache, 1);
+        assert!(Arc::ptr_eq(&parent, &pool(&mut cache, 1)));
         // The "child" (pid 2) gets a new pool; the parent's is forgotten, never dropped,
         // so the cache's reference to it is still counted.
-        let child = cache.get(2, 2, false).unwrap();
+        let child = pool(&mut cache, 2);
         assert!(!Arc::ptr_eq(&parent, &child));
         assert_eq!(Arc::strong_count(&parent), 2);
         assert_eq!(child.install(rayon::current_num_threads), 2);
-        assert!(Arc::ptr_eq(&child, &cache.get(2, 2, false).unwrap()));
+        assert!(Arc::ptr_eq(&child, &pool(&mut cache, 2)));
     }
 
-    /// The first caller's pool runs its trips on the caller; the same thread asking for
-    /// another count, another thread, or the thread in a "forked child" (where its
-    /// thread-local state still names the parent's pool) get pools of their own
-    /// threads, and every one of them works.
+    /// The first caller's pool runs its trips on the caller, and is handed to that
+    /// thread and thread count only; the same thread asking for another count, another
+    /// thread, or the thread in a "forked child" (where its thread-local state still
+    /// names the parent's pool) get pools of their own threads, and every one of them
+    /// works. In the "child", the old caller's trips go through a thread of their own.
     #[test]
     fn the_first_caller_works_in_its_own_pool_and_no_other() {
         fn sum(pool: &rayon::ThreadPool) -> u64 {
@@ -273,55 +303,88 @@ mod tests {
         std::thread::spawn(|| {
             let mut cache = PoolCache::new(1);
             let me = std::thread::current().id();
-            let pool = cache.get(1, 2, true).unwrap();
+            let (pool, helper) = cache.get(1, 2, true).unwrap();
+            assert!(!helper);
             assert_eq!(pool.install(|| std::thread::current().id()), me);
             assert_eq!(pool.install(rayon::current_num_threads), 2);
             assert_eq!(sum(&pool), 49_995_000);
-            assert!(Arc::ptr_eq(&pool, &cache.get(1, 2, true).unwrap()));
+            assert!(Arc::ptr_eq(&pool, &cache.get(1, 2, true).unwrap().0));
             // Another count: threads of its own, which the caller waits for.
-            let other = cache.get(1, 3, true).unwrap();
+            let (other, _) = cache.get(1, 3, true).unwrap();
             assert_ne!(other.install(|| std::thread::current().id()), me);
             assert_eq!(sum(&other), 49_995_000);
             // Another thread asking for the same count: not the caller's pool.
+            let callers_pool = Arc::clone(&pool);
             let from_elsewhere = std::thread::spawn(move || {
                 let mut cache = cache;
-                let pool = cache.get(1, 2, true).unwrap();
+                let (pool, helper) = cache.get(1, 2, true).unwrap();
+                assert!(!helper && !Arc::ptr_eq(&pool, &callers_pool));
                 assert_ne!(pool.install(|| std::thread::current().id()), std::thread::current().id());
                 (sum(&pool), cache)
             });
             let (total, mut cache) = from_elsewhere.join().unwrap();
             assert_eq!(total, 49_995_000);
             // A "child": the caller is still a worker of the parent's pool, so its own
-            // pool cannot be made; it gets one of threads, and its trips return.
-            let child = cache.get(2, 2, true).unwrap();
-            assert!(!Arc::ptr_eq(&child, &pool));
-            assert_ne!(child.install(|| std::thread::current().id()), me);
-            assert_eq!(sum(&child), 49_995_000);
-            assert!(Arc::ptr_eq(&child, &cache.get(2, 2, true).unwrap()));
+            // pool cannot be made; it gets one of threads, reached through a thread of
+            // its own, and so does every later "child".
+            for pid in [2, 3] {
+                let (child, helper) = cache.get(pid, 2, true).unwrap();
+                assert!(helper && !Arc::ptr_eq(&child, &pool));
+                let workers = Workers { pool: Arc::clone(&child), from_helper: helper };
+                let (sent_from, ran_on) =
+                    workers.run(|| (std::thread::current().id(), rayon::current_thread_index().is_some()));
+                assert!(sent_from != me && ran_on);
+                assert_eq!(workers.run(|| sum(&child)), 49_995_000);
+                assert!(Arc::ptr_eq(&child, &cache.get(pid, 2, true).unwrap().0));
+            }
         })
         .join()
         .unwrap();
     }
 
     // The only test that uses the session's cache: a test running beside it could hold
-    // the cache's lock when it forks.
+    // the cache's lock when it forks. It forks twice: after the parent used a pool of
+    // threads, and after it worked in a pool of its own (`with_caller`), whose child
+    // sends its trips from a thread of its own.
     #[cfg(target_os = "linux")]
     #[test]
     fn a_forked_child_can_use_the_shared_pool() {
+        use rayon::prelude::*;
         let parent = Workers::shared(2).unwrap();
         assert_eq!(parent.run(rayon::current_num_threads), 2);
+        let child_runs = || {
+            let sum = |w: Workers| w.run(|| (0..10_000u64).into_par_iter().sum::<u64>());
+            matches!(Workers::shared(2).map(sum), Ok(49_995_000))
+                && matches!(Workers::with_caller(2).map(sum), Ok(49_995_000))
+        };
+        expect_child_runs(&child_runs);
+        assert_eq!(parent.run(rayon::current_num_threads), 2);
+        let caller = Workers::with_caller(2).unwrap();
+        let me = std::thread::current().id();
+        assert_eq!(caller.run(|| std::thread::current().id()), me);
+        assert_eq!(caller.run(|| (0..10_000u64).into_par_iter().sum::<u64>()), 49_995_000);
+        expect_child_runs(&|| {
+            let helper = Workers::with_caller(2).map(|w| w.from_helper);
+            child_runs() && helper == Ok(true)
+        });
+        assert_eq!(caller.run(|| std::thread::current().id()), me);
+    }
+
+    /// Forks; the child runs `f` and leaves with its result, the parent waits for it
+    /// (30 s at most).
+    #[cfg(target_os = "linux")]
+    fn expect_child_runs(f: &dyn Fn() -> bool) {
         // SAFETY: the child only uses the pool cache, then leaves with _exit.
         let pid = unsafe { libc::fork() };
         assert!(pid >= 0, "fork failed");
         if pid == 0 {
-            let ran = matches!(Workers::shared(2).map(|w| w.run(rayon::current_num_threads)), Ok(2));
+            let ran = f();
             unsafe { libc::_exit(if ran { 0 } else { 1 }) };
         }
         let mut status = 0;
         for _ in 0..600 {
             if unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) } == pid {
                 assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "the child failed: {status}");
-                assert_eq!(parent.run(rayon::current_num_threads), 2);
                 return;
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
