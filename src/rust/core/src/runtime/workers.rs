@@ -20,7 +20,9 @@ fn pool_builder(n_threads: usize) -> CoreResult<rayon::ThreadPoolBuilder> {
 
 /// A pool of `n_threads` threads of which the calling thread is one (it starts
 /// `n_threads - 1`); `None` when the calling thread already works in a pool (a forked
-/// child's copy of its parent's) or the threads cannot start.
+/// child's copy of its parent's) or the threads cannot start (the calling thread then
+/// stays a worker of the pool rayon shut down, and reaches other pools as any worker
+/// of another pool does).
 fn build_pool_with_caller(n_threads: usize) -> Option<rayon::ThreadPool> {
     pool_builder(n_threads).ok()?.use_current_thread().build().ok()
 }
