@@ -3,6 +3,12 @@
 # core's message (classed `synthrisk_rust_error`). It becomes an ordinary R error here,
 # and a Ctrl-C that the core noticed between two chunks of work becomes an ordinary R
 # interrupt (catchable with `tryCatch(interrupt = )`), with the session left usable.
+#
+# Every entry point has one shape, declared once in the glue's lib.rs
+# (`entry_points!`): `.Call(wrap__rust_x, handle, request)`, `handle` the data it works
+# on (the columns to encode, an encoding's pointer, singling out's datasets; NULL when
+# none) and `request` one named list, read by the glue into the typed struct of its
+# topic's `mod wire`. Each wrapper below names that list's fields.
 
 rust_result <- function(result, call = rlang::caller_env()) {
   if (!is_rust_failure(result)) return(result)
@@ -23,7 +29,7 @@ is_rust_failure <- function(result) inherits(result, "extendr_error")
 # (`close_pairs`; labels that agree imply a relative gap below 1e-14), so the levels
 # are those of `factor()` without printing every value.
 rust_encode_variables <- function(vars, n_threads) {
-  merge_look_alike_levels(crossed(.Call(wrap__rust_encode_variables, vars, n_threads)), n_threads)
+  merge_look_alike_levels(crossed(.Call(wrap__rust_encode_variables, vars, list(n_threads = n_threads))), n_threads)
 }
 
 # The encoding of rust_encode_variables() and, in the same call, the raw counts of
@@ -31,7 +37,7 @@ rust_encode_variables <- function(vars, n_threads) {
 # or `raw` NULL when look-alike doubles had to be merged first (then the caller
 # computes on the merged encoding).
 rust_encode_compute <- function(vars, n_threads, calls) {
-  res <- crossed(.Call(wrap__rust_encode_compute, vars, n_threads, calls))
+  res <- crossed(.Call(wrap__rust_encode_compute, vars, list(n_threads = n_threads, calls = calls)))
   if (is_rust_failure(res)) return(res)
   encoding <- merge_look_alike_levels(res$encoding, n_threads)
   if (is_rust_failure(encoding)) return(encoding)
@@ -57,7 +63,7 @@ merge_look_alike_levels <- function(res, n_threads) {
                                           integer_kind = is.integer(values))
   }
   if (length(merges) == 0) return(res)
-  infos <- crossed(.Call(wrap__rust_merge_numeric_levels, res$ptr, merges, n_threads))
+  infos <- crossed(.Call(wrap__rust_merge_numeric_levels, res$ptr, list(merges = merges, n_threads = n_threads)))
   if (is_rust_failure(infos)) return(infos)
   for (k in seq_along(merges)) {
     info <- infos[[k]]
@@ -70,14 +76,15 @@ merge_look_alike_levels <- function(res, n_threads) {
 # Per dataset, the records at each level of variable `var` (0-based); `weights` per
 # dataset NULL or the records each row stands for (doubles).
 rust_level_counts <- function(encoded, var, weights) {
-  crossed(.Call(wrap__rust_level_counts, encoded, var, weights))
+  crossed(.Call(wrap__rust_level_counts, encoded, list(var = var, weights = weights)))
 }
 
 # `plan`: NULL (dataset 0 is the original, every other encoded dataset a synthesis) or
 # list(original = 0-based dataset, syntheses = list(list(dataset = 0-based, rows = NULL
 # or 1-based subsample rows), ...), tau = double vector, possibly empty).
 rust_compute <- function(encoded, keys, use_keys_na, targets, n_threads, plan = NULL) {
-  crossed(.Call(wrap__rust_compute, encoded, keys, use_keys_na, targets, n_threads, plan))
+  crossed(.Call(wrap__rust_compute, encoded, list(keys = keys, use_keys_na = use_keys_na, targets = targets,
+                                                 plan = plan, n_threads = n_threads)))
 }
 
 # The measures of many subsets of keys on an encoding (key_sweep()): `keys`,
@@ -85,14 +92,16 @@ rust_compute <- function(encoded, keys, use_keys_na, targets, n_threads, plan = 
 # targets' requests); `weights` NULL or per dataset. Returns list(values = per subset,
 # target and synthesis the values of `measures`, measures).
 rust_key_subsets <- function(encoded, keys, use_keys_na, targets, weights, n_threads) {
-  crossed(.Call(wrap__rust_key_subsets, encoded, keys, use_keys_na, targets, weights, n_threads))
+  crossed(.Call(wrap__rust_key_subsets, encoded, list(keys = keys, use_keys_na = use_keys_na, targets = targets,
+                                                     weights = weights, n_threads = n_threads)))
 }
 
 # Per synthesis, list(c = matches of each original record, t = whether its own row
 # matches); see identification_risk(). `exact`, `within`: 0-based variables of the
 # encoding matched exactly and within `radius` (with `relative`).
 rust_identification <- function(encoded, exact, within, radius, relative, n_threads) {
-  crossed(.Call(wrap__rust_identification, encoded, exact, within, radius, relative, n_threads))
+  crossed(.Call(wrap__rust_identification, encoded, list(exact = exact, within = within, radius = radius,
+                                                        relative = relative, n_threads = n_threads)))
 }
 
 # Nearest records under the Gower distance (definitions vignette 11) on an encoding:
@@ -101,18 +110,20 @@ rust_identification <- function(encoded, exact, within, radius, relative, n_thre
 # list(indexed, queries, second) of 0-based datasets. Returns list(searches = per
 # search list(distance, row, second), numeric, ranges).
 rust_dcr <- function(encoded, columns, variable_weights, searches, n_threads) {
-  crossed(.Call(wrap__rust_dcr, encoded, columns, variable_weights, searches, n_threads))
+  crossed(.Call(wrap__rust_dcr, encoded, list(columns = columns, variable_weights = variable_weights,
+                                               searches = searches, n_threads = n_threads)))
 }
 
 # list(q = per dataset, each record's q (1-based); counts = per dataset, rows of each q).
 rust_record_keys <- function(encoded, keys, n_threads) {
-  crossed(.Call(wrap__rust_record_keys, encoded, keys, n_threads))
+  crossed(.Call(wrap__rust_record_keys, encoded, list(keys = keys, n_threads = n_threads)))
 }
 
 # Record-level counts and flags of one target (a request as target_request() makes it),
 # per synthesis: list(original = ..., synthetic = ...).
 rust_records <- function(encoded, keys, use_keys_na, target, n_threads) {
-  crossed(.Call(wrap__rust_records, encoded, keys, use_keys_na, target, n_threads))
+  crossed(.Call(wrap__rust_records, encoded, list(keys = keys, use_keys_na = use_keys_na, target = target,
+                                                   n_threads = n_threads)))
 }
 
 # Every crossing into the core is marked by crossed(), which returns the core's value:
@@ -128,7 +139,8 @@ crossed <- function(value) value
 # (NaN: exact). Returns per group list(searches = per search, per secret
 # list(success, set_size, distance, baseline), secret_numeric).
 rust_inference <- function(encoded, groups, tolerance, searches, n_threads) {
-  crossed(.Call(wrap__rust_inference, encoded, groups, tolerance, searches, n_threads))
+  crossed(.Call(wrap__rust_inference, encoded, list(groups = groups, tolerance = tolerance, searches = searches,
+                                                     n_threads = n_threads)))
 }
 
 # Linkability: `request` list(side_a, side_b (sets of columns), n_neighbors, searches,
@@ -140,13 +152,14 @@ rust_linkability <- function(encoded, request) {
 # Singling out: the datasets distinct on `vars` behind a pointer, with list(ptr,
 # numeric, rows, distinct); then queries (list(query, column, op, value), columns
 # 0-based, operators coded as in so_ops) generated, or evaluated on `datasets`
-# (each list(dataset, positions)).
+# (each evaluated_on() a dataset).
 rust_singling_out_data <- function(encoded, vars, missing_levels, n_threads) {
-  crossed(.Call(wrap__rust_singling_out_data, encoded, vars, missing_levels, n_threads))
+  crossed(.Call(wrap__rust_singling_out_data, encoded, list(vars = vars, missing_levels = missing_levels,
+                                                             n_threads = n_threads)))
 }
 
 rust_singling_out_univariate <- function(ptr, k) {
-  crossed(.Call(wrap__rust_singling_out_univariate, ptr, k))
+  crossed(.Call(wrap__rust_singling_out_univariate, ptr, list(dataset = k)))
 }
 
 # `request`: list(dataset, uniforms, rounding, n_cols, medians, kept, wanted,
@@ -155,11 +168,16 @@ rust_singling_out_generate <- function(ptr, request) {
   crossed(.Call(wrap__rust_singling_out_generate, ptr, request))
 }
 
+# A dataset of singling out (0-based) that queries are evaluated on: all its distinct
+# records, or those at the 0-based `positions`.
+evaluated_on <- function(dataset, positions = NULL) list(dataset = dataset, positions = positions)
+
 rust_singling_out_evaluate <- function(ptr, queries, datasets, n_threads) {
-  crossed(.Call(wrap__rust_singling_out_evaluate, ptr, queries, datasets, n_threads))
+  crossed(.Call(wrap__rust_singling_out_evaluate, ptr, list(queries = queries, datasets = datasets,
+                                                           n_threads = n_threads)))
 }
 
 # The measures as the core declares them (see R/measure-declarations.R).
 rust_measure_declarations <- function() {
-  crossed(.Call(wrap__rust_measure_declarations))
+  crossed(.Call(wrap__rust_measure_declarations, NULL, list()))
 }

@@ -121,10 +121,10 @@ singling_out_risk <- function(object, data, cols = NULL, n_cols = 1, n_attacks =
   for (j in seq_len(m)) {
     d <- draws[[j]]
     n <- n_queries(d$queries)
-    datasets <- c(list(list(j, NULL), list(0L, NULL)), if (n_control > 0) list(list(m + 1L, NULL)),
-                 lapply(d$subsets, function(s) list(0L, as.integer(s))))
+    datasets <- c(list(evaluated_on(j), evaluated_on(0L)), if (n_control > 0) list(evaluated_on(m + 1L)),
+                 lapply(d$subsets, function(s) evaluated_on(0L, as.integer(s))))
     found <- rust_result(rust_singling_out_evaluate(so$ptr, d$queries, datasets, request$n_threads), call = env)
-    base <- rust_result(rust_singling_out_evaluate(so$ptr, d$baseline, list(list(0L, NULL)), request$n_threads),
+    base <- rust_result(rust_singling_out_evaluate(so$ptr, d$baseline, list(evaluated_on(0L)), request$n_threads),
                         call = env)[[1]]
     in_syn <- !is.na(found[[1]])
     main <- sum(!is.na(found[[2]]))

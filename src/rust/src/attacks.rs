@@ -17,7 +17,10 @@ use synthrisk_core::inference::{infer, Matching, Secret, SecretColumn};
 use synthrisk_core::linkability::{baseline, link, LinkedSynthesis, Overlap, Side};
 use synthrisk_core::singling_out::{evaluate, multivariate_drawn, univariate, Dataset, Op, Predicate, Queries};
 use synthrisk_core::tie_sets::IndexedSynthesis;
-use wire::{GenerateWire, InferenceGroupWire, LinkabilityWire};
+pub(crate) use wire::{
+    EvaluateRequest, GenerateRequest, InferenceRequest, LinkabilityRequest, SinglingOutDataRequest, UnivariateRequest,
+};
+use wire::{EvaluatedWire, InferenceGroupWire};
 
 /// The target rows of an attack's search (an attack always names them).
 fn target_rows<'s>(search: &'s Search, table: &Table<'_>) -> GlueResult<&'s [u32]> {
@@ -29,11 +32,12 @@ fn target_rows<'s>(search: &'s Search, table: &Table<'_>) -> GlueResult<&'s [u32
 }
 
 /// Inference, per group of secrets sharing their auxiliary columns (one search per
-/// group): `groups` list(aux, secrets), each a set of columns (`search.rs`);
+/// group): `request.groups` list(aux, secrets), each a set of columns (`search.rs`);
 /// `tolerance` (NaN: exact match). Each synthesis is indexed once per group, for its
 /// main and control searches. Returns per group list(searches = per search, per secret
 /// list(success, set_size, distance, baseline), secret_numeric).
-pub fn inference(encoded: Robj, groups: Robj, tolerance: f64, searches_robj: Robj, n_threads: i32) -> GlueResult<Robj> {
+pub fn inference(encoded: Robj, request: InferenceRequest) -> GlueResult<Robj> {
+    let InferenceRequest { groups, tolerance, searches: searches_robj, n_threads } = request;
     let encoded = encoded_vars(&encoded)?;
     let workers = workers(n_threads)?;
     let mut out: Vec<Robj> = Vec::new();
@@ -99,13 +103,12 @@ pub fn inference(encoded: Robj, groups: Robj, tolerance: f64, searches_robj: Rob
     Ok(List::from_values(out).into())
 }
 
-/// Linkability: `request` list(side_a, side_b (sets of columns, `search.rs`),
-/// n_neighbors, searches, n_threads). Each synthesis is indexed on both sides once, for
+/// Linkability: `request`'s sides (sets of columns, `search.rs`), neighbours,
+/// searches and threads. Each synthesis is indexed on both sides once, for
 /// its main and control searches. Returns per search list(success, any, a, alpha, b,
 /// beta, baseline).
-pub fn linkability(encoded: Robj, request: Robj) -> GlueResult<Robj> {
-    let LinkabilityWire { side_a, side_b, n_neighbors, searches: searches_robj, n_threads } =
-        LinkabilityWire::try_from(&request).map_err(wire_error("request"))?;
+pub fn linkability(encoded: Robj, request: LinkabilityRequest) -> GlueResult<Robj> {
+    let LinkabilityRequest { side_a, side_b, n_neighbors, searches: searches_robj, n_threads } = request;
     let encoded = encoded_vars(&encoded)?;
     let workers = workers(n_threads)?;
     let (tables_a, metric_a) = distance_tables(&workers, encoded, &side_a, None, "aux_a")?;
@@ -173,11 +176,12 @@ fn so_column(var: &EncodedVar<'_>, k: usize, missing_levels: &[bool]) -> GlueRes
         .collect())
 }
 
-/// The distinct datasets of `vars` (0-based); `missing_levels` per variable: NULL for a
-/// numeric one, per level code whether it is missing. Returns list(ptr, numeric, rows
+/// The distinct datasets of `request.vars` (0-based); `missing_levels` per variable:
+/// NULL for a numeric one, per level code whether it is missing. Returns list(ptr, numeric, rows
 /// (per dataset, the 1-based rows kept), distinct (per dataset, per variable, its values
 /// in order of first appearance)).
-pub fn singling_out_data(encoded: Robj, vars: Robj, missing_levels: Robj, n_threads: i32) -> GlueResult<Robj> {
+pub fn singling_out_data(encoded: Robj, request: SinglingOutDataRequest) -> GlueResult<Robj> {
+    let SinglingOutDataRequest { vars, missing_levels, n_threads } = request;
     let encoded = encoded_vars(&encoded)?;
     let vars = var_indices(encoded, &vars, "vars")?;
     let workers = workers(n_threads)?;
@@ -269,18 +273,18 @@ fn queries_robj(q: &Queries) -> GlueResult<Robj> {
     Ok(results::QueryColumns { query: id, column: col, op, value }.into())
 }
 
-/// The univariate queries of dataset `k` that single out in it.
-pub fn singling_out_univariate(ptr: Robj, k: i32) -> GlueResult<Robj> {
+/// The univariate queries of dataset `request.dataset` that single out in it.
+pub fn singling_out_univariate(ptr: Robj, request: UnivariateRequest) -> GlueResult<Robj> {
     let so = singling_out(&ptr)?;
-    queries_robj(&univariate(dataset(so, k)?, &so.numeric))
+    queries_robj(&univariate(dataset(so, request.dataset)?, &so.numeric))
 }
 
 /// Multivariate queries on a dataset from attempts drawn as R's `sample.int()` draws
-/// them from R's uniforms; `request` is a `GenerateWire`. Returns list(kept (all kept so
+/// them from R's uniforms (`request`: see `GenerateRequest`). Returns list(kept (all kept so
 /// far), attempts, consumed (uniforms read, to the end of the last whole batch), done).
-pub fn singling_out_generate(ptr: Robj, request: Robj) -> GlueResult<Robj> {
-    let GenerateWire { dataset: k, uniforms, rounding, n_cols, medians, kept, wanted, attempts_left, n_threads } =
-        GenerateWire::try_from(&request).map_err(wire_error("request"))?;
+pub fn singling_out_generate(ptr: Robj, request: GenerateRequest) -> GlueResult<Robj> {
+    let GenerateRequest { dataset: k, uniforms, rounding, n_cols, medians, kept, wanted, attempts_left, n_threads } =
+        request;
     let so = singling_out(&ptr)?;
     let syn = dataset(so, k)?;
     let workers = workers(n_threads)?;
@@ -316,19 +320,19 @@ pub fn singling_out_generate(ptr: Robj, request: Robj) -> GlueResult<Robj> {
     .into())
 }
 
-/// Per dataset of `datasets` (list(dataset, positions: NULL for all, or 0-based
-/// positions of its distinct records)), the 1-based row each query singles out, NA
-/// where none.
-pub fn singling_out_evaluate(ptr: Robj, queries: Robj, datasets: Robj, n_threads: i32) -> GlueResult<Robj> {
+/// Per dataset of `request.datasets` (each an `EvaluatedWire`), the 1-based row each
+/// of `request.queries` singles out, NA where none.
+pub fn singling_out_evaluate(ptr: Robj, request: EvaluateRequest) -> GlueResult<Robj> {
+    let EvaluateRequest { queries, datasets, n_threads } = request;
     let so = singling_out(&ptr)?;
     let workers = workers(n_threads)?;
     let n_cols = so.numeric.len();
     let queries = queries_from(&queries, n_cols)?;
     let mut out = Vec::new();
     for d in List::from_robj(&datasets, "datasets")?.values() {
-        let d = List::from_robj(&d, "datasets[[i]]")?;
-        let k = i32::from_robj(&d.elt(0).map_err(internal)?, "datasets[[i]]$dataset")?;
-        let positions = Option::<Vec<u32>>::from_robj(&d.elt(1).map_err(internal)?, "datasets[[i]]$positions")?;
+        let EvaluatedWire { dataset: k, positions } =
+            EvaluatedWire::try_from(&d).map_err(wire_error("datasets[[i]]"))?;
+        let positions = Option::<Vec<u32>>::from_robj(&positions, "datasets[[i]]$positions")?;
         let full = dataset(so, k)?;
         let found = match positions {
             None => evaluate(&workers, full, &queries),
@@ -414,6 +418,48 @@ mod wire {
     pub(crate) use crate::wire::FieldByName;
     use extendr_api::{Robj, TryFromList};
 
+    /// `rust_inference`'s request: the groups of secrets (each an
+    /// `InferenceGroupWire`), the tolerance (NaN: exact), the searches and the threads.
+    #[derive(TryFromList)]
+    pub(crate) struct InferenceRequest {
+        pub(crate) groups: Robj,
+        pub(crate) tolerance: f64,
+        pub(crate) searches: Robj,
+        pub(crate) n_threads: i32,
+    }
+
+    /// `rust_singling_out_data`'s request: the variables (0-based), per variable its
+    /// missing levels (NULL for a numeric one) and the threads.
+    #[derive(TryFromList)]
+    pub(crate) struct SinglingOutDataRequest {
+        pub(crate) vars: Robj,
+        pub(crate) missing_levels: Robj,
+        pub(crate) n_threads: i32,
+    }
+
+    /// `rust_singling_out_univariate`'s request: the dataset (0-based).
+    #[derive(TryFromList)]
+    pub(crate) struct UnivariateRequest {
+        pub(crate) dataset: i32,
+    }
+
+    /// `rust_singling_out_evaluate`'s request: the queries (as columns), the datasets
+    /// they are evaluated on (each an `EvaluatedWire`) and the threads.
+    #[derive(TryFromList)]
+    pub(crate) struct EvaluateRequest {
+        pub(crate) queries: Robj,
+        pub(crate) datasets: Robj,
+        pub(crate) n_threads: i32,
+    }
+
+    /// A dataset queries are evaluated on: `dataset` (0-based) and `positions` (NULL:
+    /// all its distinct records; or their 0-based positions).
+    #[derive(TryFromList)]
+    pub(crate) struct EvaluatedWire {
+        pub(crate) dataset: i32,
+        pub(crate) positions: Robj,
+    }
+
     /// A group of inference's secrets sharing their auxiliary columns: `aux` and
     /// `secrets`, two sets of columns.
     #[derive(TryFromList)]
@@ -425,7 +471,7 @@ mod wire {
     /// A linkability request: each owner's set of columns, the neighbours listed on
     /// each side, the searches (synthesis, target dataset, target rows) and the threads.
     #[derive(TryFromList)]
-    pub(crate) struct LinkabilityWire {
+    pub(crate) struct LinkabilityRequest {
         pub(crate) side_a: Robj,
         pub(crate) side_b: Robj,
         pub(crate) n_neighbors: i32,
@@ -438,7 +484,7 @@ mod wire {
     /// `n_cols` columns each with the synthesis's `medians`, after the queries `kept`,
     /// until `wanted` are kept or `attempts_left` attempts are spent.
     #[derive(TryFromList)]
-    pub(crate) struct GenerateWire {
+    pub(crate) struct GenerateRequest {
         pub(crate) dataset: i32,
         pub(crate) uniforms: Robj,
         pub(crate) rounding: bool,

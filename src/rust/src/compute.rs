@@ -12,7 +12,8 @@ use synthrisk_core::engine::{run_plan, CountRequest, SynthesisResult, TargetRequ
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, TABLE_NAMES};
 use synthrisk_core::measures::MEASURE_NAMES;
 use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
-use wire::{ComputeCall, EncodingWire, FieldByName, PlanWire, TargetWire, ViewWire};
+pub(crate) use wire::{ComputeRequest, EncodeComputeRequest};
+use wire::{CountCall, PlanWire, TargetWire, ViewWire};
 
 fn non_negative<T: TryFrom<i64>>(v: i64, what: &str) -> GlueResult<T> {
     T::try_from(v).map_err(|_| internal(format!("`{what}` has {v}, must be >= 0")))
@@ -187,19 +188,18 @@ fn target_result_robj(tr: &TargetResult) -> GlueResult<Robj> {
     .into())
 }
 
-pub fn compute(
-    encoded: Robj,
-    keys: Robj,
-    use_keys_na: Robj,
-    targets: Robj,
-    n_threads: i32,
-    plan: Robj,
-) -> GlueResult<Robj> {
-    let vars = encoded_vars(&encoded)?;
-    let keys = var_indices(vars, &keys, "keys")?;
-    let use_na = Vec::<bool>::from_robj(&use_keys_na, "use_keys_na")?;
-    let plan = plan_of(&plan, vars.first().map_or(0, |v| v.codes.len()))?;
-    let requests: Vec<TargetRequest> = List::from_robj(&targets, "targets")?
+/// Every target and synthesis of `request`'s plan counted on `encoded` (an encoding's
+/// handle). Returns per target its `TargetCounts`.
+pub fn compute(encoded: Robj, request: ComputeRequest) -> GlueResult<Robj> {
+    let ComputeRequest { keys, use_keys_na, targets, plan, n_threads } = request;
+    count(encoded_vars(&encoded)?, &CountCall { keys, use_keys_na, targets, plan }, n_threads)
+}
+
+fn count(vars: &[EncodedVar<'_>], call: &CountCall, n_threads: i32) -> GlueResult<Robj> {
+    let keys = var_indices(vars, &call.keys, "keys")?;
+    let use_na = Vec::<bool>::from_robj(&call.use_keys_na, "use_keys_na")?;
+    let plan = plan_of(&call.plan, vars.first().map_or(0, |v| v.codes.len()))?;
+    let requests: Vec<TargetRequest> = List::from_robj(&call.targets, "targets")?
         .values()
         .enumerate()
         .map(|(i, t)| target_request(&t, &format!("targets[[{}]]", i + 1), vars, plan.original))
@@ -216,30 +216,26 @@ pub fn compute(
     Ok(List::from_values(out).into())
 }
 
-/// Encodes the variables and, in the same call, runs each of `calls` (a list of
-/// `keys`, `use_keys_na`, `targets`, `plan`, as `compute` takes them) on the new
+/// Encodes the variables `vars` (the handle, as `rust_encode_variables` takes them)
+/// and, in the same call, counts each of `request.calls` (a `CountCall`) on the new
 /// encoding, unless a double variable has levels that R must compare by label
-/// (`close_pairs`): then `raw` is NULL and R merges those levels before computing.
-pub fn encode_compute(vars: Robj, n_threads: i32, calls: Robj) -> GlueResult<Robj> {
-    let encoding = crate::encoding::encode(vars, n_threads)?;
-    let parts = EncodingWire::try_from(&encoding).map_err(wire_error("encoding"))?;
-    let mut alike = false;
-    for v in parts.info.values() {
-        alike |= FieldByName::dollar(&v, "close_pairs").map_err(wire_error("info[[i]]"))?.len() > 0;
+/// (`close_pairs`): then `raw` is NULL and R merges those levels before counting.
+pub fn encode_compute(vars: Robj, request: EncodeComputeRequest) -> GlueResult<Robj> {
+    let EncodeComputeRequest { n_threads, calls } = request;
+    let encoding = crate::encoding::encode_vars(vars, n_threads)?;
+    if calls.is_null() || encoding.look_alike {
+        return Ok(EncodedAndCounted { encoding: encoding.into_robj(), raw: Robj::from(()) }.into());
     }
-    if calls.is_null() || alike {
-        return Ok(EncodedAndCounted { encoding, raw: Robj::from(()) }.into());
-    }
-    let ptr = parts.ptr;
+    let vars = encoded_vars(&encoding.ptr)?;
     let raw: Vec<Robj> = List::from_robj(&calls, "calls")?
         .values()
         .enumerate()
         .map(|(i, c)| {
-            let call = ComputeCall::try_from(&c).map_err(wire_error(&format!("calls[[{}]]", i + 1)))?;
-            compute(ptr.clone(), call.keys, call.use_keys_na, call.targets, n_threads, call.plan)
+            let call = CountCall::try_from(&c).map_err(wire_error(&format!("calls[[{}]]", i + 1)))?;
+            count(vars, &call, n_threads)
         })
         .collect::<GlueResult<_>>()?;
-    Ok(EncodedAndCounted { encoding, raw: List::from_values(raw).into() }.into())
+    Ok(EncodedAndCounted { encoding: encoding.into_robj(), raw: List::from_values(raw).into() }.into())
 }
 
 /// What this topic returns, each a named list of its fields in this order (extendr's
@@ -348,27 +344,39 @@ mod wire {
         pub(crate) repeats: Option<bool>,
     }
 
-    /// What `encode` returns: the encoding handle and the info of each variable.
+    /// One count of an encoding (`rust_compute`, and each of `rust_encode_compute`'s
+    /// calls): the keys (0-based variables), their usekeysNA flags, the targets (each a
+    /// `TargetWire`) and the plan (NULL or a `PlanWire`).
     #[derive(TryFromList)]
-    pub(crate) struct EncodingWire {
-        pub(crate) ptr: Robj,
-        pub(crate) info: List,
-    }
-
-    /// One call of `encode_compute`: the arguments of `compute` after the encoding.
-    #[derive(TryFromList)]
-    pub(crate) struct ComputeCall {
+    pub(crate) struct CountCall {
         pub(crate) keys: Robj,
         pub(crate) use_keys_na: Robj,
         pub(crate) targets: Robj,
         pub(crate) plan: Robj,
+    }
+
+    /// `rust_compute`'s request: one `CountCall` and the threads.
+    #[derive(TryFromList)]
+    pub(crate) struct ComputeRequest {
+        pub(crate) keys: Robj,
+        pub(crate) use_keys_na: Robj,
+        pub(crate) targets: Robj,
+        pub(crate) plan: Robj,
+        pub(crate) n_threads: i32,
+    }
+
+    /// `rust_encode_compute`'s request: the threads and the `CountCall`s (NULL: none).
+    #[derive(TryFromList)]
+    pub(crate) struct EncodeComputeRequest {
+        pub(crate) n_threads: i32,
+        pub(crate) calls: Robj,
     }
 }
 
 /// The measures' declarations (`SynthesisMeasures::DECLARATIONS`) as columns, one
 /// element per measure: what R's registry reads (tools/measure-declarations.R writes
 /// them into R/measure-declarations.R; test-measures.R checks the two agree).
-pub fn measure_declarations() -> GlueResult<Robj> {
+pub fn measure_declarations(_: Robj, _: NoRequest) -> GlueResult<Robj> {
     use synthrisk_core::measures::{MeasureDeclaration, SynthesisMeasures};
     let column = |f: fn(&MeasureDeclaration) -> &'static str| -> Vec<&'static str> {
         SynthesisMeasures::DECLARATIONS.iter().map(f).collect()

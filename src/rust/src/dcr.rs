@@ -10,19 +10,16 @@ use crate::protocol::*;
 use crate::search::{distance_tables, searches, PerIndexed};
 use extendr_api::prelude::*;
 use synthrisk_core::nearest::{nearest, Index};
+pub(crate) use wire::DcrRequest;
 
-/// `encoded`: an encoding whose variables `columns` (list(vars, label_codes, names):
-/// variables 0-based in the column order of `data`, their `cont.na` codes, their names
-/// for errors) are compared with `variable_weights` (Gower's w_v) per variable; `searches`: list(indexed,
-/// queries, second) of 0-based datasets of the encoding. Returns list(searches = per
-/// search list(distance, row (1-based), second or NULL), numeric, ranges).
-pub fn dcr(
-    encoded: Robj,
-    columns: Robj,
-    variable_weights: Robj,
-    searches_robj: Robj,
-    n_threads: i32,
-) -> GlueResult<Robj> {
+/// `encoded`: an encoding whose variables `request.columns` (list(vars, label_codes,
+/// names): variables 0-based in the column order of `data`, their `cont.na` codes,
+/// their names for errors) are compared with `variable_weights` (Gower's w_v) per
+/// variable; `searches`: list(indexed, queries, second) of 0-based datasets of the
+/// encoding. Returns list(searches = per search list(distance, row (1-based), second
+/// or NULL), numeric, ranges).
+pub fn dcr(encoded: Robj, request: DcrRequest) -> GlueResult<Robj> {
+    let DcrRequest { columns, variable_weights, searches: searches_robj, n_threads } = request;
     let encoded = encoded_vars(&encoded)?;
     let variable_weights = Vec::<f64>::from_robj(&variable_weights, "variable_weights")?;
     let workers = workers(n_threads)?;
@@ -71,4 +68,21 @@ struct Searched {
     searches: Robj,
     numeric: Vec<Rbool>,
     ranges: Vec<f64>,
+}
+
+/// The shape of `rust_dcr`'s request (see `crate::wire`; its sets of columns and
+/// searches are `search.rs`'s).
+mod wire {
+    pub(crate) use crate::wire::FieldByName;
+    use extendr_api::{Robj, TryFromList};
+
+    /// The set of columns compared, Gower's weight of each, the searches and the
+    /// threads.
+    #[derive(TryFromList)]
+    pub(crate) struct DcrRequest {
+        pub(crate) columns: Robj,
+        pub(crate) variable_weights: Robj,
+        pub(crate) searches: Robj,
+        pub(crate) n_threads: i32,
+    }
 }

@@ -6,6 +6,7 @@
 use crate::protocol::*;
 use extendr_api::prelude::*;
 use synthrisk_core::encode::{close_numeric_pairs, encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput};
+pub(crate) use wire::{EncodeRequest, LevelCountsRequest, MergeRequest};
 use wire::{MergeWire, VariableWire};
 
 extern "C" {
@@ -108,15 +109,19 @@ impl VariableSpec {
 
 /// What R learns about one encoded variable. Levels of integer columns come back as
 /// integers, so that R labels them as it labels integers; `close_pairs` (1-based) are
-/// the adjacent double levels R must compare by label.
-fn info_robj(v: &EncodedVar<'_>, integer_kind: bool) -> GlueResult<Robj> {
-    let (levels, close): (Robj, Robj) = match &v.numeric_levels {
-        Some(x) if integer_kind => (Robj::from(x.iter().map(|&l| l as i32).collect::<Vec<i32>>()), Robj::from(())),
+/// the adjacent double levels R must compare by label (the flag returned beside: it
+/// has some).
+fn info_robj(v: &EncodedVar<'_>, integer_kind: bool) -> GlueResult<(Robj, bool)> {
+    let (levels, close, look_alike): (Robj, Robj, bool) = match &v.numeric_levels {
+        Some(x) if integer_kind => {
+            (Robj::from(x.iter().map(|&l| l as i32).collect::<Vec<i32>>()), Robj::from(()), false)
+        }
         Some(x) => {
             let close: Vec<f64> = close_numeric_pairs(x).into_iter().map(|i| i as f64 + 1.0).collect();
-            (Robj::from(x.clone()), Robj::from(close))
+            let look_alike = !close.is_empty();
+            (Robj::from(x.clone()), Robj::from(close), look_alike)
         }
-        None => (Robj::from(()), Robj::from(())),
+        None => (Robj::from(()), Robj::from(()), false),
     };
     // Counted here, in the same call, for what R checks next: the records at each level
     // of a variable with levels on one side only (labels that barely meet), and the
@@ -140,7 +145,7 @@ fn info_robj(v: &EncodedVar<'_>, integer_kind: bool) -> GlueResult<Robj> {
         }
         _ => Robj::from(()),
     };
-    Ok(VariableInfo {
+    let info = VariableInfo {
         n_levels: Robj::from(v.n_levels as i32),
         missing_code: Robj::from(v.missing_code as i32),
         numeric_levels: levels,
@@ -149,8 +154,8 @@ fn info_robj(v: &EncodedVar<'_>, integer_kind: bool) -> GlueResult<Robj> {
         close_pairs: close,
         level_counts,
         original_distinct,
-    }
-    .into())
+    };
+    Ok((info.into(), look_alike))
 }
 
 /// What R learns about one encoded variable (`info_robj`), a named list of its fields
@@ -167,26 +172,49 @@ struct VariableInfo {
     original_distinct: Robj,
 }
 
-pub fn encode(request: Robj, n_threads: i32) -> GlueResult<Robj> {
+/// A new encoding: its handle for R, each variable's `VariableInfo`, and whether some
+/// double variable has levels R must compare by label before counting.
+pub(crate) struct NewEncoding {
+    pub(crate) ptr: Robj,
+    pub(crate) info: Vec<Robj>,
+    pub(crate) look_alike: bool,
+}
+
+impl NewEncoding {
+    pub(crate) fn into_robj(self) -> Robj {
+        Encoding { ptr: self.ptr, info: List::from_values(self.info).into() }.into()
+    }
+}
+
+/// Encodes `vars` (the list of variables R/encode.R sends, each a `VariableWire`).
+pub(crate) fn encode_vars(vars: Robj, n_threads: i32) -> GlueResult<NewEncoding> {
     let workers = workers(n_threads)?;
-    let specs: Vec<VariableSpec> = List::from_robj(&request, "vars")?
+    let specs: Vec<VariableSpec> = List::from_robj(&vars, "vars")?
         .values()
         .enumerate()
         .map(|(i, v)| VariableSpec::from_wire(&v, &format!("vars[[{}]]", i + 1)))
         .collect::<GlueResult<_>>()?;
-    // SAFETY: `request` holds every column and is protected by the pointer made below
+    // SAFETY: `vars` holds every column and is protected by the pointer made below
     // for the life of the encoding; on an error nothing borrowed outlives this call.
     let inputs: Vec<VarInput<'static>> = specs.iter().map(|s| unsafe { s.input() }).collect::<GlueResult<_>>()?;
     let encoded = encode_all(&workers, &inputs, &user_interrupt)?;
-    let info: Vec<Robj> = encoded
-        .iter()
-        .zip(&specs)
-        .map(|(v, s)| info_robj(v, matches!(s.kind, ColumnKind::Integer)))
-        .collect::<GlueResult<_>>()?;
+    let mut info = Vec::with_capacity(encoded.len());
+    let mut look_alike = false;
+    for (v, s) in encoded.iter().zip(&specs) {
+        let (i, alike) = info_robj(v, matches!(s.kind, ColumnKind::Integer))?;
+        info.push(i);
+        look_alike |= alike;
+    }
     let ptr: Robj = ExternalPtr::new(Encoded(encoded)).into();
     // SAFETY: both are live R objects on R's thread.
-    unsafe { R_SetExternalPtrProtected(ptr.get().cast(), request.get().cast()) };
-    Ok(Encoding { ptr, info: List::from_values(info).into() }.into())
+    unsafe { R_SetExternalPtrProtected(ptr.get().cast(), vars.get().cast()) };
+    Ok(NewEncoding { ptr, info, look_alike })
+}
+
+/// The encoding of `vars` (the handle: the columns, borrowed for the encoding's life).
+/// Returns list(ptr, info).
+pub fn encode(vars: Robj, request: EncodeRequest) -> GlueResult<Robj> {
+    Ok(encode_vars(vars, request.n_threads)?.into_robj())
 }
 
 /// What `encode` returns: the encoding's handle and each variable's `VariableInfo`.
@@ -202,13 +230,15 @@ pub fn encoded_vars(encoded: &Robj) -> GlueResult<&[EncodedVar<'static>]> {
     Ok(&ptr.try_addr().map_err(|_| internal("the encoding was released"))?.0)
 }
 
-pub fn merge(mut encoded: Robj, merges: Robj, n_threads: i32) -> GlueResult<Robj> {
-    let workers = workers(n_threads)?;
+/// Merges, in `encoded`, the numeric levels that R labels alike (`request.merges`, each
+/// a `MergeWire`). Returns the merged variables' new info.
+pub fn merge(mut encoded: Robj, request: MergeRequest) -> GlueResult<Robj> {
+    let workers = workers(request.n_threads)?;
     let ptr: &mut ExternalPtr<Encoded> =
         (&mut encoded).try_into().map_err(|_| internal("not an encoding of synthrisk"))?;
     let vars = &mut ptr.try_addr_mut().map_err(|_| internal("the encoding was released"))?.0;
     let mut infos = Vec::new();
-    for (k, m) in List::from_robj(&merges, "merges")?.values().enumerate() {
+    for (k, m) in request.merges.values().enumerate() {
         let what = format!("merges[[{}]]", k + 1);
         let w = MergeWire::try_from(&m).map_err(wire_error(&what))?;
         let v = usize::try_from(w.var).ok().and_then(|var| vars.get_mut(var));
@@ -219,7 +249,7 @@ pub fn merge(mut encoded: Robj, merges: Robj, n_threads: i32) -> GlueResult<Robj
             .map(|&i| u32::try_from(i).map_err(|_| internal(format!("`{what}$first_of` has {i}"))))
             .collect::<GlueResult<Vec<u32>>>()?;
         merge_numeric_levels(&workers, v, &first_of)?;
-        infos.push(info_robj(v, w.integer_kind)?);
+        infos.push(info_robj(v, w.integer_kind)?.0);
     }
     Ok(List::from_values(infos).into())
 }
@@ -233,14 +263,16 @@ pub fn var_indices(vars: &[EncodedVar<'_>], x: &Robj, what: &str) -> GlueResult<
     Ok(idx)
 }
 
-/// Records at each level of variable `var` (0-based), per dataset: `weights` has per
-/// dataset NULL (one record a row) or the records each row stands for.
-pub fn level_counts(encoded: Robj, var: i32, weights: Robj) -> GlueResult<Robj> {
+/// Records at each level of variable `request.var` (0-based), per dataset:
+/// `request.weights` has per dataset NULL (one record a row) or the records each row
+/// stands for.
+pub fn level_counts(encoded: Robj, request: LevelCountsRequest) -> GlueResult<Robj> {
+    let LevelCountsRequest { var, weights } = request;
     let vars = encoded_vars(&encoded)?;
     let var =
         usize::try_from(var).ok().filter(|&v| v < vars.len()).ok_or_else(|| internal(format!("variable {var}")))?;
     let v = &vars[var];
-    let weights = List::try_from(&weights).map_err(|_| internal("`weights` is not a list"))?;
+    let weights = List::from_robj(&weights, "weights")?;
     if weights.len() != v.codes.len() {
         return Err(internal(format!("{} weights for {} datasets", weights.len(), v.codes.len())));
     }
@@ -260,7 +292,28 @@ pub fn level_counts(encoded: Robj, var: i32, weights: Robj) -> GlueResult<Robj> 
 /// The shapes of the lists this topic receives (see `crate::wire`).
 mod wire {
     pub(crate) use crate::wire::FieldByName;
-    use extendr_api::{List, Nullable, TryFromList};
+    use extendr_api::{List, Nullable, Robj, TryFromList};
+
+    /// `rust_encode_variables`'s request: the threads (the variables are the handle).
+    #[derive(TryFromList)]
+    pub(crate) struct EncodeRequest {
+        pub(crate) n_threads: i32,
+    }
+
+    /// `rust_merge_numeric_levels`'s request: one `MergeWire` per variable to merge.
+    #[derive(TryFromList)]
+    pub(crate) struct MergeRequest {
+        pub(crate) merges: List,
+        pub(crate) n_threads: i32,
+    }
+
+    /// `rust_level_counts`'s request: the variable (0-based) and per dataset NULL or
+    /// the records each row stands for.
+    #[derive(TryFromList)]
+    pub(crate) struct LevelCountsRequest {
+        pub(crate) var: i32,
+        pub(crate) weights: Robj,
+    }
 
     /// A variable as R sends it (R/encode.R); `remaps` NULL for numeric variables.
     #[derive(TryFromList)]

@@ -8,6 +8,7 @@ use extendr_api::prelude::*;
 use synthrisk_core::codes::{LevelCodes, NA_INTEGER};
 use synthrisk_core::encode::{EncodedVar, RawColumn};
 use synthrisk_core::identification::{identification, RadiusVar};
+pub(crate) use wire::IdentificationRequest;
 
 /// R's `NA_real_`: the NaN whose low word is 1954.
 const NA_REAL_BITS: u64 = 0x7FF0_0000_0000_07A2;
@@ -28,17 +29,11 @@ fn values_of<'a>(v: &'a EncodedVar<'_>, what: &str) -> GlueResult<Vec<std::borro
         .collect()
 }
 
-/// `encoded`: an encoding whose variables `exact` (0-based) are matched exactly and
-/// whose numeric variables `within` (0-based) are matched within `radius` (one per
-/// variable, with `relative`).
-pub fn identify(
-    encoded: Robj,
-    exact: Robj,
-    within: Robj,
-    radius: Robj,
-    relative: Robj,
-    n_threads: i32,
-) -> GlueResult<Robj> {
+/// `encoded`: an encoding whose variables `request.exact` (0-based) are matched
+/// exactly and whose numeric variables `request.within` (0-based) are matched within
+/// `radius` (one per variable, with `relative`).
+pub fn identify(encoded: Robj, request: IdentificationRequest) -> GlueResult<Robj> {
+    let IdentificationRequest { exact, within, radius, relative, n_threads } = request;
     let workers = workers(n_threads)?;
     let vars: &[EncodedVar<'static>] = encoded_vars(&encoded)?;
     let exact = var_indices(vars, &exact, "exact")?;
@@ -76,4 +71,21 @@ pub fn identify(
 struct Identified {
     c: Vec<i32>,
     t: Vec<Rbool>,
+}
+
+/// The shape of `rust_identification`'s request (see `crate::wire`).
+mod wire {
+    pub(crate) use crate::wire::FieldByName;
+    use extendr_api::{Robj, TryFromList};
+
+    /// The variables matched exactly and within a radius (0-based), the radius and
+    /// whether it is relative per numeric variable, and the threads.
+    #[derive(TryFromList)]
+    pub(crate) struct IdentificationRequest {
+        pub(crate) exact: Robj,
+        pub(crate) within: Robj,
+        pub(crate) radius: Robj,
+        pub(crate) relative: Robj,
+        pub(crate) n_threads: i32,
+    }
 }

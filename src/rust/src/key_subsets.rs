@@ -12,21 +12,16 @@ use synthrisk_core::engine::TargetRequest;
 use synthrisk_core::key_subsets::{count_key_subsets, KeySubset, SUBSET_CHUNK_ROWS};
 use synthrisk_core::measures::MEASURE_NAMES;
 use synthrisk_core::plan::Plan;
+pub(crate) use wire::KeySubsetsRequest;
 
-/// `keys`, `use_keys_na`, `targets`: lists with one element per subset (0-based
-/// variables of the encoding; logical flags; a list of target requests as
+/// `request`'s `keys`, `use_keys_na`, `targets`: lists with one element per subset
+/// (0-based variables of the encoding; logical flags; a list of target requests as
 /// `target_request()` of R/target-request.R makes them). `weights`: NULL, or per
 /// dataset NULL or the records each row stands for (counted cells). Returns
 /// list(values = per subset, target and synthesis the measures in the order of
 /// `measures`, measures = their names).
-pub fn key_subsets(
-    encoded: Robj,
-    keys: Robj,
-    use_keys_na: Robj,
-    targets: Robj,
-    weights: Robj,
-    n_threads: i32,
-) -> GlueResult<Robj> {
+pub fn key_subsets(encoded: Robj, request: KeySubsetsRequest) -> GlueResult<Robj> {
+    let KeySubsetsRequest { keys, use_keys_na, targets, weights, n_threads } = request;
     let vars = encoded_vars(&encoded)?;
     let dataset_rows = vars.first().map_or_else(Vec::new, |v| v.dataset_rows());
     let mut plan = Plan::standard(dataset_rows.len());
@@ -72,6 +67,23 @@ pub fn key_subsets(
     let workers = workers_for(n_threads, work_rows)?;
     let values = count_key_subsets(&workers, vars, &subsets, &plan, SUBSET_CHUNK_ROWS, &user_interrupt)?;
     Ok(SubsetMeasures { values, measures: MEASURE_NAMES.to_vec() }.into())
+}
+
+/// The shape of `rust_key_subsets`'s request (see `crate::wire`).
+mod wire {
+    pub(crate) use crate::wire::FieldByName;
+    use extendr_api::{Robj, TryFromList};
+
+    /// Per subset its keys, flags and targets, the weights and the threads (see
+    /// `key_subsets`).
+    #[derive(TryFromList)]
+    pub(crate) struct KeySubsetsRequest {
+        pub(crate) keys: Robj,
+        pub(crate) use_keys_na: Robj,
+        pub(crate) targets: Robj,
+        pub(crate) weights: Robj,
+        pub(crate) n_threads: i32,
+    }
 }
 
 /// What `key_subsets` returns: every subset's measures, and the measures' names

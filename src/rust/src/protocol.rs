@@ -32,6 +32,31 @@ pub fn wire_error(what: &str) -> impl Fn(extendr_api::Error) -> CoreError + '_ {
     move |e| internal(format!("`{what}` is not as the protocol says: {e}"))
 }
 
+/// The request of an entry point (lib.rs's `entry_points!`): one named list read into
+/// the typed struct its topic's `mod wire` declares (extendr's `TryFromList`), refused
+/// whole with the one "internal" error when it is not of that shape.
+pub fn read_request<T>(x: &Robj) -> GlueResult<T>
+where
+    T: for<'a> TryFrom<&'a Robj, Error = extendr_api::Error>,
+{
+    T::try_from(x).map_err(wire_error("request"))
+}
+
+/// The request of an entry point that needs none (R sends `list()`).
+pub struct NoRequest;
+
+impl TryFrom<&Robj> for NoRequest {
+    type Error = extendr_api::Error;
+
+    fn try_from(x: &Robj) -> extendr_api::Result<Self> {
+        if x.len() == 0 {
+            Ok(NoRequest)
+        } else {
+            Err(extendr_api::Error::Other("an empty list expected".into()))
+        }
+    }
+}
+
 /// An error (or interrupt) of an entry point. extendr's `result_condition` feature
 /// returns it to R as the `value` of an `extendr_error` condition (a value, not a
 /// throw): a list of the message, verbatim, and whether the user interrupted,

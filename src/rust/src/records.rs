@@ -8,13 +8,16 @@ use extendr_api::prelude::*;
 use extendr_api::{rtype_to_sxp, AsTypedSlice};
 use synthrisk_core::codes::LevelCodes;
 use synthrisk_core::record_keys::record_keys;
+pub(crate) use wire::{RecordKeysRequest, RecordLevelRequest};
 use synthrisk_core::records::{advise_huge_pages, records, OriginalRecord, RecordRequest, RowSink, SyntheticRecord};
 
 fn ints_robj(v: &[u32], plus: i32) -> Robj {
     Robj::from(v.iter().map(|&x| x as i32 + plus).collect::<Vec<i32>>())
 }
 
-pub fn keys_of_records(encoded: Robj, keys: Robj, n_threads: i32) -> GlueResult<Robj> {
+/// Each record's q per dataset, on `request.keys` (0-based variables of `encoded`).
+pub fn keys_of_records(encoded: Robj, request: RecordKeysRequest) -> GlueResult<Robj> {
+    let RecordKeysRequest { keys, n_threads } = request;
     let workers = workers(n_threads)?;
     let vars = encoded_vars(&encoded)?;
     let keys = var_indices(vars, &keys, "keys")?;
@@ -41,7 +44,8 @@ struct RecordKeys {
 /// one after another. The columns are allocated here, on the R thread, and the core
 /// writes plain slices of them from its threads (no R call there), so each value is
 /// written once, with no per-record table to build and copy.
-pub fn record_level(encoded: Robj, keys: Robj, use_keys_na: Robj, target: Robj, n_threads: i32) -> GlueResult<Robj> {
+pub fn record_level(encoded: Robj, request: RecordLevelRequest) -> GlueResult<Robj> {
+    let RecordLevelRequest { keys, use_keys_na, target, n_threads } = request;
     let workers = workers(n_threads)?;
     let vars = encoded_vars(&encoded)?;
     let keys = var_indices(vars, &keys, "keys")?;
@@ -206,3 +210,26 @@ record_columns!(SyntheticColumns, SyntheticSink, SyntheticRecord, |v, na| {
     tcap: f64 = Doubles => v.tcap.unwrap_or(na),
     excluded: i32 = Integers => step(v.excluded),
 });
+
+/// The shapes of the requests this topic receives (see `crate::wire`).
+mod wire {
+    pub(crate) use crate::wire::FieldByName;
+    use extendr_api::{Robj, TryFromList};
+
+    /// `rust_record_keys`'s request: the keys (0-based variables) and the threads.
+    #[derive(TryFromList)]
+    pub(crate) struct RecordKeysRequest {
+        pub(crate) keys: Robj,
+        pub(crate) n_threads: i32,
+    }
+
+    /// `rust_records`'s request: the keys, their usekeysNA flags, the target (a
+    /// `TargetWire` of compute.rs) and the threads.
+    #[derive(TryFromList)]
+    pub(crate) struct RecordLevelRequest {
+        pub(crate) keys: Robj,
+        pub(crate) use_keys_na: Robj,
+        pub(crate) target: Robj,
+        pub(crate) n_threads: i32,
+    }
+}
