@@ -237,3 +237,48 @@ test_that("every glue result is a struct deriving IntoList, not names and values
   # identification.rs and protocol.rs 1 each.
   expect_gte(derives, 20)
 })
+
+test_that("every entry point is declared once on each side, as a handle and one typed request", {
+  lib <- test_path("..", "..", "src", "rust", "src", "lib.rs")
+  skip_if_not(file.exists(lib), "Rust sources not beside the tests")
+  lib_lines <- readLines(lib, warn = FALSE)
+  declared <- regmatches(lib_lines, regexec("^\\s*(rust_[a-z_]+) => ([a-z_]+)::([a-z_]+);$", lib_lines))
+  declared <- do.call(rbind, lapply(Filter(length, declared), function(m) m[2:4]))
+  expect_gte(nrow(declared), 17)
+  expect_identical(anyDuplicated(declared[, 1]), 0L)
+  # One #[extendr] function, the one entry_points! writes for every line.
+  expect_identical(sum(grepl("#[extendr]", lib_lines, fixed = TRUE)), 1L)
+  # R: one wrapper per entry point, each `.Call(wrap__rust_x, handle, request)` with
+  # the request a named list (or a list the caller named), and no .Call elsewhere.
+  code_lines <- function(f) grep("^\\s*#", readLines(f, warn = FALSE), value = TRUE, invert = TRUE)
+  calls_lines <- code_lines(test_path("..", "..", "R", "rust-calls.R"))
+  r_calls <- regmatches(calls_lines, regexec("\\.Call\\(wrap__(rust_[a-z_]+), ([^,()]+), (list\\(|request\\))",
+                                             calls_lines))
+  r_names <- vapply(Filter(length, r_calls), `[`, "", 2)
+  expect_setequal(r_names, declared[, 1])
+  expect_identical(anyDuplicated(r_names), 0L)
+  all_calls <- unlist(lapply(list.files(test_path("..", "..", "R"), full.names = TRUE), function(f) {
+    hits <- grep(".Call(", code_lines(f), fixed = TRUE, value = TRUE)
+    if (length(hits) > 0) paste0(basename(f), ": ", trimws(hits)) else character(0)
+  }))
+  expect_length(all_calls, nrow(declared))
+  # Glue: each topic function takes the handle and its typed request.
+  for (k in seq_len(nrow(declared))) {
+    src <- readLines(test_path("..", "..", "src", "rust", "src", paste0(declared[k, 2], ".rs")), warn = FALSE)
+    signature <- grep(paste0("^pub fn ", declared[k, 3], "\\("), src, value = TRUE)
+    expect_length(signature, 1)
+    expect_match(signature, "\\((mut )?\\w+: Robj, \\w+: [A-Za-z]*Request\\) -> GlueResult<Robj>",
+                 label = paste(declared[k, 1], signature))
+  }
+})
+
+test_that("a request not of its declared shape is one internal error naming the request", {
+  enc <- small_encoding()
+  bad <- .Call(synthrisk:::wrap__rust_level_counts, enc$ptr, list(var = "zero", weights = list(NULL, NULL)))
+  expect_s3_class(bad, "extendr_error")
+  expect_error(synthrisk:::rust_result(bad), "internal: `request` is not as the protocol says")
+  ok <- synthrisk:::rust_result(synthrisk:::rust_level_counts(enc$ptr, 0L, list(NULL, NULL)))
+  expect_identical(ok, list(c(3, 1, 0), c(3, 1, 0)))
+  expect_error(synthrisk:::rust_result(.Call(synthrisk:::wrap__rust_measure_declarations, NULL, list(1))),
+               "internal: `request`")
+})

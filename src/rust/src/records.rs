@@ -8,8 +8,8 @@ use extendr_api::prelude::*;
 use extendr_api::{rtype_to_sxp, AsTypedSlice};
 use synthrisk_core::codes::LevelCodes;
 use synthrisk_core::record_keys::record_keys;
-pub(crate) use wire::{RecordKeysRequest, RecordLevelRequest};
 use synthrisk_core::records::{advise_huge_pages, records, OriginalRecord, RecordRequest, RowSink, SyntheticRecord};
+pub(crate) use wire::{RecordKeysRequest, RecordLevelRequest};
 
 fn ints_robj(v: &[u32], plus: i32) -> Robj {
     Robj::from(v.iter().map(|&x| x as i32 + plus).collect::<Vec<i32>>())

@@ -1,8 +1,6 @@
-//! Reading R's named lists into typed structs. Each topic that receives lists
-//! (compute.rs, encoding.rs, dcr.rs, attacks.rs; identification.rs and records.rs take
-//! vectors, and records.rs its target through compute.rs's `target_request()`)
-//! declares the shapes of the lists it receives beside its code, in a nested
-//! `mod wire` that derives extendr's `TryFromList`. The derive reads each field as
+//! Reading R's named lists into typed structs. Every topic declares the shapes of the
+//! lists it receives (its entry points' requests, and the lists inside them) beside its
+//! code, in a nested `mod wire` that derives extendr's `TryFromList`. The derive reads each field as
 //! `value.dollar("field")`; in those modules that is `FieldByName::dollar`, a lookup by
 //! name, not extendr's `Operators::dollar`, which evaluates R's `$` once per field (on
 //! SD2011 that took about 0.3 ms of a 10 ms call). **Invariant:** a `mod wire` imports
