@@ -27,7 +27,7 @@
 #'   per cell.
 #' @param n The name of the count column: whole numbers from 0; cells of count 0 are
 #'   dropped (tables of all combinations list them). At most 2^31 - 1 records.
-#' @return `x` as a plain data frame of class `cell_counts` (the count column kept,
+#' @return `x` as a plain data frame of class `synthrisk_cell_counts` (the count column kept,
 #'   as integers, and named by the attribute `"counts"`), without its cells of count 0.
 #' @seealso [disclosure()], and `vignette("database", package = "synthrisk")` for
 #'   data in a database, counted there.
@@ -71,7 +71,7 @@ cell_counts <- function(x, n = "n") {
 
 new_cell_counts <- function(x, n) {
   attr(x, "counts") <- n
-  class(x) <- c("cell_counts", "data.frame")
+  class(x) <- c("synthrisk_cell_counts", "data.frame")
   x
 }
 
@@ -81,7 +81,7 @@ new_cell_counts <- function(x, n) {
 #'   does. `Inf` shows every cell.
 #' @param ... Passed to the data frame's print method.
 #' @export
-print.cell_counts <- function(x, rows = NULL, ...) {
+print.synthrisk_cell_counts <- function(x, rows = NULL, ...) {
   if (!is.null(rows) && (!is.numeric(rows) || length(rows) != 1 || is.na(rows) || rows < 0 || rows != round(rows))) {
     cli::cli_abort("{.arg rows} must be one whole number from 0 (or {.code Inf}), not {.code {describe_value(rows)}}.")
   }
@@ -131,7 +131,7 @@ check_counts <- function(counts, n, where, allow_zero, call) {
   invisible(counts)
 }
 
-is_cell_counts <- function(x) inherits(x, "cell_counts")
+is_cell_counts <- function(x) inherits(x, "synthrisk_cell_counts")
 
 # The count column of counted cells, or NULL for records.
 count_column <- function(x) {

@@ -74,7 +74,7 @@ fmt_pct <- function(x, digits) {
 #' @param object A `tau_curve` or `size_curve`.
 #' @param ... Unused.
 #' @return A ggplot.
-#' @name autoplot.tau_curve
+#' @name autoplot.synthrisk_tau_curve
 #' @examples
 #' keys <- c("sex", "age", "region", "placesize")
 #' tc <- tau_curve(sd2011_synds5, sd2011, keys = keys, targets = c("depress", "workab"))

@@ -57,7 +57,7 @@
 #'   such as `list(income = c(-8, -9))`; a `synds` object brings its own.
 #' @param ... Must be empty.
 #' @param n_threads Threads for the Rust core; default [synthrisk_threads()].
-#' @return An object of class `c("synthrisk_dcr", "dcr")`, a list with
+#' @return An object of class `synthrisk_dcr`, a list with
 #'   * `summary`: one row per synthesis: `synthesis, IMS, IMS_ctrl, dcr_q05, dcr_q50,
 #'     dcr_ctrl_q05, dcr_ctrl_q50, base_q05, base_q50, nndr_q05, share, share_noleak,
 #'     copied, AUC` (percentages for IMS, IMS_ctrl, share, share_noleak, copied;
@@ -234,7 +234,7 @@ new_dcr <- function(found, vars, numeric, weights, ranges, adjusted, n_data, n_c
                  vars = vars, numeric = stats::setNames(numeric, vars), weights = stats::setNames(weights, vars),
                  ranges = stats::setNames(ifelse(numeric, ranges, NA_real_), vars), adjusted = adjusted,
                  label_gaps = label_gaps, n = list(data = n_data, control = n_control, synthetic = n_syn)),
-            class = c("synthrisk_dcr", "dcr"))
+            class = "synthrisk_dcr")
 }
 
 #' Print distances to the closest record
@@ -251,14 +251,14 @@ new_dcr <- function(found, vars, numeric, weights, ranges, adjusted, n_data, n_c
 #' d <- dcr(sd2011_synds$syn[, c("sex", "age", "income")], sd2011[, c("sex", "age", "income")],
 #'          cont.na = list(income = -8))
 #' print(d, digits = 3)
-print.dcr <- function(x, digits = 4, ...) {
+print.synthrisk_dcr <- function(x, digits = 4, ...) {
   cat(format(x, digits = digits, ...), sep = "\n")
   invisible(x)
 }
 
-#' @rdname print.dcr
+#' @rdname print.synthrisk_dcr
 #' @export
-format.dcr <- function(x, digits = 4, ...) {
+format.synthrisk_dcr <- function(x, digits = 4, ...) {
   n <- x$n
   m <- length(n$synthetic)
   with_control <- n$control > 0
@@ -304,7 +304,7 @@ format.dcr <- function(x, digits = 4, ...) {
 #' d <- dcr(sd2011_synds5$syn[1:2], sd2011, vars = c("sex", "age", "placesize", "region"))
 #' tidy(d)
 #' glance(d)
-tidy.dcr <- function(x, ...) {
+tidy.synthrisk_dcr <- function(x, ...) {
   tab <- x$summary
   measures <- setdiff(names(tab), "synthesis")
   data.frame(synthesis = rep(tab$synthesis, each = length(measures)),
@@ -312,9 +312,9 @@ tidy.dcr <- function(x, ...) {
              value = as.vector(t(as.matrix(tab[measures]))))
 }
 
-#' @rdname tidy.dcr
+#' @rdname tidy.synthrisk_dcr
 #' @export
-glance.dcr <- function(x, ...) {
+glance.synthrisk_dcr <- function(x, ...) {
   tab <- x$summary
   data.frame(m = nrow(tab), n_original = x$n$data, n_control = x$n$control, n_vars = length(x$vars),
              IMS = mean(tab$IMS), share = mean(tab$share), share_noleak = tab$share_noleak[1],
@@ -341,7 +341,7 @@ glance.dcr <- function(x, ...) {
 #' parts <- holdout_split(sd2011[, vars], prop = 0.2, seed = 1)
 #' d <- dcr(sd2011_train_synds5$syn[[1]][, vars], parts$train, control = parts$control)
 #' autoplot(d)
-autoplot.dcr <- function(object, ...) {
+autoplot.synthrisk_dcr <- function(object, ...) {
   syn <- object$synthetic
   orig <- object$original
   # One colour per series, each named by what it measures, from what to what.

@@ -48,7 +48,7 @@
 #' @param n_threads Threads for the Rust core; default [synthrisk_threads()].
 #' @param known Deprecated: the former name of `keys`, still read (with a warning)
 #'   so that old scripts run; giving both is an error.
-#' @return An object of class `identification_risk`: `summary` (a data frame with
+#' @return An object of class `synthrisk_identification_risk`: `summary` (a data frame with
 #'   `synthesis`, `exp.risk`, `true.rate`, `false.rate`, `s`; one row per synthesis,
 #'   then a row `"mean"` of their means; `false.rate` of the mean row is `NA` when
 #'   a synthesis has none), `records` (a data
@@ -268,7 +268,7 @@ new_identification_risk <- function(raw, keys, syn.vars, radius, relative, n) {
   rownames(per_synthesis) <- NULL
   structure(list(summary = per_synthesis, records = records, keys = keys, syn.vars = syn.vars, radius = radius,
                  relative = relative, N = n, m = m),
-            class = "identification_risk")
+            class = "synthrisk_identification_risk")
 }
 
 #' Print an identification risk
@@ -285,14 +285,14 @@ new_identification_risk <- function(raw, keys, syn.vars, radius, relative, n) {
 #' part$income <- sd2011_synds$syn$income
 #' ir <- identification_risk(part, sd2011, c("sex", "age"), "income", radius = 0.05)
 #' print(ir, digits = 3)
-print.identification_risk <- function(x, digits = 4, ...) {
+print.synthrisk_identification_risk <- function(x, digits = 4, ...) {
   cat(format(x, digits = digits, ...), sep = "\n")
   invisible(x)
 }
 
-#' @rdname print.identification_risk
+#' @rdname print.synthrisk_identification_risk
 #' @export
-format.identification_risk <- function(x, digits = 4, ...) {
+format.synthrisk_identification_risk <- function(x, digits = 4, ...) {
   cli::cli_format_method({
     cli::cli_h1("Identification risk of partially synthetic data")
     cli::cli_text("{format_count(x$N)}{cli::qty(x$N)} original record{?s}; {cli::qty(x$m)}{x$m} synthes{?is/es}.")
@@ -324,7 +324,7 @@ format.identification_risk <- function(x, digits = 4, ...) {
 #' part$income <- sd2011_synds5$syn[[1]]$income
 #' ir <- identification_risk(list(part, sd2011), sd2011, c("sex", "age"), "income")
 #' autoplot(ir)
-autoplot.identification_risk <- function(object, ...) {
+autoplot.synthrisk_identification_risk <- function(object, ...) {
   tab <- object$summary
   long <- data.frame(synthesis = rep(tab$synthesis, 2),
                      rate = rep(c("true match rate", "false match rate"), each = nrow(tab)),

@@ -43,7 +43,7 @@
 #'   (`list(income = -8)`), each name a variable of `data`; a `synds` object brings
 #'   its own. Without a target, keys are counted as they are, so the codes change
 #'   nothing but are checked.
-#' @return An object of class `record_risk`: `original` and `synthetic` (data
+#' @return An object of class `synthrisk_record_risk`: `original` and `synthetic` (data
 #'   frames, one row per record and synthesis), `keys`, `target`, `m`, `Nd`, `Ns`,
 #'   and, with a target, `disclosure` (the `disclosure()` result of the same call).
 #' @export
@@ -95,7 +95,7 @@ record_risk <- function(object, data, keys, target = NULL, ..., cont.na = NULL) 
                             lengths(rk$q[-1]))
   structure(list(original = original, synthetic = synthetic, keys = keys, target = NULL, m = m, Nd = nrow(data),
                  Ns = vapply(syn, nrow, integer(1)), disclosure = NULL),
-            class = "record_risk")
+            class = "synthrisk_record_risk")
 }
 
 
@@ -109,7 +109,7 @@ new_record_risk_target <- function(x, raw) {
   synthetic <- record_frame(raw$synthetic, ns)
   structure(list(original = original, synthetic = synthetic, keys = x$keys, target = x$target, m = m, Nd = x$Norig,
                  Ns = x$Nsyn, disclosure = x),
-            class = "record_risk")
+            class = "synthrisk_record_risk")
 }
 
 # A record table from its columns (of `sum(rows)` records, `rows[j]` of them in
@@ -130,7 +130,7 @@ record_frame <- function(columns, rows) {
 
 #' @rdname record_risk
 #' @export
-summary.record_risk <- function(object, ...) {
+summary.synthrisk_record_risk <- function(object, ...) {
   o <- object$original
   nd <- object$Nd
   by_syn <- function(df, f) vapply(split(df, df$synthesis), f, numeric(1))
@@ -156,14 +156,14 @@ summary.record_risk <- function(object, ...) {
 #' @param x A `record_risk` object.
 #' @param digits Digits for the percentages.
 #' @export
-print.record_risk <- function(x, digits = 2, ...) {
+print.synthrisk_record_risk <- function(x, digits = 2, ...) {
   cat(format(x, digits = digits, ...), sep = "\n")
   invisible(x)
 }
 
 #' @rdname record_risk
 #' @export
-format.record_risk <- function(x, digits = 2, ...) {
+format.synthrisk_record_risk <- function(x, digits = 2, ...) {
   sm <- summary(x)
   o <- x$original
   counts <- data.frame(synthesis = seq_len(x$m),

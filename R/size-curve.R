@@ -26,10 +26,10 @@
 #' @param seed `NULL` (use the session's random numbers) or a whole number.
 #' @param measures Measures to keep (names as in [tidy.disclosure()]).
 #' @param ... Other arguments of [multi.disclosure()], as for [tau_curve()].
-#' @return A data frame of class `size_curve` with one row per target, synthesis, size,
+#' @return A data frame of class `c("synthrisk_size_curve", "data.frame")` with one row per target, synthesis, size,
 #'   repeat and measure: `target`, `synthesis`, `size`, `rep`, `measure`, `value` (in
 #'   %). `summary()` gives the mean, standard deviation, minimum and maximum over
-#'   syntheses and repeats per target, size and measure; [autoplot()][autoplot.size_curve]
+#'   syntheses and repeats per target, size and measure; [autoplot()][autoplot.synthrisk_size_curve]
 #'   draws the means.
 #' @seealso [tau_curve()], [multi.disclosure()]
 #' @export
@@ -130,7 +130,7 @@ build_size_curve <- function(res, draws, measures, reps, seed) {
   })
   out <- do.call(rbind, rows)
   rownames(out) <- NULL
-  structure(out, class = c("size_curve", "data.frame"), keys = res$keys, m = res$m, n_orig = res$n_orig,
+  structure(out, class = c("synthrisk_size_curve", "data.frame"), keys = res$keys, m = res$m, n_orig = res$n_orig,
             n_syn = res$n_syn, reps = reps, seed = seed, measures = measures, capped = draws$capped,
             grouping = res$grouping)
 }
@@ -142,7 +142,7 @@ build_size_curve <- function(res, draws, measures, reps, seed) {
 #'   when its denominator is 0, e.g. `TCAP` without certain predictions, and those are
 #'   left out), `mean`, `sd`, `min`, `max`.
 #' @export
-summary.size_curve <- function(object, ...) {
+summary.synthrisk_size_curve <- function(object, ...) {
   rlang::check_dots_empty()
   x <- as.data.frame(unclass(object), stringsAsFactors = FALSE)
   targets <- unique(x$target)
@@ -169,7 +169,7 @@ summary.size_curve <- function(object, ...) {
 }
 
 #' @export
-format.size_curve <- function(x, digits = 2, ...) {
+format.synthrisk_size_curve <- function(x, digits = 2, ...) {
   capped <- attr(x, "capped")
   seed <- attr(x, "seed")
   # Counted from the rows, so that a subset (x[...]) says what it holds.
@@ -244,16 +244,16 @@ size_curve_ratio_lines <- function(measures, over_100, n_orig = NULL) {
 }
 
 #' @export
-print.size_curve <- function(x, digits = 2, ...) {
+print.synthrisk_size_curve <- function(x, digits = 2, ...) {
   cat(format(x, digits = digits, ...), sep = "\n")
   invisible(x)
 }
 
-#' @rdname autoplot.tau_curve
+#' @rdname autoplot.synthrisk_tau_curve
 #' @export
-autoplot.size_curve <- function(object, ...) {
+autoplot.synthrisk_size_curve <- function(object, ...) {
   rlang::check_dots_empty()
-  s <- summary.size_curve(object)
+  s <- summary.synthrisk_size_curve(object)
   m <- attr(object, "m") %||% 1
   reps <- attr(object, "reps") %||% 1
   reg <- measure_registry[!duplicated(measure_registry$measure), ]
@@ -293,9 +293,9 @@ autoplot.size_curve <- function(object, ...) {
     curve_legend_theme()
 }
 
-#' @rdname autoplot.tau_curve
+#' @rdname autoplot.synthrisk_tau_curve
 #' @export
-plot.size_curve <- function(x, ...) {
-  print(autoplot.size_curve(x, ...))
+plot.synthrisk_size_curve <- function(x, ...) {
+  print(autoplot.synthrisk_size_curve(x, ...))
   invisible(x)
 }

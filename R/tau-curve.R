@@ -36,11 +36,11 @@
 #'   syntheses of each synthetic value, m >= 2), `resynthesize`, `synthesizer` and
 #'   `seed` (intervals across the given and drawn syntheses, see [disclosure()]);
 #'   `print.flag = TRUE` prints how numeric variables were grouped (default `FALSE`).
-#' @return A data frame of class `tau_curve` with one row per target, synthesis and
+#' @return A data frame of class `c("synthrisk_tau_curve", "data.frame")` with one row per target, synthesis and
 #'   `tau`: `target`, `synthesis`, `tau`, `synthetic` and `original` (in %). Its
 #'   attribute `measures` holds `Dorig`, `DiSCO`, `CAPd` and `DCAPd` per target and
 #'   synthesis (as [multi.disclosure()] reports them). `print()` shows a compact table
-#'   (means over syntheses); [autoplot()][autoplot.tau_curve] draws the curves.
+#'   (means over syntheses); [autoplot()][autoplot.synthrisk_tau_curve] draws the curves.
 #' @seealso [size_curve()], [multi.disclosure()]
 #' @export
 #' @examples
@@ -93,7 +93,7 @@ build_tau_curve <- function(res, tau) {
   rownames(out) <- NULL
   measures <- do.call(rbind, measures)
   rownames(measures) <- NULL
-  structure(out, class = c("tau_curve", "data.frame"), measures = measures, keys = res$keys, m = m,
+  structure(out, class = c("synthrisk_tau_curve", "data.frame"), measures = measures, keys = res$keys, m = m,
             n_orig = res$n_orig, grouping = res$grouping, intervals = tau_intervals(out, res$uncertainty$conf.level, m),
             conf.level = res$uncertainty$conf.level)
 }
@@ -111,7 +111,7 @@ tau_intervals <- function(curve, conf.level, m) {
 }
 
 #' @export
-format.tau_curve <- function(x, digits = 2, ...) {
+format.synthrisk_tau_curve <- function(x, digits = 2, ...) {
   keys <- attr(x, "keys")
   intervals <- attr(x, "intervals")
   conf.level <- attr(x, "conf.level")
@@ -143,14 +143,14 @@ format.tau_curve <- function(x, digits = 2, ...) {
 }
 
 #' @export
-print.tau_curve <- function(x, digits = 2, ...) {
+print.synthrisk_tau_curve <- function(x, digits = 2, ...) {
   cat(format(x, digits = digits, ...), sep = "\n")
   invisible(x)
 }
 
-#' @rdname autoplot.tau_curve
+#' @rdname autoplot.synthrisk_tau_curve
 #' @export
-autoplot.tau_curve <- function(object, ...) {
+autoplot.synthrisk_tau_curve <- function(object, ...) {
   rlang::check_dots_empty()
   x <- as.data.frame(unclass(object), stringsAsFactors = FALSE)
   m <- attr(object, "m") %||% length(unique(x$synthesis))
@@ -223,10 +223,10 @@ draw_tau_plot <- function(curves, marks, targets, subtitle) {
     curve_legend_theme()
 }
 
-#' @rdname autoplot.tau_curve
+#' @rdname autoplot.synthrisk_tau_curve
 #' @param x A `tau_curve` or `size_curve`.
 #' @export
-plot.tau_curve <- function(x, ...) {
-  print(autoplot.tau_curve(x, ...))
+plot.synthrisk_tau_curve <- function(x, ...) {
+  print(autoplot.synthrisk_tau_curve(x, ...))
   invisible(x)
 }

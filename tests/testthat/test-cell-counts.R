@@ -109,7 +109,7 @@ test_that("the SD2011 fixtures reproduce synthpop's numbers from counted cells",
 test_that("cell_counts() checks its count column and drops cells of count 0", {
   d <- data.frame(k = c("a", "b", "c"), t = c("x", "y", "x"), n = c(2, 0, 3))
   cells <- cell_counts(d)
-  expect_s3_class(cells, "cell_counts")
+  expect_s3_class(cells, "synthrisk_cell_counts")
   expect_identical(cells$n, c(2L, 3L))
   expect_identical(cells$k, c("a", "c"))
   expect_identical(d$n, c(2, 0, 3))
@@ -126,7 +126,7 @@ test_that("cell_counts() checks its count column and drops cells of count 0", {
   expect_error(cell_counts(as.list(d)), "`x` must be a data frame")
   # A tibble's counted cells are a plain data frame.
   tb <- tibble::tibble(k = c("a", "b"), n = 1:2)
-  expect_identical(class(cell_counts(tb)), c("cell_counts", "data.frame"))
+  expect_identical(class(cell_counts(tb)), c("synthrisk_cell_counts", "data.frame"))
 })
 
 test_that("counted cells with counts of 0 or a lost count column are clear errors", {

@@ -123,7 +123,7 @@ test_that("a synds object brings its cont.na, m > 1 and control work, and print/
   syn <- lapply(sd2011_synds5$syn[1:2], function(s) s[1:300, vars])
   obj <- structure(list(syn = syn, m = 2, cont.na = list(income = -8)), class = "synds")
   d <- dcr(obj, parts$train, control = parts$control)
-  expect_s3_class(d, c("synthrisk_dcr", "dcr"), exact = TRUE)
+  expect_s3_class(d, "synthrisk_dcr", exact = TRUE)
   expect_named(d$summary, c("synthesis", "IMS", "IMS_ctrl", "dcr_q05", "dcr_q50", "dcr_ctrl_q05", "dcr_ctrl_q50",
                             "base_q05", "base_q50", "nndr_q05", "share", "share_noleak", "copied", "AUC"))
   expect_named(d$synthetic, c("synthesis", "row", "dcr", "nn", "d2", "nndr", "dcr_ctrl"))

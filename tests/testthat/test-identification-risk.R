@@ -187,7 +187,7 @@ test_that("keys that differ row by row from the original are an error saying wha
   # labels compare as labels.
   o <- data.frame(k = c("a", NA, "b"), x = c(1, NA, NaN), y = c(1, 2, 3))
   s <- transform(o, k = factor(k), y = c(1, 2, 4))
-  expect_s3_class(identification_risk(s, o, c("k", "x"), "y"), "identification_risk")
+  expect_s3_class(identification_risk(s, o, c("k", "x"), "y"), "synthrisk_identification_risk", exact = TRUE)
   s$x <- c(1, NaN, NaN)
   expect_error(identification_risk(s, o, c("k", "x"), "y"), "\"x\" differs in 1 of 3 rows \\(row 2\\)")
 })

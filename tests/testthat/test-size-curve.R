@@ -15,7 +15,7 @@ test_that("a size-curve row at full size equals the measures of multi.disclosure
   sc <- size_curve(sd2011_synds5, sd2011, keys = keys4, sizes = c(5000, 1000), reps = 2, seed = 3,
                    measures = c(default_measures, "repU", "DCAP", "TCAP_taub"))
   md <- multi.disclosure(sd2011_synds5, sd2011, keys = keys4, print.flag = FALSE, plot = FALSE)
-  expect_s3_class(sc, c("size_curve", "data.frame"))
+  expect_s3_class(sc, c("synthrisk_size_curve", "data.frame"), exact = TRUE)
   expect_named(sc, c("target", "synthesis", "size", "rep", "measure", "value"))
   full <- as.data.frame(sc)[sc$size == 5000, ]
   for (tv in names(md$output.list)) {

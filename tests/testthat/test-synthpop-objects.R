@@ -69,6 +69,30 @@ test_that("our results carry our class first and still inherit synthpop's", {
   expect_identical(class(replicated.uniques(sd2011_synds, sd2011, keys = keys)), c("synthrisk_repuniq", "repuniq.synds"))
 })
 
+test_that("every class the package makes is ours (synthrisk_), synthpop's or base R's, ours first", {
+  sources <- list.files(test_path("..", "..", "R"), pattern = "[.]R$", full.names = TRUE)
+  skip_if(length(sources) == 0, "R sources not beside the tests")
+  synthpop_or_base <- c("disclosure", "multi.disclosure", "repuniq.synds", "synds", "factor", "data.frame")
+  made <- unlist(lapply(sources, function(f) {
+    lines <- grep("^\\s*#", readLines(f, warn = FALSE), value = TRUE, invert = TRUE)
+    at <- grep("class = c?\\(?\"|class\\([a-z]+\\) <- c?\\(?\"", lines, value = TRUE)
+    sets <- regmatches(at, regexpr("class(\\([a-z]+\\) <-| =) (c\\([^)]*\\)|\"[^\"]*\")", at))
+    lapply(sets, function(x) eval(parse(text = sub("^class(\\([a-z]+\\) <-| =) ", "", x))))
+  }), recursive = FALSE)
+  expect_gte(length(made), 15)
+  for (classes in made) {
+    ours <- startsWith(classes, "synthrisk_")
+    expect_true(all(ours | classes %in% synthpop_or_base), label = paste(classes, collapse = ", "))
+    # Ours come first: synthpop's methods never see our objects before ours do.
+    expect_false(is.unsorted(!ours), label = paste(classes, collapse = ", "))
+  }
+  keys <- c("sex", "age", "region", "placesize")
+  expect_identical(class(tau_curve(sd2011_synds, sd2011, keys = keys, targets = "depress")),
+                   c("synthrisk_tau_curve", "data.frame"))
+  expect_identical(class(record_risk(sd2011_synds, sd2011, keys = keys, target = "depress")), "synthrisk_record_risk")
+  expect_identical(class(dcr(sd2011_synds, sd2011, vars = keys)), "synthrisk_dcr")
+})
+
 test_that("disclosure() on an object of class 'summary' is not sent to multi.disclosure()", {
   keys <- c("sex", "age", "region", "placesize")
   not_ours <- structure(list(a = 1), class = "summary")

@@ -36,7 +36,7 @@ expect_close <- function(a, b, tol = 1e-12, label = "") {
 test_that("at tau = 1 the curves are DiSCO and Dorig, at tau = 0 DCAPd and CAPd (SD2011)", {
   tc <- tau_curve(sd2011_synds5, sd2011, keys = keys4)
   md <- multi.disclosure(sd2011_synds5, sd2011, keys = keys4, print.flag = FALSE, plot = FALSE)
-  expect_s3_class(tc, c("tau_curve", "data.frame"))
+  expect_s3_class(tc, c("synthrisk_tau_curve", "data.frame"), exact = TRUE)
   expect_named(tc, c("target", "synthesis", "tau", "synthetic", "original"))
   expect_identical(unique(tc$target), names(md$output.list))
   expect_equal(nrow(tc), length(md$output.list) * 5 * 21)
