@@ -117,7 +117,7 @@ inference_risk <- function(object, data, secret, aux = NULL, control = NULL, tol
   wire <- lapply(groups, function(k) {
     list(aux = search_column_set(request, aux_of[[k[1]]]), secrets = search_column_set(request, secret[k]))
   })
-  raw <- rust_result(rust_inference(enc$ptr, unname(wire), if (is.null(tolerance)) NaN else as.double(tolerance),
+  raw <- rust_result(rust_inference(enc$ptr, unname(wire), if (!is.null(tolerance)) as.double(tolerance),
                                     request$searches, request$n_threads), call = env)
   found_of <- vector("list", length(secret))
   secret_numeric <- stats::setNames(logical(length(secret)), secret)

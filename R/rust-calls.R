@@ -136,7 +136,7 @@ crossed <- function(value) value
 # list(vars (0-based variables of the encoding), label_codes (cont.na codes per
 # variable), names). Inference: `groups` of secrets sharing their auxiliary columns,
 # each list(aux, secrets) (two sets of columns), searched once per group; `tolerance`
-# (NaN: exact). Returns per group list(searches = per search, per secret
+# (NULL: exact). Returns per group list(searches = per search, per secret
 # list(success, set_size, distance, baseline), secret_numeric).
 rust_inference <- function(encoded, groups, tolerance, searches, n_threads) {
   crossed(.Call(wrap__rust_inference, encoded, list(groups = groups, tolerance = tolerance, searches = searches,

@@ -95,5 +95,7 @@ search_encode <- function(request, vars, cont.na = TRUE) {
 # search.rs): list(vars (0-based variables of the encoding), label_codes, names).
 search_column_set <- function(request, v) {
   k <- match(v, request$vars)
-  list(vars = k - 1L, label_codes = request$label_codes[k], names = v)
+  # The names as a list of strings: the glue reads requests with serde, which takes
+  # strings one by one (see the glue's read_request()).
+  list(vars = k - 1L, label_codes = unname(request$label_codes[k]), names = as.list(v))
 }

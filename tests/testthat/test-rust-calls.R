@@ -45,8 +45,12 @@ test_that("values R should never send are internal errors, not clamped", {
   expect_error(compute(enc, utils::modifyList(req, list(excluded_levels = 7L))), "internal: `targets[[1]]$excluded_levels` has 7, beyond", fixed = TRUE)
   expect_error(compute(enc, utils::modifyList(req, list(denom_lim = -1L))), "internal: `denom_lim` is -1", fixed = TRUE)
   expect_error(compute(enc, utils::modifyList(req, list(twoway_min_cell = NA_real_))), "internal: `targets[[1]]$twoway_min_cell` must be one number", fixed = TRUE)
-  expect_error(compute(enc, utils::modifyList(req, list(use_target_na = NA))), "internal: `targets[[1]]` is not as the protocol says", fixed = TRUE)
-  expect_error(compute(enc, utils::modifyList(req, list(excluded_levels = NA_integer_))), "internal: `targets[[1]]$excluded_levels` has NA", fixed = TRUE)
+  # A value of the wrong type or NA where the request's struct has none is refused by
+  # serde while reading the request, before anything runs.
+  expect_error(compute(enc, utils::modifyList(req, list(use_target_na = NA))), "internal: `request` is not as the protocol says: Must not be NA", fixed = TRUE)
+  expect_error(compute(enc, utils::modifyList(req, list(excluded_levels = NA_integer_))), "internal: `request` is not as the protocol says", fixed = TRUE)
+  expect_error(compute(enc, utils::modifyList(req, list(var = 1.5))), "internal: `request` is not as the protocol says", fixed = TRUE)
+  expect_error(compute(enc, c(req, list(unknown_field = 1L))), "internal: `request` is not as the protocol says: unknown field `unknown_field`", fixed = TRUE)
   expect_error(synthrisk:::rust_result(synthrisk:::rust_compute(enc$ptr, -1L, TRUE, list(req), 1L)), "internal: `keys`")
   expect_error(synthrisk:::rust_result(synthrisk:::rust_compute(enc$ptr, 0L, TRUE, list(req), 0L)), "internal: n_threads")
 })
@@ -202,22 +206,32 @@ test_that("nothing points back up: the core has no R types and links no R API; t
   expect_identical(glue, character(0), label = paste(glue, collapse = "\n"))
 })
 
-test_that("each glue `mod wire` reads fields by name (FieldByName), never with extendr's prelude", {
+test_that("each glue `mod wire` reads requests by serde, and lists of the handle by name, never with the prelude", {
   files <- list.files(test_path("..", "..", "src", "rust", "src"), pattern = "[.]rs$", full.names = TRUE)
   skip_if(length(files) == 0, "Rust sources not beside the tests")
   with_wire <- 0
+  requests <- 0
   for (f in files) {
     lines <- readLines(f, warn = FALSE)
-    start <- grep("^mod wire \\{", lines)
+    start <- grep("^(pub\\(crate\\) )?mod wire \\{", lines)
     if (length(start) == 0) next
     with_wire <- with_wire + 1
     end <- start + match("}", lines[-seq_len(start)])
     body <- lines[start:end]
-    expect_true(any(grepl("use crate::wire::FieldByName;", body, fixed = TRUE)), label = basename(f))
     expect_false(any(grepl("prelude", body, fixed = TRUE)), label = basename(f))
+    # extendr's derive reads `value.dollar(field)`: by name only with FieldByName.
+    if (any(grepl("derive(TryFromList)", body, fixed = TRUE))) {
+      expect_true(any(grepl("use crate::wire::FieldByName;", body, fixed = TRUE)), label = basename(f))
+    }
+    # Every request is read by serde and refuses a field it does not know.
+    for (at in grep("pub\\(crate\\) struct [A-Za-z]*Request \\{", body)) {
+      requests <- requests + 1
+      expect_match(body[at - 2L], "#[derive(Deserialize)]", fixed = TRUE, label = paste(basename(f), body[at]))
+      expect_match(body[at - 1L], "#[serde(deny_unknown_fields)]", fixed = TRUE, label = paste(basename(f), body[at]))
+    }
   }
-  # compute.rs, encoding.rs, dcr.rs and attacks.rs receive lists.
-  expect_gte(with_wire, 4)
+  expect_gte(with_wire, 8)
+  expect_gte(requests, 16)
 })
 
 test_that("every glue result is a struct deriving IntoList, not names and values laid side by side", {
@@ -281,4 +295,11 @@ test_that("a request not of its declared shape is one internal error naming the 
   expect_identical(ok, list(c(3, 1, 0), c(3, 1, 0)))
   expect_error(synthrisk:::rust_result(.Call(synthrisk:::wrap__rust_measure_declarations, NULL, list(1))),
                "internal: `request`")
+  # extendr 0.9's serde stops on a character vector read as a sequence; read_request()
+  # refuses every string that is not one element of an unnamed list before serde runs.
+  for (names in list(c("a", "b"), "a", list(c("a", "b")))) {
+    bad <- .Call(synthrisk:::wrap__rust_dcr, enc$ptr, list(columns = list(vars = 0L, label_codes = list(double(0)), names = names),
+                                                           variable_weights = 1, searches = list(), n_threads = 1L))
+    expect_error(synthrisk:::rust_result(bad), "a character vector that is not one string of a list", fixed = TRUE)
+  }
 })

@@ -20,7 +20,7 @@ use synthrisk_core::tie_sets::IndexedSynthesis;
 pub(crate) use wire::{
     EvaluateRequest, GenerateRequest, InferenceRequest, LinkabilityRequest, SinglingOutDataRequest, UnivariateRequest,
 };
-use wire::{EvaluatedWire, InferenceGroupWire};
+use wire::{EvaluatedWire, InferenceGroupWire, QueriesWire};
 
 /// The target rows of an attack's search (an attack always names them).
 fn target_rows<'s>(search: &'s Search, table: &Table<'_>) -> GlueResult<&'s [u32]> {
@@ -37,29 +37,25 @@ fn target_rows<'s>(search: &'s Search, table: &Table<'_>) -> GlueResult<&'s [u32
 /// main and control searches. Returns per group list(searches = per search, per secret
 /// list(success, set_size, distance, baseline), secret_numeric).
 pub fn inference(encoded: Robj, request: InferenceRequest) -> GlueResult<Robj> {
-    let InferenceRequest { groups, tolerance, searches: searches_robj, n_threads } = request;
+    let InferenceRequest { groups, tolerance, searches: search_wires, n_threads } = request;
     let encoded = encoded_vars(&encoded)?;
     let workers = workers(n_threads)?;
     let mut out: Vec<Robj> = Vec::new();
-    for group in List::from_robj(&groups, "groups")?.values() {
-        let InferenceGroupWire { aux, secrets: secret_columns } =
-            InferenceGroupWire::try_from(&group).map_err(wire_error("groups[[i]]"))?;
-        let (tables, metric) = distance_tables(&workers, encoded, &aux, None, "aux")?;
-        let (secret_tables, secret_metric) = distance_tables(&workers, encoded, &secret_columns, None, "secrets")?;
+    for InferenceGroupWire { aux, secrets: secret_columns } in &groups {
+        let (tables, metric) = distance_tables(&workers, encoded, aux, None, "aux")?;
+        let (secret_tables, secret_metric) = distance_tables(&workers, encoded, secret_columns, None, "secrets")?;
         let matching: Vec<Matching> = secret_tables
             .numeric
             .iter()
             .map(|&numeric| {
-                if !numeric {
-                    Matching::Labels
-                } else if tolerance.is_nan() {
-                    Matching::Exact
-                } else {
-                    Matching::Within(tolerance)
+                match (numeric, tolerance) {
+                    (false, _) => Matching::Labels,
+                    (true, None) => Matching::Exact,
+                    (true, Some(t)) => Matching::Within(t),
                 }
             })
             .collect();
-        let searches = searches(&searches_robj, tables.n_datasets())?;
+        let searches = searches(search_wires.clone(), tables.n_datasets())?;
         let mut indexed = PerIndexed::<IndexedSynthesis>::new(&searches, tables.n_datasets());
         let mut per_search = Vec::new();
         for (k, search) in searches.iter().enumerate() {
@@ -108,13 +104,13 @@ pub fn inference(encoded: Robj, request: InferenceRequest) -> GlueResult<Robj> {
 /// its main and control searches. Returns per search list(success, any, a, alpha, b,
 /// beta, baseline).
 pub fn linkability(encoded: Robj, request: LinkabilityRequest) -> GlueResult<Robj> {
-    let LinkabilityRequest { side_a, side_b, n_neighbors, searches: searches_robj, n_threads } = request;
+    let LinkabilityRequest { side_a, side_b, n_neighbors, searches: search_wires, n_threads } = request;
     let encoded = encoded_vars(&encoded)?;
     let workers = workers(n_threads)?;
     let (tables_a, metric_a) = distance_tables(&workers, encoded, &side_a, None, "aux_a")?;
     let (tables_b, metric_b) = distance_tables(&workers, encoded, &side_b, None, "aux_b")?;
     let k = u64::try_from(n_neighbors).map_err(|_| internal("n_neighbors"))?;
-    let searches = searches(&searches_robj, tables_a.n_datasets())?;
+    let searches = searches(search_wires, tables_a.n_datasets())?;
     let mut linked = PerIndexed::<LinkedSynthesis>::new(&searches, tables_a.n_datasets());
     let mut out: Vec<Robj> = Vec::new();
     for (j, search) in searches.iter().enumerate() {
@@ -185,11 +181,7 @@ pub fn singling_out_data(encoded: Robj, request: SinglingOutDataRequest) -> Glue
     let encoded = encoded_vars(&encoded)?;
     let vars = var_indices(encoded, &vars, "vars")?;
     let workers = workers(n_threads)?;
-    let missing: Vec<Robj> = List::from_robj(&missing_levels, "missing_levels")?.values().collect();
-    let missing = missing
-        .iter()
-        .map(|m| Option::<Vec<bool>>::from_robj(m, "missing_levels[[i]]"))
-        .collect::<GlueResult<Vec<_>>>()?;
+    let missing = missing_levels;
     if missing.len() != vars.len() {
         return Err(internal("one set of missing levels per variable"));
     }
@@ -228,16 +220,10 @@ fn dataset(so: &SinglingOut, k: i32) -> GlueResult<&Dataset> {
     usize::try_from(k).ok().and_then(|k| so.datasets.get(k)).ok_or_else(|| internal(format!("dataset {k}")))
 }
 
-/// Queries from R: list(query (1-based ids, nondecreasing), column (0-based), op (code),
-/// value).
-fn queries_from(x: &Robj, n_cols: usize) -> GlueResult<Queries> {
-    let l = List::from_robj(x, "queries")?;
-    let get = |name: &str| {
-        l.iter().find(|(n, _)| *n == name).map(|(_, v)| v).ok_or_else(|| internal(format!("queries${name}")))
-    };
-    let (id, col, op, value) = (get("query")?, get("column")?, get("op")?, get("value")?);
-    let (id, col, op, value) =
-        (int_slice(&id, "query")?, int_slice(&col, "column")?, int_slice(&op, "op")?, real_slice(&value, "value")?);
+/// Queries from R (a `QueriesWire`: query (1-based ids, nondecreasing), column
+/// (0-based), op (code), value), checked.
+fn queries_from(x: &QueriesWire, n_cols: usize) -> GlueResult<Queries> {
+    let QueriesWire { query: id, column: col, op, value } = x;
     if col.len() != id.len() || op.len() != id.len() || value.len() != id.len() {
         return Err(internal("the columns of queries differ in length"));
     }
@@ -288,8 +274,6 @@ pub fn singling_out_generate(ptr: Robj, request: GenerateRequest) -> GlueResult<
     let so = singling_out(&ptr)?;
     let syn = dataset(so, k)?;
     let workers = workers(n_threads)?;
-    let uniforms = real_slice(&uniforms, "uniforms")?;
-    let medians = real_slice(&medians, "medians")?;
     if medians.len() != syn.n_columns() {
         return Err(internal("one median per column"));
     }
@@ -303,8 +287,8 @@ pub fn singling_out_generate(ptr: Robj, request: GenerateRequest) -> GlueResult<
         &workers,
         syn,
         &so.numeric,
-        medians,
-        uniforms,
+        &medians,
+        &uniforms,
         rounding,
         n_cols,
         &mut kept,
@@ -329,10 +313,7 @@ pub fn singling_out_evaluate(ptr: Robj, request: EvaluateRequest) -> GlueResult<
     let n_cols = so.numeric.len();
     let queries = queries_from(&queries, n_cols)?;
     let mut out = Vec::new();
-    for d in List::from_robj(&datasets, "datasets")?.values() {
-        let EvaluatedWire { dataset: k, positions } =
-            EvaluatedWire::try_from(&d).map_err(wire_error("datasets[[i]]"))?;
-        let positions = Option::<Vec<u32>>::from_robj(&positions, "datasets[[i]]$positions")?;
+    for EvaluatedWire { dataset: k, positions } in datasets {
         let full = dataset(so, k)?;
         let found = match positions {
             None => evaluate(&workers, full, &queries),
@@ -412,87 +393,107 @@ mod results {
     }
 }
 
-/// The shapes of the lists this topic receives (see `crate::wire`; the sets of columns
-/// and the searches are `search.rs`'s).
+/// The shapes of the requests this topic receives, read by serde (`read_request`; the
+/// sets of columns and the searches are `search.rs`'s).
 mod wire {
-    pub(crate) use crate::wire::FieldByName;
-    use extendr_api::{Robj, TryFromList};
+    use crate::search::{ColumnsWire, SearchWire};
+    use serde::Deserialize;
 
-    /// `rust_inference`'s request: the groups of secrets (each an
-    /// `InferenceGroupWire`), the tolerance (NaN: exact), the searches and the threads.
-    #[derive(TryFromList)]
+    /// `rust_inference`'s request: the groups of secrets, the tolerance (NULL: exact),
+    /// the searches and the threads.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct InferenceRequest {
-        pub(crate) groups: Robj,
-        pub(crate) tolerance: f64,
-        pub(crate) searches: Robj,
+        pub(crate) groups: Vec<InferenceGroupWire>,
+        pub(crate) tolerance: Option<f64>,
+        pub(crate) searches: Vec<SearchWire>,
+        pub(crate) n_threads: i32,
+    }
+
+    /// A group of inference's secrets sharing their auxiliary columns: `aux` and
+    /// `secrets`, two sets of columns.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub(crate) struct InferenceGroupWire {
+        pub(crate) aux: ColumnsWire,
+        pub(crate) secrets: ColumnsWire,
+    }
+
+    /// `rust_linkability`'s request: each owner's set of columns, the neighbours listed
+    /// on each side, the searches (synthesis, target dataset, target rows) and the
+    /// threads.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub(crate) struct LinkabilityRequest {
+        pub(crate) side_a: ColumnsWire,
+        pub(crate) side_b: ColumnsWire,
+        pub(crate) n_neighbors: i32,
+        pub(crate) searches: Vec<SearchWire>,
         pub(crate) n_threads: i32,
     }
 
     /// `rust_singling_out_data`'s request: the variables (0-based), per variable its
     /// missing levels (NULL for a numeric one) and the threads.
-    #[derive(TryFromList)]
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct SinglingOutDataRequest {
-        pub(crate) vars: Robj,
-        pub(crate) missing_levels: Robj,
+        pub(crate) vars: Vec<i32>,
+        pub(crate) missing_levels: Vec<Option<Vec<bool>>>,
         pub(crate) n_threads: i32,
     }
 
     /// `rust_singling_out_univariate`'s request: the dataset (0-based).
-    #[derive(TryFromList)]
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct UnivariateRequest {
         pub(crate) dataset: i32,
     }
 
-    /// `rust_singling_out_evaluate`'s request: the queries (as columns), the datasets
-    /// they are evaluated on (each an `EvaluatedWire`) and the threads.
-    #[derive(TryFromList)]
-    pub(crate) struct EvaluateRequest {
-        pub(crate) queries: Robj,
-        pub(crate) datasets: Robj,
-        pub(crate) n_threads: i32,
-    }
-
-    /// A dataset queries are evaluated on: `dataset` (0-based) and `positions` (NULL:
-    /// all its distinct records; or their 0-based positions).
-    #[derive(TryFromList)]
-    pub(crate) struct EvaluatedWire {
-        pub(crate) dataset: i32,
-        pub(crate) positions: Robj,
-    }
-
-    /// A group of inference's secrets sharing their auxiliary columns: `aux` and
-    /// `secrets`, two sets of columns.
-    #[derive(TryFromList)]
-    pub(crate) struct InferenceGroupWire {
-        pub(crate) aux: Robj,
-        pub(crate) secrets: Robj,
-    }
-
-    /// A linkability request: each owner's set of columns, the neighbours listed on
-    /// each side, the searches (synthesis, target dataset, target rows) and the threads.
-    #[derive(TryFromList)]
-    pub(crate) struct LinkabilityRequest {
-        pub(crate) side_a: Robj,
-        pub(crate) side_b: Robj,
-        pub(crate) n_neighbors: i32,
-        pub(crate) searches: Robj,
-        pub(crate) n_threads: i32,
+    /// Queries as columns: per predicate its query (1-based, nondecreasing), column
+    /// (0-based), operator (code) and value.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub(crate) struct QueriesWire {
+        pub(crate) query: Vec<i32>,
+        pub(crate) column: Vec<i32>,
+        pub(crate) op: Vec<i32>,
+        pub(crate) value: Vec<f64>,
     }
 
     /// A batch of singling out's multivariate attempts: on `dataset` (0-based), drawn
     /// from R's `uniforms` (`runif()`; `rounding` for R's "Rounding" sample kind),
     /// `n_cols` columns each with the synthesis's `medians`, after the queries `kept`,
     /// until `wanted` are kept or `attempts_left` attempts are spent.
-    #[derive(TryFromList)]
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct GenerateRequest {
         pub(crate) dataset: i32,
-        pub(crate) uniforms: Robj,
+        pub(crate) uniforms: Vec<f64>,
         pub(crate) rounding: bool,
         pub(crate) n_cols: i32,
-        pub(crate) medians: Robj,
-        pub(crate) kept: Robj,
+        pub(crate) medians: Vec<f64>,
+        pub(crate) kept: QueriesWire,
         pub(crate) wanted: i32,
         pub(crate) attempts_left: f64,
         pub(crate) n_threads: i32,
+    }
+
+    /// `rust_singling_out_evaluate`'s request: the queries, the datasets they are
+    /// evaluated on and the threads.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub(crate) struct EvaluateRequest {
+        pub(crate) queries: QueriesWire,
+        pub(crate) datasets: Vec<EvaluatedWire>,
+        pub(crate) n_threads: i32,
+    }
+
+    /// A dataset queries are evaluated on: `dataset` (0-based) and `positions` (NULL:
+    /// all its distinct records; or their 0-based positions).
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub(crate) struct EvaluatedWire {
+        pub(crate) dataset: i32,
+        pub(crate) positions: Option<Vec<u32>>,
     }
 }

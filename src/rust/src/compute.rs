@@ -12,8 +12,8 @@ use synthrisk_core::engine::{run_plan, CountRequest, SynthesisResult, TargetRequ
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, TABLE_NAMES};
 use synthrisk_core::measures::MEASURE_NAMES;
 use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
-pub(crate) use wire::{ComputeRequest, EncodeComputeRequest};
-use wire::{CountCall, PlanWire, TargetWire, ViewWire};
+pub(crate) use wire::{ComputeRequest, EncodeComputeRequest, TargetWire};
+use wire::{CountCall, PlanWire};
 
 fn non_negative<T: TryFrom<i64>>(v: i64, what: &str) -> GlueResult<T> {
     T::try_from(v).map_err(|_| internal(format!("`{what}` has {v}, must be >= 0")))
@@ -39,8 +39,7 @@ fn denom_lim_of(x: Option<f64>) -> GlueResult<Option<u64>> {
 /// One target's request as R sends it, completed from the encoded target: its excluded
 /// levels as flags, its missing code, and whether missing target values are excluded
 /// (with `use_target_na` FALSE, only if the plan's `original` has any).
-pub fn target_request(x: &Robj, what: &str, vars: &[EncodedVar<'_>], original: usize) -> GlueResult<TargetRequest> {
-    let w = TargetWire::try_from(x).map_err(wire_error(what))?;
+pub fn target_request(w: &TargetWire, what: &str, vars: &[EncodedVar<'_>], original: usize) -> GlueResult<TargetRequest> {
     let var = usize::try_from(w.var).map_err(|_| internal(format!("`{what}$var` is {}", w.var)))?;
     let v = vars.get(var).ok_or_else(|| internal(format!("`{what}$var` is {var}, beyond the encoded variables")))?;
     let twoway_min_cell =
@@ -78,19 +77,17 @@ pub fn target_request(x: &Robj, what: &str, vars: &[EncodedVar<'_>], original: u
 }
 
 /// `plan`: NULL (dataset 0 against all others) or a `PlanWire`.
-fn plan_of(plan: &Robj, n_datasets: usize) -> GlueResult<Plan> {
-    if plan.is_null() {
+fn plan_of(plan: &Option<PlanWire>, n_datasets: usize) -> GlueResult<Plan> {
+    let Some(w) = plan else {
         return Ok(Plan::standard(n_datasets));
-    }
-    let w = PlanWire::try_from(plan).map_err(wire_error("plan"))?;
+    };
     let syntheses = w
         .syntheses
-        .values()
+        .iter()
         .enumerate()
-        .map(|(i, v)| {
+        .map(|(i, view)| {
             let what = format!("plan$syntheses[[{}]]", i + 1);
-            let view = ViewWire::try_from(&v).map_err(wire_error(&what))?;
-            let rows = match view.rows {
+            let rows = match &view.rows {
                 None => None,
                 Some(r) => Some(
                     r.iter()
@@ -107,22 +104,19 @@ fn plan_of(plan: &Robj, n_datasets: usize) -> GlueResult<Plan> {
             })
         })
         .collect::<GlueResult<Vec<_>>>()?;
-    let tau = match w.tau {
+    let tau = match &w.tau {
         None => TauGrid::default(),
-        Some(t) => TauGrid::new(&t)?,
+        Some(t) => TauGrid::new(t)?,
     };
     // Counted cells (optional): per dataset NULL or the records each row stands for.
-    let weights = match w.weights {
-        Nullable::Null => Vec::new(),
-        Nullable::NotNull(list) => list
-            .values()
+    let weights = match &w.weights {
+        None => Vec::new(),
+        Some(per_dataset) => per_dataset
+            .iter()
             .enumerate()
-            .map(|(d, x)| {
-                let what = format!("plan$weights[[{}]]", d + 1);
-                match Option::<Vec<i32>>::try_from(&x).map_err(wire_error(&what))? {
-                    None => Ok(None),
-                    Some(v) => indices::<u32>(&v, &what).map(Some),
-                }
+            .map(|(d, x)| match x {
+                None => Ok(None),
+                Some(v) => indices::<u32>(v, &format!("plan$weights[[{}]]", d + 1)).map(Some),
             })
             .collect::<GlueResult<_>>()?,
     };
@@ -197,10 +191,11 @@ pub fn compute(encoded: Robj, request: ComputeRequest) -> GlueResult<Robj> {
 
 fn count(vars: &[EncodedVar<'_>], call: &CountCall, n_threads: i32) -> GlueResult<Robj> {
     let keys = var_indices(vars, &call.keys, "keys")?;
-    let use_na = Vec::<bool>::from_robj(&call.use_keys_na, "use_keys_na")?;
+    let use_na = &call.use_keys_na;
     let plan = plan_of(&call.plan, vars.first().map_or(0, |v| v.codes.len()))?;
-    let requests: Vec<TargetRequest> = List::from_robj(&call.targets, "targets")?
-        .values()
+    let requests: Vec<TargetRequest> = call
+        .targets
+        .iter()
         .enumerate()
         .map(|(i, t)| target_request(&t, &format!("targets[[{}]]", i + 1), vars, plan.original))
         .collect::<GlueResult<_>>()?;
@@ -210,7 +205,7 @@ fn count(vars: &[EncodedVar<'_>], call: &CountCall, n_threads: i32) -> GlueResul
     let view_rows: usize = plan.syntheses.iter().map(|v| v.n_rows(dataset_rows[v.dataset])).sum();
     let work_rows = (dataset_rows[plan.original] + view_rows) * requests.len();
     let workers = workers_for(n_threads, work_rows)?;
-    let request = CountRequest { vars, keys: &keys, use_keys_na: &use_na, targets: &requests, plan: &plan };
+    let request = CountRequest { vars, keys: &keys, use_keys_na: use_na, targets: &requests, plan: &plan };
     let results = run_plan(&workers, &request, &user_interrupt)?;
     let out: Vec<Robj> = results.iter().map(target_result_robj).collect::<GlueResult<_>>()?;
     Ok(List::from_values(out).into())
@@ -223,18 +218,12 @@ fn count(vars: &[EncodedVar<'_>], call: &CountCall, n_threads: i32) -> GlueResul
 pub fn encode_compute(vars: Robj, request: EncodeComputeRequest) -> GlueResult<Robj> {
     let EncodeComputeRequest { n_threads, calls } = request;
     let encoding = crate::encoding::encode_vars(vars, n_threads)?;
-    if calls.is_null() || encoding.look_alike {
-        return Ok(EncodedAndCounted { encoding: encoding.into_robj(), raw: Robj::from(()) }.into());
-    }
+    let calls = match calls {
+        Some(calls) if !encoding.look_alike => calls,
+        _ => return Ok(EncodedAndCounted { encoding: encoding.into_robj(), raw: Robj::from(()) }.into()),
+    };
     let vars = encoded_vars(&encoding.ptr)?;
-    let raw: Vec<Robj> = List::from_robj(&calls, "calls")?
-        .values()
-        .enumerate()
-        .map(|(i, c)| {
-            let call = CountCall::try_from(&c).map_err(wire_error(&format!("calls[[{}]]", i + 1)))?;
-            count(vars, &call, n_threads)
-        })
-        .collect::<GlueResult<_>>()?;
+    let raw: Vec<Robj> = calls.iter().map(|call| count(vars, call, n_threads)).collect::<GlueResult<_>>()?;
     Ok(EncodedAndCounted { encoding: encoding.into_robj(), raw: List::from_values(raw).into() }.into())
 }
 
@@ -300,10 +289,9 @@ mod results {
     }
 }
 
-/// The shapes of the lists this topic receives (see `crate::wire`).
+/// The shapes of the requests this topic receives, read by serde (`read_request`).
 mod wire {
-    pub(crate) use crate::wire::FieldByName;
-    use extendr_api::{List, Nullable, Robj, TryFromList};
+    use serde::Deserialize;
 
     /// One target of the request as R sends it (R/target-request.R), made before or
     /// after the encoding alike: `var` (0-based), `excluded_levels` (0-based codes of
@@ -311,7 +299,8 @@ mod wire {
     /// `kt_key`, `kt_key_level`, `kt_target_level` (0-based, same lengths),
     /// `denom_lim` (NA for no limit) and `twoway_min_cell`. `target_request()`
     /// completes it from the encoded target.
-    #[derive(TryFromList)]
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct TargetWire {
         pub(crate) var: i32,
         pub(crate) excluded_levels: Vec<i32>,
@@ -323,21 +312,23 @@ mod wire {
         pub(crate) twoway_min_cell: Option<f64>,
     }
 
-    /// A plan as R sends it: `original` (0-based dataset), `syntheses` (a list of
+    /// A plan as R sends it: `original` (0-based dataset), `syntheses` (each a
     /// `ViewWire`), `tau` (NULL or doubles) and, for counted cells, `weights` (per
     /// dataset NULL or the records each row stands for).
-    #[derive(TryFromList)]
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct PlanWire {
         pub(crate) original: i32,
-        pub(crate) syntheses: List,
+        pub(crate) syntheses: Vec<ViewWire>,
         pub(crate) tau: Option<Vec<f64>>,
-        pub(crate) weights: Nullable<List>,
+        pub(crate) weights: Option<Vec<Option<Vec<i32>>>>,
     }
 
     /// A synthesis of a plan: `dataset` (0-based), `rows` (NULL, or the 1-based rows of
     /// a subsample or resample) and `repeats` (NULL or FALSE for a subsample, TRUE for a
     /// resample: a bootstrap replicate, rows drawn with replacement).
-    #[derive(TryFromList)]
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct ViewWire {
         pub(crate) dataset: i32,
         pub(crate) rows: Option<Vec<i32>>,
@@ -345,31 +336,34 @@ mod wire {
     }
 
     /// One count of an encoding (`rust_compute`, and each of `rust_encode_compute`'s
-    /// calls): the keys (0-based variables), their usekeysNA flags, the targets (each a
-    /// `TargetWire`) and the plan (NULL or a `PlanWire`).
-    #[derive(TryFromList)]
+    /// calls): the keys (0-based variables), their usekeysNA flags, the targets and the
+    /// plan (NULL: the original against every other dataset).
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct CountCall {
-        pub(crate) keys: Robj,
-        pub(crate) use_keys_na: Robj,
-        pub(crate) targets: Robj,
-        pub(crate) plan: Robj,
+        pub(crate) keys: Vec<i32>,
+        pub(crate) use_keys_na: Vec<bool>,
+        pub(crate) targets: Vec<TargetWire>,
+        pub(crate) plan: Option<PlanWire>,
     }
 
-    /// `rust_compute`'s request: one `CountCall` and the threads.
-    #[derive(TryFromList)]
+    /// `rust_compute`'s request: one `CountCall`'s fields and the threads.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct ComputeRequest {
-        pub(crate) keys: Robj,
-        pub(crate) use_keys_na: Robj,
-        pub(crate) targets: Robj,
-        pub(crate) plan: Robj,
+        pub(crate) keys: Vec<i32>,
+        pub(crate) use_keys_na: Vec<bool>,
+        pub(crate) targets: Vec<TargetWire>,
+        pub(crate) plan: Option<PlanWire>,
         pub(crate) n_threads: i32,
     }
 
     /// `rust_encode_compute`'s request: the threads and the `CountCall`s (NULL: none).
-    #[derive(TryFromList)]
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct EncodeComputeRequest {
         pub(crate) n_threads: i32,
-        pub(crate) calls: Robj,
+        pub(crate) calls: Option<Vec<CountCall>>,
     }
 }
 

@@ -19,13 +19,12 @@ pub(crate) use wire::DcrRequest;
 /// encoding. Returns list(searches = per search list(distance, row (1-based), second
 /// or NULL), numeric, ranges).
 pub fn dcr(encoded: Robj, request: DcrRequest) -> GlueResult<Robj> {
-    let DcrRequest { columns, variable_weights, searches: searches_robj, n_threads } = request;
+    let DcrRequest { columns, variable_weights, searches: search_wires, n_threads } = request;
     let encoded = encoded_vars(&encoded)?;
-    let variable_weights = Vec::<f64>::from_robj(&variable_weights, "variable_weights")?;
     let workers = workers(n_threads)?;
     let (tables, metric) = distance_tables(&workers, encoded, &columns, Some(variable_weights), "vars")?;
     let n_tables = tables.n_datasets();
-    let searches = searches(&searches_robj, n_tables)?;
+    let searches = searches(search_wires, n_tables)?;
     let total: usize = searches.iter().map(|s| tables.n_records(s.queries)).sum();
     let workers = workers_for(n_threads, total.max(1) * 64)?;
     // Each dataset searched is indexed once, and the index dropped after its last search
@@ -70,19 +69,20 @@ struct Searched {
     ranges: Vec<f64>,
 }
 
-/// The shape of `rust_dcr`'s request (see `crate::wire`; its sets of columns and
-/// searches are `search.rs`'s).
+/// The shape of `rust_dcr`'s request, read by serde (`read_request`; its sets of
+/// columns and searches are `search.rs`'s).
 mod wire {
-    pub(crate) use crate::wire::FieldByName;
-    use extendr_api::{Robj, TryFromList};
+    use crate::search::{ColumnsWire, SearchWire};
+    use serde::Deserialize;
 
     /// The set of columns compared, Gower's weight of each, the searches and the
     /// threads.
-    #[derive(TryFromList)]
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct DcrRequest {
-        pub(crate) columns: Robj,
-        pub(crate) variable_weights: Robj,
-        pub(crate) searches: Robj,
+        pub(crate) columns: ColumnsWire,
+        pub(crate) variable_weights: Vec<f64>,
+        pub(crate) searches: Vec<SearchWire>,
         pub(crate) n_threads: i32,
     }
 }

@@ -7,7 +7,7 @@ use crate::protocol::*;
 use extendr_api::prelude::*;
 use synthrisk_core::encode::{close_numeric_pairs, encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput};
 pub(crate) use wire::{EncodeRequest, LevelCountsRequest, MergeRequest};
-use wire::{MergeWire, VariableWire};
+use wire::VariableWire;
 
 extern "C" {
     /// R's API (Rinternals.h); SEXPs passed as opaque pointers.
@@ -238,9 +238,8 @@ pub fn merge(mut encoded: Robj, request: MergeRequest) -> GlueResult<Robj> {
         (&mut encoded).try_into().map_err(|_| internal("not an encoding of synthrisk"))?;
     let vars = &mut ptr.try_addr_mut().map_err(|_| internal("the encoding was released"))?.0;
     let mut infos = Vec::new();
-    for (k, m) in request.merges.values().enumerate() {
+    for (k, w) in request.merges.iter().enumerate() {
         let what = format!("merges[[{}]]", k + 1);
-        let w = MergeWire::try_from(&m).map_err(wire_error(&what))?;
         let v = usize::try_from(w.var).ok().and_then(|var| vars.get_mut(var));
         let v = v.ok_or_else(|| internal(format!("variable {}", w.var)))?;
         let first_of = w
@@ -255,12 +254,15 @@ pub fn merge(mut encoded: Robj, request: MergeRequest) -> GlueResult<Robj> {
 }
 
 /// `exact`/`keys` (0-based) as variables of the encoding, checked.
-pub fn var_indices(vars: &[EncodedVar<'_>], x: &Robj, what: &str) -> GlueResult<Vec<usize>> {
-    let idx = Vec::<usize>::from_robj(x, what)?;
-    if let Some(bad) = idx.iter().find(|&&k| k >= vars.len()) {
-        return Err(internal(format!("`{what}` has {bad}, beyond the {} encoded variables", vars.len())));
-    }
-    Ok(idx)
+pub fn var_indices(vars: &[EncodedVar<'_>], idx: &[i32], what: &str) -> GlueResult<Vec<usize>> {
+    idx.iter()
+        .map(|&k| {
+            usize::try_from(k)
+                .ok()
+                .filter(|&k| k < vars.len())
+                .ok_or_else(|| internal(format!("`{what}` has {k}, beyond the {} encoded variables", vars.len())))
+        })
+        .collect()
 }
 
 /// Records at each level of variable `request.var` (0-based), per dataset:
@@ -272,50 +274,65 @@ pub fn level_counts(encoded: Robj, request: LevelCountsRequest) -> GlueResult<Ro
     let var =
         usize::try_from(var).ok().filter(|&v| v < vars.len()).ok_or_else(|| internal(format!("variable {var}")))?;
     let v = &vars[var];
-    let weights = List::from_robj(&weights, "weights")?;
     if weights.len() != v.codes.len() {
         return Err(internal(format!("{} weights for {} datasets", weights.len(), v.codes.len())));
     }
     let mut out = Vec::with_capacity(v.codes.len());
-    for (codes, w) in v.codes.iter().zip(weights.values()) {
-        let counts: Vec<f64> = if w.is_null() {
-            codes.level_counts(v.n_levels).into_iter().map(|n| n as f64).collect()
-        } else {
-            let w = real_slice(&w, "weights")?;
-            codes.weighted_level_counts(v.n_levels, w).ok_or_else(|| internal("weights do not match the rows"))?
+    for (codes, w) in v.codes.iter().zip(&weights) {
+        let counts: Vec<f64> = match w {
+            None => codes.level_counts(v.n_levels).into_iter().map(|n| n as f64).collect(),
+            Some(w) => {
+                codes.weighted_level_counts(v.n_levels, w).ok_or_else(|| internal("weights do not match the rows"))?
+            }
         };
         out.push(Robj::from(counts));
     }
     Ok(List::from_values(out).into())
 }
 
-/// The shapes of the lists this topic receives (see `crate::wire`).
+/// The shapes of the lists this topic receives (see `crate::wire`): its requests, read
+/// by serde (`read_request`), and the variables of the handle, whose columns are
+/// borrowed (extendr's `TryFromList`).
 mod wire {
     pub(crate) use crate::wire::FieldByName;
-    use extendr_api::{List, Nullable, Robj, TryFromList};
+    use extendr_api::{List, Nullable, TryFromList};
+    use serde::Deserialize;
 
     /// `rust_encode_variables`'s request: the threads (the variables are the handle).
-    #[derive(TryFromList)]
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct EncodeRequest {
         pub(crate) n_threads: i32,
     }
 
     /// `rust_merge_numeric_levels`'s request: one `MergeWire` per variable to merge.
-    #[derive(TryFromList)]
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct MergeRequest {
-        pub(crate) merges: List,
+        pub(crate) merges: Vec<MergeWire>,
         pub(crate) n_threads: i32,
+    }
+
+    /// One variable's merge as R sends it (merge_look_alike_levels()).
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub(crate) struct MergeWire {
+        pub(crate) var: i32,
+        pub(crate) first_of: Vec<i32>,
+        pub(crate) integer_kind: bool,
     }
 
     /// `rust_level_counts`'s request: the variable (0-based) and per dataset NULL or
     /// the records each row stands for.
-    #[derive(TryFromList)]
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct LevelCountsRequest {
         pub(crate) var: i32,
-        pub(crate) weights: Robj,
+        pub(crate) weights: Vec<Option<Vec<f64>>>,
     }
 
-    /// A variable as R sends it (R/encode.R); `remaps` NULL for numeric variables.
+    /// A variable of the handle as R sends it (R/encode.R); `remaps` NULL for numeric
+    /// variables.
     #[derive(TryFromList)]
     pub(crate) struct VariableWire {
         pub(crate) kind: String,
@@ -323,13 +340,5 @@ mod wire {
         pub(crate) remaps: Nullable<List>,
         pub(crate) n_levels: i32,
         pub(crate) missing_code: i32,
-    }
-
-    /// One variable's merge as R sends it (merge_look_alike_levels()).
-    #[derive(TryFromList)]
-    pub(crate) struct MergeWire {
-        pub(crate) var: i32,
-        pub(crate) first_of: Vec<i32>,
-        pub(crate) integer_kind: bool,
     }
 }

@@ -40,8 +40,6 @@ pub fn identify(encoded: Robj, request: IdentificationRequest) -> GlueResult<Rob
     let within = var_indices(vars, &within, "within")?;
     let exact_codes: Vec<&[LevelCodes<'_>]> = exact.iter().map(|&k| vars[k].codes.as_slice()).collect();
     let levels: Vec<u32> = exact.iter().map(|&k| vars[k].n_levels).collect();
-    let radius = Vec::<f64>::from_robj(&radius, "radius")?;
-    let relative = Vec::<bool>::from_robj(&relative, "relative")?;
     if within.len() != radius.len() || within.len() != relative.len() {
         return Err(internal("one radius and one relative flag per numeric variable"));
     }
@@ -73,19 +71,19 @@ struct Identified {
     t: Vec<Rbool>,
 }
 
-/// The shape of `rust_identification`'s request (see `crate::wire`).
+/// The shape of `rust_identification`'s request, read by serde (`read_request`).
 mod wire {
-    pub(crate) use crate::wire::FieldByName;
-    use extendr_api::{Robj, TryFromList};
+    use serde::Deserialize;
 
     /// The variables matched exactly and within a radius (0-based), the radius and
     /// whether it is relative per numeric variable, and the threads.
-    #[derive(TryFromList)]
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct IdentificationRequest {
-        pub(crate) exact: Robj,
-        pub(crate) within: Robj,
-        pub(crate) radius: Robj,
-        pub(crate) relative: Robj,
+        pub(crate) exact: Vec<i32>,
+        pub(crate) within: Vec<i32>,
+        pub(crate) radius: Vec<f64>,
+        pub(crate) relative: Vec<bool>,
         pub(crate) n_threads: i32,
     }
 }

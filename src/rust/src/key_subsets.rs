@@ -25,41 +25,24 @@ pub fn key_subsets(encoded: Robj, request: KeySubsetsRequest) -> GlueResult<Robj
     let vars = encoded_vars(&encoded)?;
     let dataset_rows = vars.first().map_or_else(Vec::new, |v| v.dataset_rows());
     let mut plan = Plan::standard(dataset_rows.len());
-    if !weights.is_null() {
-        plan.weights = List::from_robj(&weights, "weights")?
-            .values()
-            .enumerate()
-            .map(|(d, w)| {
-                if w.is_null() {
-                    Ok(None)
-                } else {
-                    Vec::<u32>::from_robj(&w, &format!("weights[[{}]]", d + 1)).map(Some)
-                }
-            })
-            .collect::<GlueResult<_>>()?;
+    if let Some(weights) = weights {
+        plan.weights = weights;
     }
-    let keys = List::from_robj(&keys, "keys")?;
-    let use_keys_na = List::from_robj(&use_keys_na, "use_keys_na")?;
-    let targets = List::from_robj(&targets, "targets")?;
     if use_keys_na.len() != keys.len() || targets.len() != keys.len() {
         return Err(internal("`keys`, `use_keys_na` and `targets` must have one element per subset"));
     }
     let subsets: Vec<KeySubset> = keys
-        .values()
-        .zip(use_keys_na.values())
-        .zip(targets.values())
+        .iter()
+        .zip(use_keys_na)
+        .zip(&targets)
         .enumerate()
         .map(|(i, ((k, u), t))| {
-            let requests: Vec<TargetRequest> = List::from_robj(&t, &format!("targets[[{}]]", i + 1))?
-                .values()
+            let requests: Vec<TargetRequest> = t
+                .iter()
                 .enumerate()
-                .map(|(j, x)| target_request(&x, &format!("targets[[{}]][[{}]]", i + 1, j + 1), vars, plan.original))
+                .map(|(j, x)| target_request(x, &format!("targets[[{}]][[{}]]", i + 1, j + 1), vars, plan.original))
                 .collect::<GlueResult<_>>()?;
-            Ok(KeySubset {
-                keys: var_indices(vars, &k, &format!("keys[[{}]]", i + 1))?,
-                use_keys_na: Vec::<bool>::from_robj(&u, &format!("use_keys_na[[{}]]", i + 1))?,
-                targets: requests,
-            })
+            Ok(KeySubset { keys: var_indices(vars, k, &format!("keys[[{}]]", i + 1))?, use_keys_na: u, targets: requests })
         })
         .collect::<GlueResult<_>>()?;
     let rows: usize = dataset_rows.iter().sum();
@@ -69,19 +52,21 @@ pub fn key_subsets(encoded: Robj, request: KeySubsetsRequest) -> GlueResult<Robj
     Ok(SubsetMeasures { values, measures: MEASURE_NAMES.to_vec() }.into())
 }
 
-/// The shape of `rust_key_subsets`'s request (see `crate::wire`).
+/// The shape of `rust_key_subsets`'s request, read by serde (`read_request`).
 mod wire {
-    pub(crate) use crate::wire::FieldByName;
-    use extendr_api::{Robj, TryFromList};
+    use crate::compute::TargetWire;
+    use serde::Deserialize;
 
-    /// Per subset its keys, flags and targets, the weights and the threads (see
-    /// `key_subsets`).
-    #[derive(TryFromList)]
+    /// Per subset its keys (0-based variables), their usekeysNA flags and its targets;
+    /// the weights (NULL, or per dataset NULL or the records each row stands for, whole
+    /// numbers >= 0) and the threads.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct KeySubsetsRequest {
-        pub(crate) keys: Robj,
-        pub(crate) use_keys_na: Robj,
-        pub(crate) targets: Robj,
-        pub(crate) weights: Robj,
+        pub(crate) keys: Vec<Vec<i32>>,
+        pub(crate) use_keys_na: Vec<Vec<bool>>,
+        pub(crate) targets: Vec<Vec<TargetWire>>,
+        pub(crate) weights: Option<Vec<Option<Vec<u32>>>>,
         pub(crate) n_threads: i32,
     }
 }

@@ -4,6 +4,8 @@
 //! a named R list. Errors travel to R as data (a classed list), never as a panic.
 
 use extendr_api::prelude::*;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use std::os::raw::c_int;
 use synthrisk_core::error::CoreError;
 use synthrisk_core::workers::{threads_for, Workers};
@@ -32,28 +34,51 @@ pub fn wire_error(what: &str) -> impl Fn(extendr_api::Error) -> CoreError + '_ {
     move |e| internal(format!("`{what}` is not as the protocol says: {e}"))
 }
 
-/// The request of an entry point (lib.rs's `entry_points!`): one named list read into
-/// the typed struct its topic's `mod wire` declares (extendr's `TryFromList`), refused
-/// whole with the one "internal" error when it is not of that shape.
-pub fn read_request<T>(x: &Robj) -> GlueResult<T>
-where
-    T: for<'a> TryFrom<&'a Robj, Error = extendr_api::Error>,
-{
-    T::try_from(x).map_err(wire_error("request"))
+/// The request of an entry point (lib.rs's `entry_points!`): one named list read by
+/// serde (extendr's `serde` feature) into the typed struct its topic's `mod wire`
+/// declares (`#[derive(Deserialize)]`, unknown fields refused), or refused whole with
+/// the one "internal" error. Strings are checked first: extendr 0.9's deserializer
+/// stops the process (`unimplemented!`) on a character vector read as a sequence, so a
+/// request sends strings only as elements of an unnamed list, one string each (as
+/// `Vec<String>` reads them); anything else is refused here, before serde sees it.
+pub fn read_request<T: DeserializeOwned>(x: &Robj) -> GlueResult<T> {
+    strings_as_lists(x, false).map_err(wire_error("request"))?;
+    extendr_api::deserializer::from_robj::<T>(x).map_err(wire_error("request"))
 }
 
-/// The request of an entry point that needs none (R sends `list()`).
+/// Refuses a character vector that is not one string in an unnamed list.
+fn strings_as_lists(x: &Robj, in_unnamed_list: bool) -> extendr_api::Result<()> {
+    match x.rtype() {
+        Rtype::Strings if x.len() != 1 || !in_unnamed_list => {
+            Err(extendr_api::Error::Other("a character vector that is not one string of a list".into()))
+        }
+        Rtype::List => {
+            let unnamed = x.names().is_none();
+            List::try_from(x)?.values().try_for_each(|v| strings_as_lists(&v, unnamed))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The request of an entry point that needs none: an empty list.
 pub struct NoRequest;
 
-impl TryFrom<&Robj> for NoRequest {
-    type Error = extendr_api::Error;
-
-    fn try_from(x: &Robj) -> extendr_api::Result<Self> {
-        if x.len() == 0 {
-            Ok(NoRequest)
-        } else {
-            Err(extendr_api::Error::Other("an empty list expected".into()))
+impl<'de> Deserialize<'de> for NoRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        struct Empty;
+        impl<'de> serde::de::Visitor<'de> for Empty {
+            type Value = NoRequest;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an empty list")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<NoRequest, A::Error> {
+                match seq.next_element::<serde::de::IgnoredAny>()? {
+                    None => Ok(NoRequest),
+                    Some(_) => Err(serde::de::Error::custom("an empty list expected")),
+                }
+            }
         }
+        deserializer.deserialize_any(Empty)
     }
 }
 

@@ -49,10 +49,9 @@ pub fn record_level(encoded: Robj, request: RecordLevelRequest) -> GlueResult<Ro
     let workers = workers(n_threads)?;
     let vars = encoded_vars(&encoded)?;
     let keys = var_indices(vars, &keys, "keys")?;
-    let use_na = Vec::<bool>::from_robj(&use_keys_na, "use_keys_na")?;
     let request = target_request(&target, "target", vars, 0)?;
     let record_request =
-        RecordRequest { vars, keys: &keys, use_keys_na: &use_na, target: request.var, spec: &request.spec };
+        RecordRequest { vars, keys: &keys, use_keys_na: &use_keys_na, target: request.var, spec: &request.spec };
     let recs = records(&workers, &record_request, &user_interrupt)?;
     let m = recs.n_syntheses();
     let n_orig = recs.n_rows(0);
@@ -211,25 +210,27 @@ record_columns!(SyntheticColumns, SyntheticSink, SyntheticRecord, |v, na| {
     excluded: i32 = Integers => step(v.excluded),
 });
 
-/// The shapes of the requests this topic receives (see `crate::wire`).
+/// The shapes of the requests this topic receives, read by serde (`read_request`).
 mod wire {
-    pub(crate) use crate::wire::FieldByName;
-    use extendr_api::{Robj, TryFromList};
+    use crate::compute::TargetWire;
+    use serde::Deserialize;
 
     /// `rust_record_keys`'s request: the keys (0-based variables) and the threads.
-    #[derive(TryFromList)]
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct RecordKeysRequest {
-        pub(crate) keys: Robj,
+        pub(crate) keys: Vec<i32>,
         pub(crate) n_threads: i32,
     }
 
-    /// `rust_records`'s request: the keys, their usekeysNA flags, the target (a
-    /// `TargetWire` of compute.rs) and the threads.
-    #[derive(TryFromList)]
+    /// `rust_records`'s request: the keys, their usekeysNA flags, the target and the
+    /// threads.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct RecordLevelRequest {
-        pub(crate) keys: Robj,
-        pub(crate) use_keys_na: Robj,
-        pub(crate) target: Robj,
+        pub(crate) keys: Vec<i32>,
+        pub(crate) use_keys_na: Vec<bool>,
+        pub(crate) target: TargetWire,
         pub(crate) n_threads: i32,
     }
 }

@@ -12,7 +12,7 @@ use synthrisk_core::distance::Metric;
 use synthrisk_core::distance_tables::{DistanceTables, DistanceVariable};
 use synthrisk_core::encode::EncodedVar;
 use synthrisk_core::workers::Workers;
-use wire::{ColumnsWire, SearchWire};
+pub(crate) use wire::{ColumnsWire, SearchWire};
 
 /// The distance tables of a set of columns (`list(vars, label_codes, names)`, variables
 /// 0-based) and their metric with `variable_weights` (1 each when `None`): R's values read here,
@@ -20,22 +20,19 @@ use wire::{ColumnsWire, SearchWire};
 pub(crate) fn distance_tables(
     workers: &Workers,
     encoded: &[EncodedVar<'static>],
-    columns: &Robj,
+    columns: &ColumnsWire,
     variable_weights: Option<Vec<f64>>,
     what: &str,
 ) -> GlueResult<(DistanceTables, Metric)> {
-    let ColumnsWire { vars, label_codes, names } = ColumnsWire::try_from(columns).map_err(wire_error(what))?;
-    let vars = var_indices(encoded, &vars, what)?;
-    let label_codes: Vec<Robj> = List::from_robj(&label_codes, "label_codes")?.values().collect();
-    let label_codes = label_codes.iter().map(|c| real_slice(c, "label_codes[[i]]")).collect::<GlueResult<Vec<_>>>()?;
-    let names = Vec::<String>::from_robj(&names, "names")?;
+    let ColumnsWire { vars, label_codes, names } = columns;
+    let vars = var_indices(encoded, vars, what)?;
     if label_codes.len() != vars.len() || names.len() != vars.len() || vars.is_empty() {
         return Err(internal(format!("one set of codes and one name per variable of `{what}`")));
     }
     let variables: Vec<DistanceVariable<'_, '_>> = vars
         .iter()
-        .zip(&label_codes)
-        .zip(&names)
+        .zip(label_codes)
+        .zip(names)
         .map(|((&k, codes), name)| DistanceVariable { var: &encoded[k], label_codes: codes, name })
         .collect();
     let tables = workers.run(|| DistanceTables::build(&variables))?;
@@ -53,16 +50,13 @@ pub(crate) struct Search {
     pub(crate) second: bool,
 }
 
-/// The searches R sends (`list(indexed, queries, rows, second)`, each field but the
-/// datasets optional), datasets 0-based and below `n_datasets`.
-pub(crate) fn searches(x: &Robj, n_datasets: usize) -> GlueResult<Vec<Search>> {
-    List::from_robj(x, "searches")?
-        .values()
-        .map(|r| {
-            let SearchWire { indexed, queries, rows, second } =
-                SearchWire::try_from(&r).map_err(wire_error("searches[[i]]"))?;
+/// The searches R sends (each a `SearchWire`), datasets 0-based and below
+/// `n_datasets`.
+pub(crate) fn searches(wires: Vec<SearchWire>, n_datasets: usize) -> GlueResult<Vec<Search>> {
+    wires
+        .into_iter()
+        .map(|SearchWire { indexed, queries, rows, second }| {
             let ok = |k: i32| usize::try_from(k).ok().filter(|&k| k < n_datasets);
-            let rows = Option::<Vec<u32>>::from_robj(&rows, "searches[[i]]$rows")?;
             match (ok(indexed), ok(queries)) {
                 (Some(indexed), Some(queries)) => {
                     Ok(Search { indexed, queries, rows, second: second.unwrap_or(false) })
@@ -113,28 +107,31 @@ impl<T> PerIndexed<T> {
     }
 }
 
-/// The shapes of the lists this file reads (see `crate::wire`).
+/// The shapes of the lists this file reads, parts of the requests of `dcr.rs` and
+/// `attacks.rs` (read by serde, `read_request`).
 mod wire {
-    pub(crate) use crate::wire::FieldByName;
-    use extendr_api::{Robj, TryFromList};
+    use serde::Deserialize;
 
     /// A set of columns: `vars` (0-based variables of the encoding), `label_codes` (per
-    /// variable its cont.na codes, doubles) and `names` (for errors).
-    #[derive(TryFromList)]
+    /// variable its cont.na codes, doubles) and `names` (for errors; a list of strings,
+    /// see `read_request`).
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct ColumnsWire {
-        pub(crate) vars: Robj,
-        pub(crate) label_codes: Robj,
-        pub(crate) names: Robj,
+        pub(crate) vars: Vec<i32>,
+        pub(crate) label_codes: Vec<Vec<f64>>,
+        pub(crate) names: Vec<String>,
     }
 
     /// One search: `indexed` (the 0-based dataset searched), `queries` (the 0-based
     /// dataset whose records are looked up), `rows` (NULL: every record; or its 0-based
     /// rows) and `second` (NULL or FALSE; TRUE: the second nearest too).
-    #[derive(TryFromList)]
+    #[derive(Clone, Deserialize)]
+    #[serde(deny_unknown_fields)]
     pub(crate) struct SearchWire {
         pub(crate) indexed: i32,
         pub(crate) queries: i32,
-        pub(crate) rows: Robj,
+        pub(crate) rows: Option<Vec<u32>>,
         pub(crate) second: Option<bool>,
     }
 }
