@@ -5,11 +5,14 @@
 # machine's neighbours), so the ratio is taken within each round and the median of
 # those ratios reported, with their quartiles. Workloads: SD2011
 # multi.disclosure (m = 5, 4 keys, 5 targets), Adult multi.disclosure (m = 1, 4 keys,
-# 9 targets), the independent 1e7-row data (5 keys, 10 targets, m = 1) and dcr() on
-# Adult (every variable, m = 1).
+# 9 targets), the independent 1e7-row data (5 keys, 10 targets, m = 1), dcr() on
+# Adult (every variable, m = 1), two attacks on Adult over every record
+# (inference_risk() of income and linkability_risk()) and two curves of SD2011
+# (tau_curve() of two targets, size_curve() with 5 replicates).
 #
 # Usage: Rscript bench/ab.R <base library> <head library> [rounds] [workloads]: `rounds`
-# rounds of the 1e7 and dcr workloads and three times as many of the small ones;
+# rounds of the 1e7, dcr, attack and curve workloads and three times as many of the
+# small ones;
 # `workloads` (comma-separated, default all) picks some of them.
 # Writes a markdown section to standard output.
 
@@ -43,6 +46,16 @@ if (workload == "sd2011") {
   f <- function() multi.disclosure(adult_synds, adult, c("age", "sex", "occupation", "race"), print.flag = FALSE, plot = FALSE)
 } else if (workload == "dcr_adult") {
   f <- function() dcr(adult_synds, adult)
+} else if (workload == "attacks_adult") {
+  f <- function() {
+    inference_risk(adult_synds, adult, secret = "income", aux = c("age", "sex", "race", "occupation", "education.num"))
+    linkability_risk(adult_synds, adult, aux_a = c("age", "sex", "race"), aux_b = c("occupation", "education.num"))
+  }
+} else if (workload == "curves_sd2011") {
+  f <- function() {
+    tau_curve(sd2011_synds5, sd2011, keys_sd, targets = c("depress", "income"))
+    size_curve(sd2011_synds5, sd2011, keys_sd, targets = "depress", reps = 5, seed = 1)
+  }
 } else {
   d <- readRDS(args[4])
   f <- function() multi.disclosure(d$syn, d$orig, keys = c("sex", "age", "region", "placesize", "occupation"), print.flag = FALSE, plot = FALSE)
@@ -56,8 +69,9 @@ run <- function(lib, workload, reps) {
                  c(worker_file, lib, workload, reps, file.path(scratch, "indep.rds")), stdout = TRUE)
   as.numeric(strsplit(trimws(out[length(out)]), " ")[[1]])
 }
-workloads <- c(sd2011 = 60L, adult = 60L, indep_1e7 = 3L, dcr_adult = 3L)
-workload_rounds <- c(sd2011 = 3L * rounds, adult = 3L * rounds, indep_1e7 = rounds, dcr_adult = rounds)
+workloads <- c(sd2011 = 60L, adult = 60L, indep_1e7 = 3L, dcr_adult = 3L, attacks_adult = 3L, curves_sd2011 = 5L)
+workload_rounds <- c(sd2011 = 3L * rounds, adult = 3L * rounds, indep_1e7 = rounds, dcr_adult = rounds,
+                     attacks_adult = rounds, curves_sd2011 = rounds)
 if (length(args) >= 4) {
   chosen <- strsplit(args[4], ",")[[1]]
   workloads <- workloads[chosen]

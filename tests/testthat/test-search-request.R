@@ -57,7 +57,7 @@ test_that("search_encode() encodes the variables read with their cont.na codes, 
   expect_identical(encoded$enc$vars, c("age", "income"))
   expect_identical(encoded$label_codes, list(numeric(0), c(-8, -9)))
   expect_identical(synthrisk:::search_column_set(encoded, "income"),
-                   list(vars = 1L, label_codes = list(c(-8, -9)), names = "income"))
+                   list(vars = 1L, label_codes = list(c(-8, -9)), names = list("income")))
   plain <- synthrisk:::search_encode(request, c("age", "income"), cont.na = FALSE)
   expect_identical(plain$label_codes, list(numeric(0), numeric(0)))
 })

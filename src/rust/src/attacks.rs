@@ -47,12 +47,10 @@ pub fn inference(encoded: Robj, request: InferenceRequest) -> GlueResult<Robj> {
         let matching: Vec<Matching> = secret_tables
             .numeric
             .iter()
-            .map(|&numeric| {
-                match (numeric, tolerance) {
-                    (false, _) => Matching::Labels,
-                    (true, None) => Matching::Exact,
-                    (true, Some(t)) => Matching::Within(t),
-                }
+            .map(|&numeric| match (numeric, tolerance) {
+                (false, _) => Matching::Labels,
+                (true, None) => Matching::Exact,
+                (true, Some(t)) => Matching::Within(t),
             })
             .collect();
         let searches = searches(search_wires.clone(), tables.n_datasets())?;

@@ -39,7 +39,12 @@ fn denom_lim_of(x: Option<f64>) -> GlueResult<Option<u64>> {
 /// One target's request as R sends it, completed from the encoded target: its excluded
 /// levels as flags, its missing code, and whether missing target values are excluded
 /// (with `use_target_na` FALSE, only if the plan's `original` has any).
-pub fn target_request(w: &TargetWire, what: &str, vars: &[EncodedVar<'_>], original: usize) -> GlueResult<TargetRequest> {
+pub fn target_request(
+    w: &TargetWire,
+    what: &str,
+    vars: &[EncodedVar<'_>],
+    original: usize,
+) -> GlueResult<TargetRequest> {
     let var = usize::try_from(w.var).map_err(|_| internal(format!("`{what}$var` is {}", w.var)))?;
     let v = vars.get(var).ok_or_else(|| internal(format!("`{what}$var` is {var}, beyond the encoded variables")))?;
     let twoway_min_cell =
@@ -197,7 +202,7 @@ fn count(vars: &[EncodedVar<'_>], call: &CountCall, n_threads: i32) -> GlueResul
         .targets
         .iter()
         .enumerate()
-        .map(|(i, t)| target_request(&t, &format!("targets[[{}]]", i + 1), vars, plan.original))
+        .map(|(i, t)| target_request(t, &format!("targets[[{}]]", i + 1), vars, plan.original))
         .collect::<GlueResult<_>>()?;
     // Rows counted: the original and each synthesis of the plan, once per target.
     let dataset_rows = vars.first().map_or_else(Vec::new, |v| v.dataset_rows());

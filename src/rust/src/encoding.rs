@@ -6,8 +6,8 @@
 use crate::protocol::*;
 use extendr_api::prelude::*;
 use synthrisk_core::encode::{close_numeric_pairs, encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput};
-pub(crate) use wire::{EncodeRequest, LevelCountsRequest, MergeRequest};
 use wire::VariableWire;
+pub(crate) use wire::{EncodeRequest, LevelCountsRequest, MergeRequest};
 
 extern "C" {
     /// R's API (Rinternals.h); SEXPs passed as opaque pointers.
@@ -189,7 +189,7 @@ impl NewEncoding {
 /// Encodes `vars` (the list of variables R/encode.R sends, each a `VariableWire`).
 pub(crate) fn encode_vars(vars: Robj, n_threads: i32) -> GlueResult<NewEncoding> {
     let workers = workers(n_threads)?;
-    let specs: Vec<VariableSpec> = List::from_robj(&vars, "vars")?
+    let specs: Vec<VariableSpec> = list_of(&vars, "vars")?
         .values()
         .enumerate()
         .map(|(i, v)| VariableSpec::from_wire(&v, &format!("vars[[{}]]", i + 1)))

@@ -42,7 +42,11 @@ pub fn key_subsets(encoded: Robj, request: KeySubsetsRequest) -> GlueResult<Robj
                 .enumerate()
                 .map(|(j, x)| target_request(x, &format!("targets[[{}]][[{}]]", i + 1, j + 1), vars, plan.original))
                 .collect::<GlueResult<_>>()?;
-            Ok(KeySubset { keys: var_indices(vars, k, &format!("keys[[{}]]", i + 1))?, use_keys_na: u, targets: requests })
+            Ok(KeySubset {
+                keys: var_indices(vars, k, &format!("keys[[{}]]", i + 1))?,
+                use_keys_na: u,
+                targets: requests,
+            })
         })
         .collect::<GlueResult<_>>()?;
     let rows: usize = dataset_rows.iter().sum();

@@ -1,6 +1,6 @@
-//! R glue for synthrisk-core, one module per topic: `protocol` reads R's values into
-//! typed requests and writes named results, `wire` the lookup by name that each
-//! topic's `mod wire` (the shapes of the requests it receives) reads fields with;
+//! R glue for synthrisk-core, one module per topic: `protocol` reads each request into
+//! its typed struct (serde) and writes named results, `wire` the lookup by name with
+//! which the handle's variables are read (extendr's `TryFromList`);
 //! the topics (`encoding`, `compute`, `key_subsets`, `identification`, `records`, `dcr`, `attacks`)
 //! borrow slices on the R thread, run the core on plain data and build R objects after
 //! the join. Nothing here panics on bad input or throws: an error returns

@@ -1,6 +1,7 @@
-//! Reading R's named lists into typed structs. Every topic declares the shapes of the
-//! lists it receives (its entry points' requests, and the lists inside them) beside its
-//! code, in a nested `mod wire` that derives extendr's `TryFromList`. The derive reads each field as
+//! Reading the handle's named lists into typed structs by extendr's `TryFromList`
+//! derive: the variables R sends to be encoded, whose columns the encoding borrows
+//! (`encoding.rs`'s `VariableWire`). Requests are read by serde instead
+//! (`protocol::read_request`). The derive reads each field as
 //! `value.dollar("field")`; in those modules that is `FieldByName::dollar`, a lookup by
 //! name, not extendr's `Operators::dollar`, which evaluates R's `$` once per field (on
 //! SD2011 that took about 0.3 ms of a 10 ms call). **Invariant:** a `mod wire` imports
