@@ -72,9 +72,8 @@ linkability_risk <- function(object, data, aux_a, aux_b, n_neighbors = 1, contro
   n_control <- request$n$control
   conf.level <- request$conf.level
   target_rows <- request$target_rows
-  found <- rust_result(rust_linkability(enc$ptr, list(side_a = search_column_set(request, aux_a),
-                                                      side_b = search_column_set(request, aux_b), n_neighbors = k,
-                                                      searches = request$searches, n_threads = request$n_threads)),
+  found <- rust_result(rust_linkability(enc$ptr, search_column_set(request, aux_a), search_column_set(request, aux_b), k,
+                                        request$searches, request$n_threads),
                        call = env)
   rows <- list()
   record_rows <- list()

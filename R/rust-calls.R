@@ -63,7 +63,7 @@ merge_look_alike_levels <- function(res, n_threads) {
                                           integer_kind = is.integer(values))
   }
   if (length(merges) == 0) return(res)
-  infos <- crossed(.Call(wrap__rust_merge_numeric_levels, res$ptr, list(merges = merges, n_threads = n_threads)))
+  infos <- rust_merge_numeric_levels(res$ptr, merges, n_threads)
   if (is_rust_failure(infos)) return(infos)
   for (k in seq_along(merges)) {
     info <- infos[[k]]
@@ -71,6 +71,12 @@ merge_look_alike_levels <- function(res, n_threads) {
     res$info[[merges[[k]]$var + 1L]] <- info
   }
   res
+}
+
+# Merges, in the encoding, the numeric levels of each of `merges` (list(var, first_of,
+# integer_kind), 0-based) that R labels alike; the merged variables' new info.
+rust_merge_numeric_levels <- function(encoded, merges, n_threads) {
+  crossed(.Call(wrap__rust_merge_numeric_levels, encoded, list(merges = merges, n_threads = n_threads)))
 }
 
 # Per dataset, the records at each level of variable `var` (0-based); `weights` per
@@ -143,10 +149,12 @@ rust_inference <- function(encoded, groups, tolerance, searches, n_threads) {
                                                      n_threads = n_threads)))
 }
 
-# Linkability: `request` list(side_a, side_b (sets of columns), n_neighbors, searches,
-# n_threads); per search list(success, any, a, alpha, b, beta, baseline).
-rust_linkability <- function(encoded, request) {
-  crossed(.Call(wrap__rust_linkability, encoded, request))
+# Linkability: each owner's set of columns (`side_a`, `side_b`), the neighbours listed
+# on each side, the searches; per search list(success, any, a, alpha, b, beta,
+# baseline).
+rust_linkability <- function(encoded, side_a, side_b, n_neighbors, searches, n_threads) {
+  crossed(.Call(wrap__rust_linkability, encoded, list(side_a = side_a, side_b = side_b, n_neighbors = n_neighbors,
+                                                       searches = searches, n_threads = n_threads)))
 }
 
 # Singling out: the datasets distinct on `vars` behind a pointer, with list(ptr,
@@ -162,10 +170,15 @@ rust_singling_out_univariate <- function(ptr, k) {
   crossed(.Call(wrap__rust_singling_out_univariate, ptr, list(dataset = k)))
 }
 
-# `request`: list(dataset, uniforms, rounding, n_cols, medians, kept, wanted,
-# attempts_left, n_threads); see multivariate_queries().
-rust_singling_out_generate <- function(ptr, request) {
-  crossed(.Call(wrap__rust_singling_out_generate, ptr, request))
+# Multivariate queries on `dataset` from attempts drawn from R's `uniforms`, after the
+# queries `kept`, until `wanted` are kept or `attempts_left` are spent; see
+# multivariate_queries().
+rust_singling_out_generate <- function(ptr, dataset, uniforms, rounding, n_cols, medians, kept, wanted, attempts_left,
+                                       n_threads) {
+  crossed(.Call(wrap__rust_singling_out_generate, ptr, list(dataset = dataset, uniforms = uniforms, rounding = rounding,
+                                                            n_cols = n_cols, medians = medians, kept = kept,
+                                                            wanted = wanted, attempts_left = attempts_left,
+                                                            n_threads = n_threads)))
 }
 
 # A dataset of singling out (0-based) that queries are evaluated on: all its distinct

@@ -214,10 +214,8 @@ multivariate_queries <- function(so, j, cols, numeric, syn_j, n_cols, n_attacks,
   repeat {
     state <- get(".Random.seed", envir = globalenv())
     uniforms <- stats::runif(batches * per_batch)
-    res <- rust_result(rust_singling_out_generate(so$ptr, list(dataset = j, uniforms = uniforms, rounding = rounding,
-                                                               n_cols = n_cols, medians = medians, kept = kept,
-                                                               wanted = n_attacks, attempts_left = max_attempts - attempts,
-                                                               n_threads = n_threads)), call = call)
+    res <- rust_result(rust_singling_out_generate(so$ptr, j, uniforms, rounding, n_cols, medians, kept, n_attacks,
+                                                  max_attempts - attempts, n_threads), call = call)
     assign(".Random.seed", state, envir = globalenv())
     if (res$consumed > 0) stats::runif(res$consumed)
     kept <- res$kept

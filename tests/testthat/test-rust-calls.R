@@ -262,15 +262,18 @@ test_that("every entry point is declared once on each side, as a handle and one 
   expect_identical(anyDuplicated(declared[, 1]), 0L)
   # One #[extendr] function, the one entry_points! writes for every line.
   expect_identical(sum(grepl("#[extendr]", lib_lines, fixed = TRUE)), 1L)
-  # R: one wrapper per entry point, each `.Call(wrap__rust_x, handle, request)` with
-  # the request a named list (or a list the caller named), and no .Call elsewhere.
+  # R: one wrapper per entry point, rust_x(), each `.Call(wrap__rust_x, handle,
+  # list(...))` naming the request's fields, and no .Call elsewhere.
   code_lines <- function(f) grep("^\\s*#", readLines(f, warn = FALSE), value = TRUE, invert = TRUE)
   calls_lines <- code_lines(test_path("..", "..", "R", "rust-calls.R"))
-  r_calls <- regmatches(calls_lines, regexec("\\.Call\\(wrap__(rust_[a-z_]+), ([^,()]+), (list\\(|request\\))",
+  r_calls <- regmatches(calls_lines, regexec("^rust_([a-z_]+) <- function.*|\\.Call\\(wrap__(rust_[a-z_]+), ([^,()]+), list\\(",
                                              calls_lines))
-  r_names <- vapply(Filter(length, r_calls), `[`, "", 2)
+  r_calls <- Filter(length, r_calls)
+  wrappers <- paste0("rust_", Filter(nzchar, vapply(r_calls, `[`, "", 2)))
+  r_names <- Filter(nzchar, vapply(r_calls, `[`, "", 3))
   expect_setequal(r_names, declared[, 1])
   expect_identical(anyDuplicated(r_names), 0L)
+  expect_true(all(declared[, 1] %in% wrappers), label = paste(setdiff(declared[, 1], wrappers), collapse = ", "))
   all_calls <- unlist(lapply(list.files(test_path("..", "..", "R"), full.names = TRUE), function(f) {
     hits <- grep(".Call(", code_lines(f), fixed = TRUE, value = TRUE)
     if (length(hits) > 0) paste0(basename(f), ": ", trimws(hits)) else character(0)
