@@ -9,7 +9,7 @@
 
 use crate::encoding::{encoded_vars, var_indices};
 use crate::protocol::*;
-use crate::search::{distance_tables, searches, PerIndexed, Search};
+use crate::search::{distance_tables, run_searches, searches, Search};
 use extendr_api::prelude::*;
 use synthrisk_core::distance::Table;
 use synthrisk_core::encode::{is_r_na, EncodedVar, RawColumn, NA_INTEGER};
@@ -40,6 +40,7 @@ pub fn inference(encoded: Robj, request: InferenceRequest) -> GlueResult<Robj> {
     let InferenceRequest { groups, tolerance, searches: search_wires, n_threads } = request;
     let encoded = encoded_vars(&encoded)?;
     let workers = workers(n_threads)?;
+    let searches = searches(search_wires, encoded.first().map_or(0, |v| v.codes.len()))?;
     let mut out: Vec<Robj> = Vec::new();
     for InferenceGroupWire { aux, secrets: secret_columns } in &groups {
         let (tables, metric) = distance_tables(&workers, encoded, aux, None, "aux")?;
@@ -53,28 +54,24 @@ pub fn inference(encoded: Robj, request: InferenceRequest) -> GlueResult<Robj> {
                 (true, Some(t)) => Matching::Within(t),
             })
             .collect();
-        let searches = searches(search_wires.clone(), tables.n_datasets())?;
-        let mut indexed = PerIndexed::<IndexedSynthesis>::new(&searches, tables.n_datasets());
-        let mut per_search = Vec::new();
-        for (k, search) in searches.iter().enumerate() {
-            let (s, t) = (search.indexed, search.queries);
-            let synthesis =
-                indexed.get(&searches, k, || IndexedSynthesis::build(&workers, &metric, &tables.table(&metric, s)?))?;
-            let targets = tables.table(&metric, t)?;
-            let rows = target_rows(search, &targets)?;
-            let (ss, ts) = (secret_tables.table(&secret_metric, s)?, secret_tables.table(&secret_metric, t)?);
-            let secrets: Vec<Secret<'_>> = (0..matching.len())
-                .map(|k| Secret {
-                    synthetic: SecretColumn { codes: ss.codes[k], values: ss.values[k] },
-                    targets: SecretColumn { codes: ts.codes[k], values: ts.values[k] },
-                    matching: matching[k],
-                })
-                .collect();
-            let found = infer(&workers, &metric, synthesis, &targets, rows, &secrets, &user_interrupt)?;
-            indexed.done(&searches, k);
-            let each = found
-                .into_iter()
-                .map(|f| -> Robj {
+        let per_search = run_searches(
+            &searches,
+            tables.n_datasets(),
+            |search| IndexedSynthesis::build(&workers, &metric, &tables.table(&metric, search.indexed)?),
+            |search, synthesis| {
+                let (s, t) = (search.indexed, search.queries);
+                let targets = tables.table(&metric, t)?;
+                let rows = target_rows(search, &targets)?;
+                let (ss, ts) = (secret_tables.table(&secret_metric, s)?, secret_tables.table(&secret_metric, t)?);
+                let secrets: Vec<Secret<'_>> = (0..matching.len())
+                    .map(|k| Secret {
+                        synthetic: SecretColumn { codes: ss.codes[k], values: ss.values[k] },
+                        targets: SecretColumn { codes: ts.codes[k], values: ts.values[k] },
+                        matching: matching[k],
+                    })
+                    .collect();
+                let found = infer(&workers, &metric, synthesis, &targets, rows, &secrets, &user_interrupt)?;
+                let each = found.into_iter().map(|f| -> Robj {
                     results::Inferred {
                         success: f.success,
                         set_size: counts(f.set_size),
@@ -82,10 +79,10 @@ pub fn inference(encoded: Robj, request: InferenceRequest) -> GlueResult<Robj> {
                         baseline: f.baseline,
                     }
                     .into()
-                })
-                .collect::<Vec<Robj>>();
-            per_search.push(Robj::from(List::from_values(each)));
-        }
+                });
+                Ok(Robj::from(List::from_values(each)))
+            },
+        )?;
         out.push(
             results::InferenceGroup {
                 searches: List::from_values(per_search).into(),
@@ -109,24 +106,24 @@ pub fn linkability(encoded: Robj, request: LinkabilityRequest) -> GlueResult<Rob
     let (tables_b, metric_b) = distance_tables(&workers, encoded, &side_b, None, "aux_b")?;
     let k = u64::try_from(n_neighbors).map_err(|_| internal("n_neighbors"))?;
     let searches = searches(search_wires, tables_a.n_datasets())?;
-    let mut linked = PerIndexed::<LinkedSynthesis>::new(&searches, tables_a.n_datasets());
-    let mut out: Vec<Robj> = Vec::new();
-    for (j, search) in searches.iter().enumerate() {
-        let (s, t) = (search.indexed, search.queries);
-        let synthesis = linked.get(&searches, j, || {
+    let out = run_searches(
+        &searches,
+        tables_a.n_datasets(),
+        |search| {
+            let s = search.indexed;
             let (sa, sb) = (tables_a.table(&metric_a, s)?, tables_b.table(&metric_b, s)?);
             LinkedSynthesis::build(&workers, &metric_a, &sa, &metric_b, &sb)
-        })?;
-        let (ta, tb) = (tables_a.table(&metric_a, t)?, tables_b.table(&metric_b, t)?);
-        let rows = target_rows(search, &ta)?;
-        let side_a = Side { metric: &metric_a, targets: &ta };
-        let side_b = Side { metric: &metric_b, targets: &tb };
-        let found = link(&workers, synthesis, &side_a, &side_b, rows, k, &user_interrupt)?;
-        let n_synthetic = synthesis.n_records() as u64;
-        linked.done(&searches, j);
-        let part = |f: fn(&Overlap) -> u64| counts(found.overlap.iter().map(f));
-        out.push(
-            results::Linked {
+        },
+        |search, synthesis| {
+            let t = search.queries;
+            let (ta, tb) = (tables_a.table(&metric_a, t)?, tables_b.table(&metric_b, t)?);
+            let rows = target_rows(search, &ta)?;
+            let side_a = Side { metric: &metric_a, targets: &ta };
+            let side_b = Side { metric: &metric_b, targets: &tb };
+            let found = link(&workers, synthesis, &side_a, &side_b, rows, k, &user_interrupt)?;
+            let n_synthetic = synthesis.n_records() as u64;
+            let part = |f: fn(&Overlap) -> u64| counts(found.overlap.iter().map(f));
+            Ok(Robj::from(results::Linked {
                 success: found.success.clone(),
                 any: found.any.iter().map(|&b| Rbool::from(b)).collect(),
                 a: part(|o| o.a),
@@ -134,10 +131,9 @@ pub fn linkability(encoded: Robj, request: LinkabilityRequest) -> GlueResult<Rob
                 b: part(|o| o.b),
                 beta: part(|o| o.beta),
                 baseline: Robj::from(baseline(n_synthetic, k)),
-            }
-            .into(),
-        );
-    }
+            }))
+        },
+    )?;
     Ok(List::from_values(out).into())
 }
 

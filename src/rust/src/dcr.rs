@@ -7,7 +7,7 @@
 
 use crate::encoding::encoded_vars;
 use crate::protocol::*;
-use crate::search::{distance_tables, searches, PerIndexed};
+use crate::search::{distance_tables, run_searches, searches};
 use extendr_api::prelude::*;
 use synthrisk_core::nearest::{nearest, Index};
 pub(crate) use wire::DcrRequest;
@@ -29,19 +29,20 @@ pub fn dcr(encoded: Robj, request: DcrRequest) -> GlueResult<Robj> {
     let workers = workers_for(n_threads, total.max(1) * 64)?;
     // Each dataset searched is indexed once, and the index dropped after its last search
     // (memory O(N)).
-    let mut indexes = PerIndexed::<Index>::new(&searches, n_tables);
-    let mut out: Vec<Robj> = Vec::with_capacity(searches.len());
-    for (k, search) in searches.iter().enumerate() {
-        let index = indexes.get(&searches, k, || {
+    let out = run_searches(
+        &searches,
+        n_tables,
+        |search| {
             let table = tables.table(&metric, search.indexed)?;
             workers.run(|| Index::build(&metric, &table))
-        })?;
-        let queries = tables.table(&metric, search.queries)?;
-        let found = nearest(&workers, &metric, index, &queries, search.second, &user_interrupt)?;
-        indexes.done(&searches, k);
-        let second = if search.second { Robj::from(found.second) } else { Robj::from(()) };
-        out.push(Nearest { distance: found.distance, row: one_based(found.row), second }.into());
-    }
+        },
+        |search, index| {
+            let queries = tables.table(&metric, search.queries)?;
+            let found = nearest(&workers, &metric, index, &queries, search.second, &user_interrupt)?;
+            let second = if search.second { Robj::from(found.second) } else { Robj::from(()) };
+            Ok(Robj::from(Nearest { distance: found.distance, row: one_based(found.row), second }))
+        },
+    )?;
     Ok(Searched {
         searches: List::from_values(out).into(),
         numeric: tables.numeric.iter().map(|&b| Rbool::from(b)).collect(),

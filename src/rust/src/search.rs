@@ -2,8 +2,9 @@
 //! variables of the one encoding with their cont.na codes and names) read into the
 //! core's distance tables, the searches R asks for (a dataset indexed and searched, a
 //! dataset whose records are looked up in it, and for the attacks the rows of those),
-//! and the index of each searched dataset, built on its first search and dropped after
-//! its last, so that a call builds it once.
+//! and the one path that runs them (`run_searches`): the index of each searched
+//! dataset built on its first search and dropped after its last, so that a call builds
+//! it once.
 
 use crate::encoding::var_indices;
 use crate::protocol::*;
@@ -11,6 +12,7 @@ use extendr_api::prelude::*;
 use synthrisk_core::distance::Metric;
 use synthrisk_core::distance_tables::{DistanceTables, DistanceVariable};
 use synthrisk_core::encode::EncodedVar;
+use synthrisk_core::search_order::run_each_indexed_once;
 use synthrisk_core::workers::Workers;
 pub(crate) use wire::{ColumnsWire, SearchWire};
 
@@ -67,44 +69,18 @@ pub(crate) fn searches(wires: Vec<SearchWire>, n_datasets: usize) -> GlueResult<
         .collect()
 }
 
-/// What a call builds per indexed dataset (an index, a synthesis's distinct records):
-/// built on the dataset's first search and dropped after its last, so each is built
-/// once and, with the searches grouped by dataset, one is held at a time.
-pub(crate) struct PerIndexed<T> {
-    built: Vec<Option<T>>,
-    last_search: Vec<usize>,
-}
-
-impl<T> PerIndexed<T> {
-    pub(crate) fn new(searches: &[Search], n_datasets: usize) -> Self {
-        let mut last_search = vec![usize::MAX; n_datasets];
-        for (k, s) in searches.iter().enumerate() {
-            last_search[s.indexed] = k;
-        }
-        PerIndexed { built: (0..n_datasets).map(|_| None).collect(), last_search }
-    }
-
-    /// The value of search `k`'s indexed dataset, built by `build` on its first search.
-    pub(crate) fn get(
-        &mut self,
-        searches: &[Search],
-        k: usize,
-        build: impl FnOnce() -> GlueResult<T>,
-    ) -> GlueResult<&T> {
-        let slot = &mut self.built[searches[k].indexed];
-        if slot.is_none() {
-            *slot = Some(build()?);
-        }
-        slot.as_ref().ok_or_else(|| internal("indexed dataset"))
-    }
-
-    /// Drops the value of search `k`'s indexed dataset after its last search.
-    pub(crate) fn done(&mut self, searches: &[Search], k: usize) {
-        let i = searches[k].indexed;
-        if self.last_search[i] == k {
-            self.built[i] = None;
-        }
-    }
+/// Runs `searches` in order, the one path of every search of a call (`dcr.rs`,
+/// `attacks.rs`): each search's indexed dataset gets what `build` makes of it (an
+/// index, a synthesis's distinct records) once, on its first search, dropped after its
+/// last (the core's `run_each_indexed_once`); `each` runs the search with it. Returns
+/// what `each` returned, per search.
+pub(crate) fn run_searches<T, R>(
+    searches: &[Search],
+    n_datasets: usize,
+    build: impl FnMut(&Search) -> GlueResult<T>,
+    each: impl FnMut(&Search, &T) -> GlueResult<R>,
+) -> GlueResult<Vec<R>> {
+    run_each_indexed_once(searches, n_datasets, |s| s.indexed, build, each)
 }
 
 /// The shapes of the lists this file reads, parts of the requests of `dcr.rs` and
@@ -126,7 +102,7 @@ mod wire {
     /// One search: `indexed` (the 0-based dataset searched), `queries` (the 0-based
     /// dataset whose records are looked up), `rows` (NULL: every record; or its 0-based
     /// rows) and `second` (NULL or FALSE; TRUE: the second nearest too).
-    #[derive(Clone, Deserialize)]
+    #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     pub(crate) struct SearchWire {
         pub(crate) indexed: i32,
