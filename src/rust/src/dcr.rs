@@ -29,7 +29,7 @@ pub fn dcr(encoded: Robj, request: DcrRequest) -> GlueResult<Robj> {
     let workers = workers_for(n_threads, total.max(1) * 64)?;
     // Each dataset searched is indexed once, and the index dropped after its last search
     // (memory O(N)).
-    let out = run_searches(
+    let found = run_searches(
         &searches,
         n_tables,
         |search| {
@@ -38,11 +38,14 @@ pub fn dcr(encoded: Robj, request: DcrRequest) -> GlueResult<Robj> {
         },
         |search, index| {
             let queries = tables.table(&metric, search.queries)?;
-            let found = nearest(&workers, &metric, index, &queries, search.second, &user_interrupt)?;
-            let second = if search.second { Robj::from(found.second) } else { Robj::from(()) };
-            Ok(Robj::from(Nearest { distance: found.distance, row: one_based(found.row), second }))
+            nearest(&workers, &metric, index, &queries, search.second, &user_interrupt)
         },
     )?;
+    // R's objects after the searches, their indexes dropped.
+    let out = found.into_iter().zip(&searches).map(|(found, search)| {
+        let second = if search.second { Robj::from(found.second) } else { Robj::from(()) };
+        Robj::from(Nearest { distance: found.distance, row: one_based(found.row), second })
+    });
     Ok(Searched {
         searches: List::from_values(out).into(),
         numeric: tables.numeric.iter().map(|&b| Rbool::from(b)).collect(),
