@@ -298,7 +298,7 @@ test_that("a request not of its declared shape is one internal error naming the 
   expect_identical(ok, list(c(3, 1, 0), c(3, 1, 0)))
   expect_error(synthrisk:::rust_result(.Call(synthrisk:::wrap__rust_measure_declarations, NULL, list(1))),
                "internal: `request`")
-  # extendr 0.9's serde stops on a character vector read as a sequence; read_request()
+  # extendr 0.9's serde panics on a character vector read as a sequence; read_request()
   # refuses every string that is not one element of an unnamed list before serde runs.
   for (names in list(c("a", "b"), "a", list(c("a", "b")))) {
     bad <- .Call(synthrisk:::wrap__rust_dcr, enc$ptr, list(columns = list(vars = 0L, label_codes = list(double(0)), names = names),

@@ -38,9 +38,10 @@ pub fn wire_error(what: &str) -> impl Fn(extendr_api::Error) -> CoreError + '_ {
 /// serde (extendr's `serde` feature) into the typed struct its topic's `mod wire`
 /// declares (`#[derive(Deserialize)]`, unknown fields refused), or refused whole with
 /// the one "internal" error. Strings are checked first: extendr 0.9's deserializer
-/// stops the process (`unimplemented!`) on a character vector read as a sequence, so a
-/// request sends strings only as elements of an unnamed list, one string each (as
-/// `Vec<String>` reads them); anything else is refused here, before serde sees it.
+/// panics (`unimplemented!`) on a character vector read as a sequence (extendr turns
+/// the panic into an R error, but the glue never panics), so a request sends strings
+/// only as elements of an unnamed list, one string each (as `Vec<String>` reads them);
+/// anything else is refused here, before serde sees it.
 pub fn read_request<T: DeserializeOwned>(x: &Robj) -> GlueResult<T> {
     strings_as_lists(x, false).map_err(wire_error("request"))?;
     extendr_api::deserializer::from_robj::<T>(x).map_err(wire_error("request"))
