@@ -97,5 +97,5 @@ search_column_set <- function(request, v) {
   k <- match(v, request$vars)
   # The names as a list of strings: the glue reads requests with serde, which takes
   # strings one by one (see the glue's read_request()).
-  list(vars = k - 1L, label_codes = unname(request$label_codes[k]), names = as.list(v))
+  list(vars = k - 1L, label_codes = unname(request$label_codes[k]), names = as.list(unname(v)))
 }

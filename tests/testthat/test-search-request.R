@@ -62,6 +62,16 @@ test_that("search_encode() encodes the variables read with their cont.na codes, 
   expect_identical(plain$label_codes, list(numeric(0), numeric(0)))
 })
 
+test_that("column arguments given as named vectors search as the plain names do", {
+  keys <- c("sex", "age", "region")
+  expect_identical(dcr(sd2011_synds, sd2011, vars = c(a = "sex", b = "age", c = "region"))$summary,
+                   dcr(sd2011_synds, sd2011, vars = keys)$summary)
+  expect_identical(inference_risk(sd2011_synds, sd2011, secret = c(s = "depress"), aux = c(a = "sex", b = "age"))$results,
+                   inference_risk(sd2011_synds, sd2011, secret = "depress", aux = c("sex", "age"))$results)
+  expect_identical(linkability_risk(sd2011_synds, sd2011, aux_a = c(a = "sex", b = "age"), aux_b = c(c = "region"))$results,
+                   linkability_risk(sd2011_synds, sd2011, aux_a = c("sex", "age"), aux_b = "region")$results)
+})
+
 test_that("the columns of `control` are checked only by check_control(), and repeats only by search_columns() in the searches", {
   files <- list.files(test_path("..", "..", "R"), pattern = "[.]R$", full.names = TRUE)
   skip_if(length(files) == 0, "R sources not beside the tests")
