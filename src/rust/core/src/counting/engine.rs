@@ -401,7 +401,7 @@ fn count_batch(
     if one_bucket {
         whole_used.clear();
     }
-    // Targets of which nothing can remove a cell, of at most a byte of levels, when
+    // Targets of which nothing can remove a cell, of at most `PACKED_LEVELS` levels, when
     // every dataset is read in row order: the targets of a group share one pass
     // (plain_pass.rs), their codes packed row by row.
     let plain_call = one_bucket
@@ -422,7 +422,8 @@ fn count_batch(
         .zip(&plain_target)
         .map(|(t, &plain)| {
             if plain {
-                return plain_datasets.iter().map(|&d| TargetRows::bytes(dataset_rows[d], 1)).sum();
+                let levels = vars[t.var].n_levels;
+                return plain_datasets.iter().map(|&d| TargetRows::bytes(dataset_rows[d], 1, levels)).sum();
             }
             let v = &vars[t.var];
             let bucketed: usize =
@@ -577,6 +578,8 @@ fn plain_parts(
     let CountRequest { vars, targets, plan, .. } = *request;
     let orig = plan.original;
     let target_vars: Vec<usize> = group.clone().map(|ti| targets[ti].var).collect();
+    // One width for the group's codes: two bytes when any target has more than 256 levels.
+    let max_levels = target_vars.iter().map(|&v| vars[v].n_levels).max().unwrap_or(1);
     let packed: Vec<Option<Arc<TargetRows>>> = workers.chunk(should_stop, || {
         (0..dataset_rows.len())
             .into_par_iter()
@@ -585,7 +588,7 @@ fn plain_parts(
                     run.cache.packed_targets(&target_vars, d, || {
                         let columns: Vec<&LevelCodes<'_>> =
                             group.clone().map(|ti| &vars[targets[ti].var].codes[d]).collect();
-                        TargetRows::new(&columns, dataset_rows[d])
+                        TargetRows::new(&columns, dataset_rows[d], max_levels)
                     })
                 })
             })

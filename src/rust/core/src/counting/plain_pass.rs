@@ -16,44 +16,135 @@ use crate::rows_by_q::RowsByQ;
 use crate::sweep::{add_one_sided_sums, add_plain_pair, add_plain_sums, PlainSums, Tally};
 use crate::with_codes;
 
-/// The codes of several targets, row by row: one byte per target (at most 256 levels
-/// each), so that a record's targets are one read.
+/// The codes of several targets, row by row, so that a record's targets are one read:
+/// a byte per target when every target has at most 256 levels, else two bytes (at
+/// most `PACKED_LEVELS` levels).
 pub struct TargetRows {
-    codes: Vec<u8>,
+    codes: PackedCodes,
     width: usize,
 }
 
-/// Targets of more levels than this are not packed (and the plain pass does not apply).
-pub const PACKED_LEVELS: u32 = 256;
+/// The codes of a `TargetRows`, one byte or two a code.
+enum PackedCodes {
+    Narrow(Vec<u8>),
+    Wide(Vec<u16>),
+}
+
+/// Targets of more levels than this are not packed (and the plain pass does not apply):
+/// a side's counts take `PACKED_LEVELS` slots per target, so that a code indexes them
+/// without a bounds check.
+pub const PACKED_LEVELS: u32 = 4096;
+
+/// A packed code: `u8` for targets of at most 256 levels, `u16` for wider ones. The pass
+/// is compiled once for each, so that the narrow targets keep the small counts that fit
+/// the cache.
+trait PackedCode: Copy + PartialEq + Default + Send + Sync + 'static {
+    /// The counts' slots per target: every code is below it.
+    const LEVELS: usize;
+    fn from_level(level: u32) -> Self;
+    /// The code as an index below `LEVELS` (the mask lets the compiler drop the bounds
+    /// check; codes are below their target's levels, so it changes nothing).
+    fn index(self) -> usize;
+    fn codes(packed: &PackedCodes) -> Option<&[Self]>;
+}
+
+impl PackedCode for u8 {
+    const LEVELS: usize = 256;
+    #[inline(always)]
+    fn from_level(level: u32) -> Self {
+        level as u8
+    }
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+    fn codes(packed: &PackedCodes) -> Option<&[Self]> {
+        match packed {
+            PackedCodes::Narrow(c) => Some(c),
+            PackedCodes::Wide(_) => None,
+        }
+    }
+}
+
+impl PackedCode for u16 {
+    const LEVELS: usize = PACKED_LEVELS as usize;
+    #[inline(always)]
+    fn from_level(level: u32) -> Self {
+        level as u16
+    }
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize & (Self::LEVELS - 1)
+    }
+    fn codes(packed: &PackedCodes) -> Option<&[Self]> {
+        match packed {
+            PackedCodes::Wide(c) => Some(c),
+            PackedCodes::Narrow(_) => None,
+        }
+    }
+}
 
 impl TargetRows {
-    /// `columns`: one column of codes (all below `PACKED_LEVELS`) per target, each of
-    /// `n_rows` rows.
-    pub fn new(columns: &[&LevelCodes<'_>], n_rows: usize) -> Self {
+    /// `columns`: one column of codes per target, each of `n_rows` rows, packed a byte
+    /// a code when `max_levels` (the targets' most levels) is at most 256, else two.
+    pub fn new(columns: &[&LevelCodes<'_>], n_rows: usize, max_levels: u32) -> Self {
         let width = columns.len();
-        let mut codes = crate::memory::filled(n_rows * width, 0u8);
+        let codes = if max_levels <= u8::LEVELS as u32 {
+            PackedCodes::Narrow(Self::pack(columns, n_rows))
+        } else {
+            PackedCodes::Wide(Self::pack(columns, n_rows))
+        };
+        TargetRows { codes, width }
+    }
+
+    fn pack<C: PackedCode>(columns: &[&LevelCodes<'_>], n_rows: usize) -> Vec<C> {
+        let width = columns.len();
+        let mut codes = crate::memory::filled(n_rows * width, C::default());
         for (t, column) in columns.iter().enumerate() {
             with_codes!(*column, |c| {
                 for (row, out) in codes.chunks_exact_mut(width.max(1)).enumerate().take(n_rows) {
-                    out[t] = c.code(row) as u8;
+                    out[t] = C::from_level(c.code(row));
                 }
             });
         }
-        TargetRows { codes, width }
+        codes
+    }
+
+    /// Whether a code takes two bytes.
+    fn is_wide(&self) -> bool {
+        matches!(self.codes, PackedCodes::Wide(_))
     }
 
     /// The bytes it holds.
     pub fn bytes_held(&self) -> usize {
-        self.codes.len()
+        match &self.codes {
+            PackedCodes::Narrow(c) => c.len(),
+            PackedCodes::Wide(c) => 2 * c.len(),
+        }
     }
 
-    /// The bytes `new` takes for `n_rows` rows of `n_targets` targets.
-    pub fn bytes(n_rows: usize, n_targets: usize) -> usize {
-        n_rows * n_targets
+    /// The bytes `new` takes for `n_rows` rows of `n_targets` targets of at most
+    /// `max_levels` levels.
+    pub fn bytes(n_rows: usize, n_targets: usize, max_levels: u32) -> usize {
+        n_rows * n_targets * if max_levels <= u8::LEVELS as u32 { 1 } else { 2 }
     }
 
+    /// The codes as `C`, or `None` when packed at the other width.
+    fn rows<C: PackedCode>(&self) -> Option<Rows<'_, C>> {
+        C::codes(&self.codes).map(|codes| Rows { codes, width: self.width })
+    }
+}
+
+/// The packed codes of one dataset, read at their width.
+#[derive(Clone, Copy)]
+struct Rows<'a, C> {
+    codes: &'a [C],
+    width: usize,
+}
+
+impl<'a, C: PackedCode> Rows<'a, C> {
     #[inline(always)]
-    fn row(&self, r: u32) -> &[u8] {
+    fn row(&self, r: u32) -> &'a [C] {
         let at = r as usize * self.width;
         &self.codes[at..at + self.width]
     }
@@ -67,7 +158,8 @@ pub struct PlainView<'a> {
 }
 
 /// What the pass reads: the original's rows by q and codes, the syntheses, and per
-/// target (in `TargetRows` order) its levels and 2-way cell threshold.
+/// target (in `TargetRows` order) its levels and 2-way cell threshold. Every dataset's
+/// targets are packed at one width.
 pub struct PlainInput<'a> {
     pub rows_orig: &'a RowsByQ,
     pub codes_orig: &'a TargetRows,
@@ -76,70 +168,99 @@ pub struct PlainInput<'a> {
     pub twoway_min_cell: &'a [f64],
 }
 
+/// `PlainInput` with every dataset's codes read at width `C`.
+struct PlainCodes<'a, C> {
+    rows_orig: &'a RowsByQ,
+    codes_orig: Rows<'a, C>,
+    view_rows: Vec<&'a RowsByQ>,
+    view_codes: Vec<Rows<'a, C>>,
+    n_levels: &'a [u32],
+    twoway_min_cell: &'a [f64],
+}
+
 /// Buffers of the pass: each side's counts, and per target the original's sum of
 /// squared records and number of levels in the current q.
-struct PlainScratch {
-    orig: SideCounts,
-    syn: SideCounts,
+struct PlainScratch<C> {
+    orig: SideCounts<C>,
+    syn: SideCounts<C>,
     orig_sums: Vec<(u64, u32)>,
 }
 
 /// Records by target level of one side of a q, for every target of the pass at once:
-/// `counts[i * PACKED_LEVELS + level]` for the pass's `i`th target, and the levels
-/// present as bits. All zero between two q.
-struct SideCounts {
-    counts: Vec<[u32; LEVELS]>,
-    present: Vec<[u64; MASK_WORDS]>,
+/// `C::LEVELS` counts per target (the `i`th target's from `i * C::LEVELS`), and the
+/// levels present as bits. Wide codes also mark which words of a mask are in use, so
+/// that reading and clearing the levels of a q cost the levels it has, not the
+/// target's. All zero between two q.
+struct SideCounts<C> {
+    counts: Vec<u32>,
+    present: Vec<u64>,
+    /// Per target (wide codes only): bit `w` set when word `w` of its mask is not zero.
+    words_used: Vec<u64>,
     /// Per target, the words of its mask that its levels use.
     words: Vec<usize>,
+    code: std::marker::PhantomData<C>,
 }
 
-const LEVELS: usize = PACKED_LEVELS as usize;
-const MASK_WORDS: usize = LEVELS / 64;
-
-/// Records of a side of a q from which its masks are made from its counts.
+/// Records of a side of a q from which its masks are made from its counts (narrow
+/// codes; wide codes are always counted one by one).
 const MANY_ROWS: usize = 64;
 
-impl SideCounts {
+impl<C: PackedCode> SideCounts<C> {
+    /// The words of a target's mask.
+    const MASK_WORDS: usize = C::LEVELS / 64;
+    /// Whether the words in use are marked (`words_used`): the masks of wide codes are
+    /// too long to read whole at every q.
+    const MARKS_WORDS: bool = C::LEVELS > 256;
+
     /// Counts for targets of `n_levels` levels each.
     fn new(n_levels: &[u32]) -> Self {
         SideCounts {
-            counts: vec![[0; LEVELS]; n_levels.len()],
-            present: vec![[0; MASK_WORDS]; n_levels.len()],
-            words: n_levels.iter().map(|&l| (l as usize).div_ceil(64).clamp(1, MASK_WORDS)).collect(),
+            counts: vec![0; n_levels.len() * C::LEVELS],
+            present: vec![0; n_levels.len() * Self::MASK_WORDS],
+            words_used: vec![0; n_levels.len()],
+            words: n_levels.iter().map(|&l| (l as usize).div_ceil(64).clamp(1, Self::MASK_WORDS)).collect(),
+            code: std::marker::PhantomData,
         }
     }
 
-    /// Target `i`'s levels present, as the mask words its levels use.
+    /// Counts the rows `rows` (one record each) for the targets `targets`. A code
+    /// indexes its target's counts and mask without a bounds check.
     #[inline(always)]
-    fn levels(&self, i: usize) -> &[u64] {
-        &self.present[i][..self.words[i]]
-    }
-
-    /// Counts the rows `rows` (one record each) for the targets `targets`. A level is
-    /// a byte: it indexes its target's counts and mask without a bounds check.
-    #[inline(always)]
-    fn count(&mut self, rows: &[u32], codes: &TargetRows, targets: &std::ops::Range<usize>) {
+    fn count(&mut self, rows: &[u32], codes: Rows<'_, C>, targets: &std::ops::Range<usize>) {
         for &r in rows {
             let row = &codes.row(r)[targets.clone()];
-            for ((counts, present), &level) in self.counts.iter_mut().zip(self.present.iter_mut()).zip(row) {
-                counts[level as usize] += 1;
-                present[(level >> 6) as usize] |= 1 << (level & 63);
+            let per_target = self
+                .counts
+                .chunks_exact_mut(C::LEVELS)
+                .zip(self.present.chunks_exact_mut(Self::MASK_WORDS))
+                .zip(self.words_used.iter_mut());
+            for (((counts, present), used), &code) in per_target.zip(row) {
+                let level = code.index();
+                counts[level] += 1;
+                present[level >> 6] |= 1 << (level & 63);
+                if Self::MARKS_WORDS {
+                    *used |= 1 << (level >> 6);
+                }
             }
         }
     }
 
-    /// `count` for many rows: the counts first, then the masks from the counts (one
-    /// store a row and target instead of two; the masks cost the targets' levels).
+    /// Counts the rows of a side of a q: for many rows of narrow codes, the counts
+    /// first, then the masks from the counts (one store a row and target instead of
+    /// two; the masks cost the targets' levels).
     #[inline(always)]
-    fn count_many(&mut self, rows: &[u32], codes: &TargetRows, targets: &std::ops::Range<usize>, n_levels: &[u32]) {
+    fn count_side(&mut self, rows: &[u32], codes: Rows<'_, C>, targets: &std::ops::Range<usize>, n_levels: &[u32]) {
+        if Self::MARKS_WORDS || rows.len() < MANY_ROWS {
+            return self.count(rows, codes, targets);
+        }
         for &r in rows {
             let row = &codes.row(r)[targets.clone()];
-            for (counts, &level) in self.counts.iter_mut().zip(row) {
-                counts[level as usize] += 1;
+            for (counts, &code) in self.counts.chunks_exact_mut(C::LEVELS).zip(row) {
+                counts[code.index()] += 1;
             }
         }
-        for ((counts, present), &n) in self.counts.iter().zip(self.present.iter_mut()).zip(n_levels) {
+        let per_target = self.counts.chunks_exact(C::LEVELS).zip(self.present.chunks_exact_mut(Self::MASK_WORDS));
+        for ((counts, present), &n) in per_target.zip(n_levels) {
             for (word, levels) in present.iter_mut().zip(counts[..n as usize].chunks(64)) {
                 *word = levels.iter().enumerate().fold(0u64, |bits, (b, &c)| bits | (((c != 0) as u64) << b));
             }
@@ -148,32 +269,52 @@ impl SideCounts {
 
     #[inline(always)]
     fn at(&self, i: usize, level: usize) -> u64 {
-        self.counts[i][level] as u64
+        self.counts[i * C::LEVELS + level] as u64
+    }
+
+    /// Calls `f(level)` for each level of target `i` present, ascending.
+    #[inline(always)]
+    fn for_each_level(&self, i: usize, mut f: impl FnMut(usize)) {
+        let mask = &self.present[i * Self::MASK_WORDS..(i + 1) * Self::MASK_WORDS];
+        let mut each_word = |w: usize| {
+            let mut rest = mask[w];
+            while rest != 0 {
+                f(w * 64 + rest.trailing_zeros() as usize);
+                rest &= rest - 1;
+            }
+        };
+        if Self::MARKS_WORDS {
+            let mut used = self.words_used[i];
+            while used != 0 {
+                each_word(used.trailing_zeros() as usize);
+                used &= used - 1;
+            }
+        } else {
+            (0..self.words[i]).for_each(each_word);
+        }
     }
 
     /// Zeroes target `i`'s counts.
     #[inline(always)]
     fn clear(&mut self, i: usize) {
-        let counts = &mut self.counts[i];
-        for (w, word) in self.present[i][..self.words[i]].iter_mut().enumerate() {
-            let mut bits = *word;
+        let counts = &mut self.counts[i * C::LEVELS..(i + 1) * C::LEVELS];
+        let mask = &mut self.present[i * Self::MASK_WORDS..(i + 1) * Self::MASK_WORDS];
+        let mut clear_word = |w: usize| {
+            let mut bits = mask[w];
             while bits != 0 {
                 counts[w * 64 + bits.trailing_zeros() as usize] = 0;
                 bits &= bits - 1;
             }
-            *word = 0;
-        }
-    }
-}
-
-/// Calls `f(level)` for each level set in `bits`, ascending.
-#[inline(always)]
-fn for_each_level(bits: &[u64], mut f: impl FnMut(usize)) {
-    for (w, &word) in bits.iter().enumerate() {
-        let mut rest = word;
-        while rest != 0 {
-            f(w * 64 + rest.trailing_zeros() as usize);
-            rest &= rest - 1;
+            mask[w] = 0;
+        };
+        if Self::MARKS_WORDS {
+            let mut used = std::mem::take(&mut self.words_used[i]);
+            while used != 0 {
+                clear_word(used.trailing_zeros() as usize);
+                used &= used - 1;
+            }
+        } else {
+            (0..self.words[i]).for_each(clear_word);
         }
     }
 }
@@ -181,9 +322,39 @@ fn for_each_level(bits: &[u64], mut f: impl FnMut(usize)) {
 /// The pass over `q_lo..q_hi` for the targets `targets` (indices into the packed
 /// targets): one tally per (target, synthesis), target-major.
 pub fn sweep_plain(input: &PlainInput<'_>, targets: std::ops::Range<usize>, q_lo: usize, q_hi: usize) -> Vec<Tally> {
+    if input.codes_orig.is_wide() {
+        sweep_plain_at::<u16>(input, targets, q_lo, q_hi)
+    } else {
+        sweep_plain_at::<u8>(input, targets, q_lo, q_hi)
+    }
+}
+
+/// `sweep_plain` with codes of width `C`.
+fn sweep_plain_at<C: PackedCode>(
+    input: &PlainInput<'_>,
+    targets: std::ops::Range<usize>,
+    q_lo: usize,
+    q_hi: usize,
+) -> Vec<Tally> {
     let n_views = input.views.len();
     let mut tallies: Vec<Tally> =
         targets.clone().flat_map(|t| (0..n_views).map(move |_| Tally::new(input.n_levels[t] as usize, 0))).collect();
+    // Packed at one width by the engine; a dataset at the other width counts nothing
+    // rather than misread its codes.
+    let (Some(codes_orig), Some(view_codes)) =
+        (input.codes_orig.rows::<C>(), input.views.iter().map(|v| v.codes.rows::<C>()).collect::<Option<Vec<_>>>())
+    else {
+        debug_assert!(false, "targets packed at two widths");
+        return tallies;
+    };
+    let input = PlainCodes {
+        rows_orig: input.rows_orig,
+        codes_orig,
+        view_rows: input.views.iter().map(|v| v.rows).collect(),
+        view_codes,
+        n_levels: input.n_levels,
+        twoway_min_cell: input.twoway_min_cell,
+    };
     let mut scratch = PlainScratch {
         orig: SideCounts::new(&input.n_levels[targets.clone()]),
         syn: SideCounts::new(&input.n_levels[targets.clone()]),
@@ -193,11 +364,11 @@ pub fn sweep_plain(input: &PlainInput<'_>, targets: std::ops::Range<usize>, q_lo
     for q in q_lo..q_hi {
         let orig_rows = input.rows_orig.of(q);
         syn_rows.clear();
-        syn_rows.extend(input.views.iter().map(|v| v.rows.of(q)));
+        syn_rows.extend(input.view_rows.iter().map(|rows| rows.of(q)));
         if orig_rows.len() <= 1 && syn_rows.iter().all(|r| r.len() <= 1) {
-            add_tiny_q(input, &targets, &mut tallies, q, orig_rows, &syn_rows);
+            add_tiny_q(&input, &targets, &mut tallies, q, orig_rows, &syn_rows);
         } else {
-            add_q_by_level(input, &targets, &mut tallies, q, orig_rows, &syn_rows, &mut scratch);
+            add_q_by_level(&input, &targets, &mut tallies, q, orig_rows, &syn_rows, &mut scratch);
         }
     }
     tallies
@@ -208,15 +379,15 @@ pub fn sweep_plain(input: &PlainInput<'_>, targets: std::ops::Range<usize>, q_lo
 /// unique whatever its target (one-sided: its table, its certain table, its uniques
 /// and 1 to its CAP sum); a record on each side adds by whether their targets agree.
 #[inline(always)]
-fn add_tiny_q(
-    input: &PlainInput<'_>,
+fn add_tiny_q<C: PackedCode>(
+    input: &PlainCodes<'_, C>,
     targets: &std::ops::Range<usize>,
     tallies: &mut [Tally],
     q: usize,
     orig_rows: &[u32],
     syn_rows: &[&[u32]],
 ) {
-    let n_views = input.views.len();
+    let n_views = input.view_rows.len();
     for (v, rows) in syn_rows.iter().enumerate() {
         match (orig_rows.first(), rows.first()) {
             (None, None) => {}
@@ -231,10 +402,10 @@ fn add_tiny_q(
                 }
             }
             (Some(&o), Some(&s)) => {
-                let (orig, syn) = (input.codes_orig.row(o), input.views[v].codes.row(s));
+                let (orig, syn) = (input.codes_orig.row(o), input.view_codes[v].row(s));
                 for (i, t) in targets.clone().enumerate() {
                     let (to, ts) = (orig[t], syn[t]);
-                    add_plain_pair(&mut tallies[i * n_views + v], q, ts as u32, to == ts, input.twoway_min_cell[t]);
+                    add_plain_pair(&mut tallies[i * n_views + v], q, ts.index() as u32, to == ts, input.twoway_min_cell[t]);
                 }
             }
         }
@@ -245,29 +416,25 @@ fn add_tiny_q(
 /// every target in one read of each row (the original's once for every synthesis),
 /// then each (target, synthesis) added as the engine's pass adds it (one-sided, or both
 /// sides with nothing to remove) from its sums over levels.
-fn add_q_by_level(
-    input: &PlainInput<'_>,
+fn add_q_by_level<C: PackedCode>(
+    input: &PlainCodes<'_, C>,
     targets: &std::ops::Range<usize>,
     tallies: &mut [Tally],
     q: usize,
     orig_rows: &[u32],
     syn_rows: &[&[u32]],
-    scratch: &mut PlainScratch,
+    scratch: &mut PlainScratch<C>,
 ) {
-    let n_views = input.views.len();
+    let n_views = input.view_rows.len();
     let PlainScratch { orig, syn, orig_sums } = scratch;
     let d_q = orig_rows.len() as u64;
     let n_levels = &input.n_levels[targets.clone()];
-    if orig_rows.len() >= MANY_ROWS {
-        orig.count_many(orig_rows, input.codes_orig, targets, n_levels);
-    } else {
-        orig.count(orig_rows, input.codes_orig, targets);
-    }
+    orig.count_side(orig_rows, input.codes_orig, targets, n_levels);
     // Per target: the original's sum of squares and levels.
     orig_sums.clear();
     for i in 0..targets.len() {
         let (mut dd, mut levels) = (0u64, 0u32);
-        for_each_level(orig.levels(i), |l| {
+        orig.for_each_level(i, |l| {
             let d = orig.at(i, l);
             dd += d * d;
             levels += 1;
@@ -284,17 +451,13 @@ fn add_q_by_level(
             continue;
         }
         let s_q = rows.len() as u64;
-        if rows.len() >= MANY_ROWS {
-            syn.count_many(rows, input.views[v].codes, targets, n_levels);
-        } else {
-            syn.count(rows, input.views[v].codes, targets);
-        }
+        syn.count_side(rows, input.view_codes[v], targets, n_levels);
         for (i, t) in targets.clone().enumerate() {
             let tally = &mut tallies[i * n_views + v];
             let (dd, orig_levels) = orig_sums[i];
             let mut sums = PlainSums { d_q, s_q, dd, orig_levels, ..PlainSums::default() };
             // Every term but the original's (summed above) needs a synthetic record.
-            for_each_level(syn.levels(i), |l| {
+            syn.for_each_level(i, |l| {
                 let (dv, sv) = (orig.at(i, l), syn.at(i, l));
                 sums.sd += sv * dv;
                 sums.ss += sv * sv;
@@ -349,7 +512,9 @@ mod tests {
                 .collect();
             let key_refs: Vec<&[LevelCodes<'_>]> = keys.iter().map(|k| k.as_slice()).collect();
             let index = build_key_index(&key_refs, &key_levels).unwrap();
-            let target_levels: Vec<u32> = [2u32, 5, 64, 70, 130, 256].iter().copied().filter(|_| next(3) > 0).collect();
+            // Every third case has wide targets too (packed two bytes a code).
+            let choices: &[u32] = if case % 3 == 0 { &[2, 5, 130, 257, 407, 4096] } else { &[2, 5, 64, 70, 130, 256] };
+            let target_levels: Vec<u32> = choices.iter().copied().filter(|_| next(3) > 0).collect();
             let target_levels = if target_levels.is_empty() { vec![3] } else { target_levels };
             // Targets that follow the first key in part, so that q agree often.
             let targets: Vec<Vec<LevelCodes<'static>>> = target_levels
@@ -372,7 +537,10 @@ mod tests {
             let view_rows: Vec<&RowsByQ> =
                 (1..=n_syn).map(|d| if d == n_syn && case % 2 == 1 { &sub_rows } else { &rows[d] }).collect();
             let packed: Vec<TargetRows> = (0..sizes.len())
-                .map(|d| TargetRows::new(&targets.iter().map(|t| &t[d]).collect::<Vec<_>>(), sizes[d]))
+                .map(|d| {
+                    let columns: Vec<&LevelCodes<'_>> = targets.iter().map(|t| &t[d]).collect();
+                    TargetRows::new(&columns, sizes[d], target_levels.iter().copied().max().unwrap_or(1))
+                })
                 .collect();
             let views: Vec<PlainView<'_>> =
                 (1..=n_syn).map(|d| PlainView { rows: view_rows[d - 1], codes: &packed[d] }).collect();
