@@ -405,7 +405,13 @@ fn add_tiny_q<C: PackedCode>(
                 let (orig, syn) = (input.codes_orig.row(o), input.view_codes[v].row(s));
                 for (i, t) in targets.clone().enumerate() {
                     let (to, ts) = (orig[t], syn[t]);
-                    add_plain_pair(&mut tallies[i * n_views + v], q, ts.index() as u32, to == ts, input.twoway_min_cell[t]);
+                    add_plain_pair(
+                        &mut tallies[i * n_views + v],
+                        q,
+                        ts.index() as u32,
+                        to == ts,
+                        input.twoway_min_cell[t],
+                    );
                 }
             }
         }
