@@ -417,12 +417,15 @@ fn count_batch(
     plain_datasets.push(orig);
     plain_datasets.sort_unstable();
     plain_datasets.dedup();
+    // A group's codes are packed at the width of its widest target (plain_parts()),
+    // unknown until the groups are made: plain targets are charged at the widest of all.
+    let plain_levels = targets.iter().zip(&plain_target).filter(|(_, &p)| p).map(|(t, _)| vars[t.var].n_levels).max();
     let copy_costs: Vec<usize> = targets
         .iter()
         .zip(&plain_target)
         .map(|(t, &plain)| {
             if plain {
-                let levels = vars[t.var].n_levels;
+                let levels = plain_levels.unwrap_or(1);
                 return plain_datasets.iter().map(|&d| TargetRows::bytes(dataset_rows[d], 1, levels)).sum();
             }
             let v = &vars[t.var];
@@ -920,6 +923,74 @@ mod tests {
                 assert_eq!(a.removed, b.removed, "case {case}");
                 assert_eq!(a.one_way, b.one_way, "case {case}");
                 assert_eq!(a.two_way, b.two_way, "case {case}");
+            }
+        }
+    }
+
+    /// Targets of 5, 300 and 4,096 levels share one plain pass, packed two bytes a code;
+    /// one of 4,097 levels is beyond it. Each gives, bit for bit, the numbers of the
+    /// engine's pass, which a denominator limit no cell reaches forces.
+    #[test]
+    fn targets_of_many_levels_share_the_plain_pass() {
+        let mut rng = XorShift::new(0x51A7_E0C3_2B9D_4F61u64);
+        let mut next = move |k: u64| rng.below(k);
+        let workers = Workers::new(2).unwrap();
+        let target_levels = [5u32, 300, 4096, 4097];
+        for case in 0..12 {
+            let n_datasets = 2 + (case % 3);
+            // Few key levels in some cases (q of many records a side), more in others.
+            let key_levels: [u32; 2] = if case % 2 == 0 { [3, 4] } else { [9, 11] };
+            let sizes: Vec<usize> = (0..n_datasets).map(|_| 200 + next(800) as usize).collect();
+            let mut column = |levels: u32| -> Vec<Vec<u32>> {
+                sizes.iter().map(|&n| (0..n).map(|_| next(levels as u64)).collect()).collect()
+            };
+            let mut vars: Vec<EncodedVar<'_>> =
+                key_levels.iter().map(|&l| EncodedVar::from_u32(column(l), l, l - 1, None)).collect();
+            for &l in &target_levels {
+                // Targets that follow the first key in part, so that some q agree.
+                let mut codes = column(l);
+                for (d, rows) in codes.iter_mut().enumerate() {
+                    for (r, c) in rows.iter_mut().enumerate() {
+                        if r % 3 == 0 {
+                            *c = vars[0].codes[d].get(r) % l;
+                        }
+                    }
+                }
+                vars.push(EncodedVar::from_u32(codes, l, l - 1, None));
+            }
+            let run = |denom_lim: Option<u64>| {
+                let targets: Vec<TargetRequest> = target_levels
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &l)| {
+                        let mut spec = ExclusionSpec::none(l as usize, l - 1);
+                        spec.denom_lim = denom_lim;
+                        TargetRequest { var: 2 + i, spec, twoway_min_cell: 1.0 }
+                    })
+                    .collect();
+                let plan = Plan::standard(n_datasets);
+                let request = CountRequest {
+                    vars: &vars,
+                    keys: &[0, 1],
+                    use_keys_na: &[true, true],
+                    targets: &targets,
+                    plan: &plan,
+                };
+                super::run_plan(&workers, &request, &never_stop).unwrap()
+            };
+            let (plain, full) = (run(None), run(Some(u64::MAX)));
+            for (t, (p, f)) in plain.iter().zip(&full).enumerate() {
+                for (a, b) in p.synthesis.iter().zip(&f.synthesis) {
+                    for ((name, x), (_, y)) in a.measures.named().into_iter().zip(b.measures.named()) {
+                        assert!(
+                            x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
+                            "case {case} target {t} {name}"
+                        );
+                    }
+                    assert_eq!(a.total, b.total, "case {case} target {t}");
+                    assert_eq!(a.one_way, b.one_way, "case {case} target {t}");
+                    assert_eq!(a.two_way, b.two_way, "case {case} target {t}");
+                }
             }
         }
     }
