@@ -626,8 +626,8 @@ fn plain_parts(
     let mut parts: Vec<Vec<Tally>> = Vec::with_capacity(group.len() * views.len());
     for chunk in chunks_by_cost(&piece_rows, sizes.chunk_rows) {
         let tallies: Vec<Vec<Tally>> = workers.chunk(should_stop, || {
-            pieces[chunk].par_iter().map(|p| sweep_plain(&input, p.clone(), 0, n_q)).collect()
-        })?;
+            pieces[chunk].par_iter().map(|p| sweep_plain(&input, p.clone(), 0, n_q)).collect::<CoreResult<_>>()
+        })??;
         parts.extend(tallies.into_iter().flatten().map(|t| vec![t]));
     }
     Ok(parts)

@@ -12,6 +12,7 @@
 //! passes together.
 
 use crate::codes::{CodeSource, LevelCodes};
+use crate::error::{CoreError, CoreResult};
 use crate::rows_by_q::RowsByQ;
 use crate::sweep::{add_one_sided_sums, add_plain_pair, add_plain_sums, PlainSums, Tally};
 use crate::with_codes;
@@ -321,7 +322,12 @@ impl<C: PackedCode> SideCounts<C> {
 
 /// The pass over `q_lo..q_hi` for the targets `targets` (indices into the packed
 /// targets): one tally per (target, synthesis), target-major.
-pub fn sweep_plain(input: &PlainInput<'_>, targets: std::ops::Range<usize>, q_lo: usize, q_hi: usize) -> Vec<Tally> {
+pub fn sweep_plain(
+    input: &PlainInput<'_>,
+    targets: std::ops::Range<usize>,
+    q_lo: usize,
+    q_hi: usize,
+) -> CoreResult<Vec<Tally>> {
     if input.codes_orig.is_wide() {
         sweep_plain_at::<u16>(input, targets, q_lo, q_hi)
     } else {
@@ -335,17 +341,16 @@ fn sweep_plain_at<C: PackedCode>(
     targets: std::ops::Range<usize>,
     q_lo: usize,
     q_hi: usize,
-) -> Vec<Tally> {
+) -> CoreResult<Vec<Tally>> {
     let n_views = input.views.len();
     let mut tallies: Vec<Tally> =
         targets.clone().flat_map(|t| (0..n_views).map(move |_| Tally::new(input.n_levels[t] as usize, 0))).collect();
-    // Packed at one width by the engine; a dataset at the other width counts nothing
-    // rather than misread its codes.
+    // Packed at one width by the engine (the group's widest target); a dataset at the
+    // other width is an error rather than codes misread.
     let (Some(codes_orig), Some(view_codes)) =
         (input.codes_orig.rows::<C>(), input.views.iter().map(|v| v.codes.rows::<C>()).collect::<Option<Vec<_>>>())
     else {
-        debug_assert!(false, "targets packed at two widths");
-        return tallies;
+        return Err(CoreError::new("internal: the targets of a pass were packed at two widths"));
     };
     let input = PlainCodes {
         rows_orig: input.rows_orig,
@@ -371,7 +376,7 @@ fn sweep_plain_at<C: PackedCode>(
             add_q_by_level(&input, &targets, &mut tallies, q, orig_rows, &syn_rows, &mut scratch);
         }
     }
-    tallies
+    Ok(tallies)
 }
 
 /// A q of at most one record on each side, for every target and synthesis: what the
@@ -495,6 +500,35 @@ mod tests {
     use crate::sweep::{sweep_views, Scratch, SweepInput};
     use crate::test_random::XorShift;
 
+    /// Datasets of one pass packed at two widths are an error, not codes misread.
+    #[test]
+    fn targets_packed_at_two_widths_are_an_error() {
+        let narrow_codes = LevelCodes::narrow(vec![0, 1, 2], 300);
+        let rows = RowsByQ::new(&[0, 1, 0], 2);
+        let narrow = TargetRows::new(&[&narrow_codes], 3, 256);
+        let wide = TargetRows::new(&[&narrow_codes], 3, 300);
+        for (orig, syn) in [(&narrow, &wide), (&wide, &narrow)] {
+            let views = [PlainView { rows: &rows, codes: syn }];
+            let input = PlainInput {
+                rows_orig: &rows,
+                codes_orig: orig,
+                views: &views,
+                n_levels: &[300],
+                twoway_min_cell: &[1.0],
+            };
+            assert!(sweep_plain(&input, 0..1, 0, 2).is_err());
+        }
+        let views = [PlainView { rows: &rows, codes: &wide }];
+        let input = PlainInput {
+            rows_orig: &rows,
+            codes_orig: &wide,
+            views: &views,
+            n_levels: &[300],
+            twoway_min_cell: &[1.0],
+        };
+        assert!(sweep_plain(&input, 0..1, 0, 2).is_ok());
+    }
+
     /// The plain pass equals the engine's pass, tally for tally and bit for bit, for
     /// targets of few and many levels, one to three syntheses (one a subsample), q of
     /// one record a side and q of many (masks made as counted, or from the counts), and
@@ -560,8 +594,8 @@ mod tests {
             };
             let n_t = target_levels.len();
             let split = next(n_t as u64 + 1) as usize;
-            let mut got = sweep_plain(&input, 0..split, 0, index.n_q);
-            got.extend(sweep_plain(&input, split..n_t, 0, index.n_q));
+            let mut got = sweep_plain(&input, 0..split, 0, index.n_q).unwrap();
+            got.extend(sweep_plain(&input, split..n_t, 0, index.n_q).unwrap());
             let tau = TauGrid::new(&[]).unwrap();
             let missing_key = vec![false; index.n_q];
             let specs: Vec<ExclusionSpec> =
