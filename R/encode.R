@@ -208,8 +208,18 @@ text_unsorted <- function(x) {
 # level to union code, and the union's labels. NA, an NA level and a level "Missing"
 # are all the missing level (definitions vignette, section 2.3).
 factor_spec <- function(cols, n_control = 0L, var = "", call = rlang::caller_env()) {
-  side_levels <- clean_side_levels(lapply(cols, levels), var, call)
-  lev <- union_levels(side_levels, n_control)
+  raw_levels <- lapply(cols, levels)
+  # Every side with the same levels (as synthpop's syntheses mostly have): cleaned,
+  # united and mapped once (what clean_side_levels(), union_levels() and the shared
+  # maps below give then).
+  same_levels <- all(vapply(raw_levels, identical, logical(1), raw_levels[[1]]))
+  if (same_levels) {
+    side_levels <- rep(list(clean_labels(raw_levels[[1]], var, call)), length(cols))
+    lev <- unique(enc2utf8(side_levels[[1]]))
+  } else {
+    side_levels <- clean_side_levels(raw_levels, var, call)
+    lev <- union_levels(side_levels, n_control)
+  }
   lev <- lev[!is.na(lev)]
   missing_at <- match("Missing", lev)
   if (is.na(missing_at)) {
@@ -223,6 +233,10 @@ factor_spec <- function(cols, n_control = 0L, var = "", call = rlang::caller_env
   }
   # The sides mostly share their levels: a side with the levels of the one before
   # shares its map.
+  if (same_levels) {
+    return(list(kind = "factor", columns = cols, remaps = rep(list(remap(side_levels[[1]])), length(cols)),
+                n_levels = length(lev), missing_code = missing_at - 1L, labels = lev))
+  }
   remaps <- side_levels
   for (i in seq_along(cols)) {
     shared <- i > 1 && identical(side_levels[[i]], side_levels[[i - 1]])
