@@ -46,11 +46,22 @@ test_that("values R should never send are internal errors, not clamped", {
   expect_error(compute(enc, utils::modifyList(req, list(denom_lim = -1L))), "internal: `denom_lim` is -1", fixed = TRUE)
   expect_error(compute(enc, utils::modifyList(req, list(twoway_min_cell = NA_real_))), "internal: `targets[[1]]$twoway_min_cell` must be one number", fixed = TRUE)
   # A value of the wrong type or NA where the request's struct has none is refused by
-  # serde while reading the request, before anything runs.
-  expect_error(compute(enc, utils::modifyList(req, list(use_target_na = NA))), "internal: `request` is not as the protocol says: Must not be NA", fixed = TRUE)
-  expect_error(compute(enc, utils::modifyList(req, list(excluded_levels = NA_integer_))), "internal: `request` is not as the protocol says", fixed = TRUE)
-  expect_error(compute(enc, utils::modifyList(req, list(var = 1.5))), "internal: `request` is not as the protocol says", fixed = TRUE)
-  expect_error(compute(enc, c(req, list(unknown_field = 1L))), "internal: `request` is not as the protocol says: unknown field `unknown_field`", fixed = TRUE)
+  # serde while reading the request, before anything runs; the error names the element
+  # as R reaches it.
+  refused <- function(request) {
+    raw <- synthrisk:::rust_compute(enc$ptr, 0L, TRUE, list(request), 1L)
+    expect_s3_class(raw$value, "synthrisk_rust_error")
+    raw$value$message
+  }
+  expect_match(refused(utils::modifyList(req, list(use_target_na = NA))),
+               "internal: `request$targets[[1]]$use_target_na` is not as the protocol says: Must not be NA", fixed = TRUE)
+  expect_match(refused(utils::modifyList(req, list(excluded_levels = c(1L, NA_integer_)))),
+               "internal: `request$targets[[1]]$excluded_levels[[2]]` is not as the protocol says", fixed = TRUE)
+  expect_match(refused(utils::modifyList(req, list(var = 1.5))),
+               "internal: `request$targets[[1]]$var` is not as the protocol says", fixed = TRUE)
+  expect_match(refused(c(req, list(unknown_field = 1L))),
+               "internal: `request$targets[[1]]$unknown_field` is not as the protocol says: unknown field `unknown_field`",
+               fixed = TRUE)
   expect_error(synthrisk:::rust_result(synthrisk:::rust_compute(enc$ptr, -1L, TRUE, list(req), 1L)), "internal: `keys`")
   expect_error(synthrisk:::rust_result(synthrisk:::rust_compute(enc$ptr, 0L, TRUE, list(req), 0L)), "internal: n_threads")
 })

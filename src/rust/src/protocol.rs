@@ -37,14 +37,32 @@ pub fn wire_error(what: &str) -> impl Fn(extendr_api::Error) -> CoreError + '_ {
 /// The request of an entry point (lib.rs's `entry_points!`): one named list read by
 /// serde (extendr's `serde` feature) into the typed struct its topic's `mod wire`
 /// declares (`#[derive(Deserialize)]`, unknown fields refused), or refused whole with
-/// the one "internal" error. Strings are checked first: extendr 0.9's deserializer
+/// one "internal" error that names the element serde stopped at, as R reaches it
+/// (`request$targets[[1]]$var`, through `serde_path_to_error`). Strings are checked first: extendr 0.9's deserializer
 /// panics (`unimplemented!`) on a character vector read as a sequence (extendr turns
 /// the panic into an R error, but the glue never panics), so a request sends strings
 /// only as elements of an unnamed list, one string each (as `Vec<String>` reads them);
 /// anything else is refused here, before serde sees it.
 pub fn read_request<T: DeserializeOwned>(x: &Robj) -> GlueResult<T> {
     strings_as_lists(x, false).map_err(wire_error("request"))?;
-    extendr_api::deserializer::from_robj::<T>(x).map_err(wire_error("request"))
+    serde_path_to_error::deserialize::<_, T>(x).map_err(|e| {
+        internal(format!("`{}` is not as the protocol says: {}", r_path(e.path()), e.inner()))
+    })
+}
+
+/// Where in a request serde stopped, written as R would reach it (`request$targets[[2]]$var`),
+/// so that the error names the element R sent wrong.
+fn r_path(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::from("request");
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => out.push_str(&format!("[[{}]]", index + 1)),
+            Segment::Map { key } | Segment::Enum { variant: key } => out.push_str(&format!("${key}")),
+            Segment::Unknown => out.push_str("$?"),
+        }
+    }
+    out
 }
 
 /// Refuses a character vector that is not one string in an unnamed list.
