@@ -45,9 +45,8 @@ pub fn wire_error(what: &str) -> impl Fn(extendr_api::Error) -> CoreError + '_ {
 /// anything else is refused here, before serde sees it.
 pub fn read_request<T: DeserializeOwned>(x: &Robj) -> GlueResult<T> {
     strings_as_lists(x, false).map_err(wire_error("request"))?;
-    serde_path_to_error::deserialize::<_, T>(x).map_err(|e| {
-        internal(format!("`{}` is not as the protocol says: {}", r_path(e.path()), e.inner()))
-    })
+    serde_path_to_error::deserialize::<_, T>(x)
+        .map_err(|e| internal(format!("`{}` is not as the protocol says: {}", r_path(e.path()), e.inner())))
 }
 
 /// Where in a request serde stopped, written as R would reach it (`request$targets[[2]]$var`),

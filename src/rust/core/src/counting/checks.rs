@@ -4,6 +4,7 @@
 use crate::codes::{CodeSource, LevelCodes};
 use crate::key_target_counts::{KeyTargetCache, KeyTargetCounts};
 use crate::keys::KeyIndex;
+use crate::plain_pass::JointTables;
 use crate::rows_by_q::RowsByQ;
 use crate::with_codes;
 use hashbrown::HashMap;
@@ -96,7 +97,7 @@ pub struct TwoWayColumns<'c, 'a> {
 /// Rows up to which the 2-way totals come from key-by-target tables: beyond, the copies
 /// of the codes would take memory (and at 1e7 rows the tables' scattered increments
 /// were slower than the counts by q).
-const DECODED_ROWS: usize = 1 << 17;
+pub const DECODED_ROWS: usize = 1 << 17;
 
 /// The original in q order, as the counting passes read it: the key index, its rows by
 /// q, the target's codes and the rows' counts (`None`: one record each) that `rows_orig`
@@ -112,13 +113,15 @@ pub struct PairsByQ<'c, 'a> {
 /// Counts in the original of every pair of `pairs` (the pairs of all syntheses of one
 /// target): records with the key level, and with the key level and the target level.
 /// Up to `DECODED_ROWS` rows, each key's table by the target comes from `cache`
-/// (counted once per key and target, from the rows in row order); beyond, or where a
-/// table would be too large, the pairs are counted by q (`count_pairs_by_q`).
+/// (counted once per key and target: `made` by the plain pass from each q's counts
+/// when given, per key, else from the rows in row order); beyond, or where a table
+/// would be too large, the pairs are counted by q (`count_pairs_by_q`).
 pub fn fill_two_way_totals(
     pairs: &mut [&mut Vec<PairCount>],
     columns: &TwoWayColumns<'_, '_>,
     by_q: &PairsByQ<'_, '_>,
     cache: &KeyTargetCache,
+    mut made: Option<JointTables>,
 ) {
     let n_keys = columns.key_levels.len();
     let mut named = vec![false; n_keys];
@@ -132,6 +135,9 @@ pub fn fill_two_way_totals(
         let (key, key_levels) = (columns.key_codes[k], columns.key_levels[k]);
         let table = if small {
             cache.table(columns.key_vars[k], columns.target_var, || {
+                if let Some(joint) = made.as_mut().and_then(|m| m.get_mut(k)) {
+                    return KeyTargetCounts::from_joint(std::mem::take(joint), key_levels, columns.target_levels);
+                }
                 KeyTargetCounts::count(
                     columns.decoded_keys[k].get_or_init(|| key.to_u32()).as_slice(),
                     key_levels,
@@ -153,6 +159,15 @@ pub fn fill_two_way_totals(
     }
     if by_q_keys.iter().any(|&k| k) {
         count_pairs_by_q(pairs, &by_q_keys, by_q, columns.key_levels, columns.target_levels);
+    }
+    // Tables the pass made for keys no pair named are kept too, so that a key sweep's
+    // later subsets with those keys find them (and their pass need not make them).
+    if let Some(made) = made {
+        for (k, joint) in made.into_iter().enumerate().filter(|(k, j)| !named[*k] && !j.is_empty()) {
+            cache.table(columns.key_vars[k], columns.target_var, || {
+                KeyTargetCounts::from_joint(joint, columns.key_levels[k], columns.target_levels)
+            });
+        }
     }
 }
 
@@ -326,7 +341,7 @@ mod tests {
             };
             let by_q = PairsByQ { index: &index, rows_orig: &rows, target: &target, weights: w };
             let mut from_tables = all.clone();
-            fill_two_way_totals(&mut [&mut from_tables], &columns, &by_q, &KeyTargetCache::new(3));
+            fill_two_way_totals(&mut [&mut from_tables], &columns, &by_q, &KeyTargetCache::new(3), None);
             let mut from_q = all.clone();
             count_pairs_by_q(&mut [&mut from_q], &[true, true], &by_q, &key_levels, 5);
             assert_eq!(from_tables, from_q);

@@ -5,15 +5,17 @@
 //! million rows so that the caller can stop a long run between two chunks.
 
 use crate::bucket_order::{Buckets, Layout};
-use crate::checks::{fill_two_way_totals, one_way, two_way_pairs, OneWay, PairCount, PairsByQ, TwoWayColumns};
+use crate::checks::{
+    fill_two_way_totals, one_way, two_way_pairs, OneWay, PairCount, PairsByQ, TwoWayColumns, DECODED_ROWS,
+};
 use crate::codes::{CodeSource, LevelCodes};
 use crate::encode::EncodedVar;
 use crate::error::{check_row_count, CoreError, CoreResult};
 use crate::exclusions::*;
-use crate::key_target_counts::KeyTargetCache;
+use crate::key_target_counts::{KeyTargetCache, MAX_TABLE_CELLS};
 use crate::keys::{build_key_index, KeyIndex};
 use crate::measures::{base_cap_d, SynthesisMeasures};
-use crate::plain_pass::{sweep_plain, PlainInput, PlainView, TargetRows, PACKED_LEVELS};
+use crate::plain_pass::{sweep_plain, JointTables, KeyJoint, PlainInput, PlainView, TargetRows, PACKED_LEVELS};
 use crate::plan::{Plan, SynthesisView};
 use crate::rows_by_q::RowsByQ;
 use crate::sweep::{sweep_views, Scratch, SweepInput, Tally};
@@ -496,8 +498,12 @@ fn count_batch(
         };
         // Jobs (target, view within the batch), target-major.
         let jobs: Vec<(usize, usize)> = group.clone().flat_map(|t| (0..views.len()).map(move |v| (t, v))).collect();
+        // Key tables of the 2-way totals made by the plain pass, per target of the group.
+        let mut pass_tables: Vec<Option<JointTables>> = Vec::new();
         let parts = if plain {
-            plain_parts(run, prepared, views, &view_rows, &plain_datasets, group.clone())?
+            let (parts, tables) = plain_parts(run, prepared, views, &view_rows, &plain_datasets, group.clone())?;
+            pass_tables = tables;
+            parts
         } else {
             let inputs: Vec<SweepInput<'_>> = jobs
                 .iter()
@@ -539,8 +545,9 @@ fn count_batch(
         let key_codes: Vec<&LevelCodes<'_>> = request.keys.iter().map(|&k| &vars[k].codes[orig]).collect();
         let decoded_keys: Vec<std::sync::OnceLock<Vec<u32>>> =
             request.keys.iter().map(|_| std::sync::OnceLock::new()).collect();
+        pass_tables.resize_with(group.len(), || None);
         workers.chunk(should_stop, || {
-            results_by_target.par_iter_mut().enumerate().for_each(|(i, results)| {
+            results_by_target.par_iter_mut().zip(pass_tables).enumerate().for_each(|(i, (results, tables))| {
                 let target = &vars[targets[group.start + i].var];
                 let mut pairs: Vec<&mut Vec<PairCount>> = results.iter_mut().map(|r| &mut r.two_way).collect();
                 let columns = TwoWayColumns {
@@ -555,7 +562,7 @@ fn count_batch(
                 };
                 let by_q =
                     PairsByQ { index, rows_orig, target: orig_codes[i], weights: whole_weights[orig].as_deref() };
-                fill_two_way_totals(&mut pairs, &columns, &by_q, run.cache);
+                fill_two_way_totals(&mut pairs, &columns, &by_q, run.cache, tables);
             })
         })?;
         for (i, results) in results_by_target.into_iter().enumerate() {
@@ -565,9 +572,14 @@ fn count_batch(
     Ok(())
 }
 
+/// The plain pass's tallies, one per (target, view) as the jobs are, and per target its
+/// key tables (when made).
+type PlainParts = (Vec<Vec<Tally>>, Vec<Option<JointTables>>);
+
 /// The plain pass (plain_pass.rs) of the targets `group` for the batch's views, one
-/// tally per (target, view), target-major as the jobs are. The targets are packed row
-/// by row per dataset, and split into pieces that run in parallel and in chunks of
+/// tally per (target, view), target-major as the jobs are, and per target of the group
+/// the key tables of its 2-way totals when the pass made them. The targets are packed
+/// row by row per dataset, and split into pieces that run in parallel and in chunks of
 /// bounded work; a target's tally does not depend on the piece it is in.
 fn plain_parts(
     run: &Run<'_, '_, '_>,
@@ -576,7 +588,7 @@ fn plain_parts(
     view_rows: &[&RowsByQ],
     datasets: &[usize],
     group: std::ops::Range<usize>,
-) -> CoreResult<Vec<Vec<Tally>>> {
+) -> CoreResult<PlainParts> {
     let Run { workers, request, sizes, dataset_rows, should_stop, .. } = *run;
     let CountRequest { vars, targets, plan, .. } = *request;
     let orig = plan.original;
@@ -605,12 +617,30 @@ fn plain_parts(
         .collect::<CoreResult<_>>()?;
     let n_levels: Vec<u32> = group.clone().map(|ti| vars[targets[ti].var].n_levels).collect();
     let twoway_min_cell: Vec<f64> = group.clone().map(|ti| targets[ti].twoway_min_cell).collect();
+    // The key tables the 2-way totals would count from the original's rows (data of at
+    // most `DECODED_ROWS` rows, tables within `MAX_TABLE_CELLS`), unless the cache
+    // keeps them already (a key sweep's later subsets): made in the pass instead.
+    let joint_wanted: Vec<bool> = group
+        .clone()
+        .map(|ti| {
+            let target_levels = vars[targets[ti].var].n_levels as u64;
+            dataset_rows[orig] <= DECODED_ROWS
+                && prepared.key_levels.iter().all(|&kl| kl as u64 * target_levels <= MAX_TABLE_CELLS)
+                && !run.cache.holds_tables(request.keys, targets[ti].var)
+        })
+        .collect();
+    let joint = joint_wanted.iter().any(|&w| w).then_some(KeyJoint {
+        q_keys: &prepared.index.q_keys,
+        key_levels: &prepared.key_levels,
+        wanted: &joint_wanted,
+    });
     let input = PlainInput {
         rows_orig: prepared.whole(orig)?,
         codes_orig: packed_of(orig)?,
         views: &plain_views,
         n_levels: &n_levels,
         twoway_min_cell: &twoway_min_cell,
+        joint,
     };
     let rows_per_target = dataset_rows[orig] + views.iter().map(|v| v.n_rows(dataset_rows[v.dataset])).sum::<usize>();
     // Pieces of targets: one per thread at least (when there are targets enough), each
@@ -624,13 +654,17 @@ fn plain_parts(
     let piece_rows: Vec<usize> = pieces.iter().map(|p| p.len() * rows_per_target).collect();
     let n_q = prepared.index.n_q;
     let mut parts: Vec<Vec<Tally>> = Vec::with_capacity(group.len() * views.len());
+    let mut tables: Vec<Option<JointTables>> = Vec::with_capacity(group.len());
     for chunk in chunks_by_cost(&piece_rows, sizes.chunk_rows) {
-        let tallies: Vec<Vec<Tally>> = workers.chunk(should_stop, || {
-            pieces[chunk].par_iter().map(|p| sweep_plain(&input, p.clone(), 0, n_q)).collect::<CoreResult<_>>()
+        let done: Vec<_> = workers.chunk(should_stop, || {
+            pieces[chunk].par_iter().map(|p| sweep_plain(&input, p.clone(), 0, n_q)).collect::<CoreResult<Vec<_>>>()
         })??;
-        parts.extend(tallies.into_iter().flatten().map(|t| vec![t]));
+        for piece in done {
+            parts.extend(piece.tallies.into_iter().map(|t| vec![t]));
+            tables.extend(piece.joint);
+        }
     }
-    Ok(parts)
+    Ok((parts, tables))
 }
 
 /// Every (job, bucket) in job order, then bucket order; the partial tallies of a job

@@ -61,6 +61,18 @@ impl KeyTargetCounts {
             Some(w) => w.iter().enumerate().for_each(|(i, &n)| counts[at(i)] += n as u64),
         }
         let joint: Vec<u64> = if lanes == 1 { counts } else { counts.chunks(lanes).map(|c| c.iter().sum()).collect() };
+        Self::from_joint(joint, key_levels, target_levels)
+    }
+
+    /// The table whose records at (key level, target level) are `joint`, at
+    /// `key_level * target_levels + target_level` (as the plain pass makes it);
+    /// `None` when it has more than `MAX_TABLE_CELLS` cells or is not of that shape.
+    pub fn from_joint(joint: Vec<u64>, key_levels: u32, target_levels: u32) -> Option<Self> {
+        let cells = key_levels as u64 * target_levels as u64;
+        if cells > MAX_TABLE_CELLS || joint.len() as u64 != cells {
+            return None;
+        }
+        let n_t = target_levels as usize;
         let key_totals =
             if n_t == 0 { vec![0; key_levels as usize] } else { joint.chunks(n_t).map(|c| c.iter().sum()).collect() };
         Some(KeyTargetCounts { target_levels: n_t, joint, key_totals })
@@ -155,6 +167,15 @@ impl KeyTargetCache {
             }
         }
         made
+    }
+
+    /// Whether the tables of every key variable of `key_vars` by `target_var` are kept
+    /// (or known to be too large), so that none would be counted again.
+    pub fn holds_tables(&self, key_vars: &[usize], target_var: usize) -> bool {
+        target_var < self.n_vars
+            && key_vars.iter().all(|&k| {
+                k < self.n_vars && self.tables[k].get().is_some_and(|of_key| of_key[target_var].get().is_some())
+            })
     }
 
     /// The table of variables `key_var` by `target_var`, from the cache or made by
