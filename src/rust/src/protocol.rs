@@ -38,19 +38,25 @@ pub fn wire_error(what: &str) -> impl Fn(extendr_api::Error) -> CoreError + '_ {
 /// serde (extendr's `serde` feature) into the typed struct its topic's `mod wire`
 /// declares (`#[derive(Deserialize)]`, unknown fields refused), or refused whole with
 /// one "internal" error that names the element serde stopped at, as R reaches it
-/// (`request$targets[[1]]$var`, through `serde_path_to_error`). Strings are checked first: extendr 0.9's deserializer
-/// panics (`unimplemented!`) on a character vector read as a sequence (extendr turns
-/// the panic into an R error, but the glue never panics), so a request sends strings
-/// only as elements of an unnamed list, one string each (as `Vec<String>` reads them);
-/// anything else is refused here, before serde sees it.
+/// (`request$targets[[1]]$var`, through `serde_path_to_error`). Strings are checked
+/// first: extendr 0.9's deserializer panics (`unimplemented!`) on a character vector
+/// read as a sequence (extendr turns the panic into an R error, but the glue never
+/// panics), so a request sends strings only as elements of an unnamed list, one string
+/// each (as `Vec<String>` reads them); anything else is refused here, before serde
+/// sees it.
 pub fn read_request<T: DeserializeOwned>(x: &Robj) -> GlueResult<T> {
     strings_as_lists(x, false).map_err(wire_error("request"))?;
-    serde_path_to_error::deserialize::<_, T>(x)
-        .map_err(|e| internal(format!("`{}` is not as the protocol says: {}", r_path(e.path()), e.inner())))
+    // Read without tracking the path (tracking costs every element of a long vector,
+    // such as a curve's subsample rows: 7 % of a size curve); read again with it only
+    // to name the element at fault.
+    extendr_api::deserializer::from_robj::<T>(x).map_err(|plain| match serde_path_to_error::deserialize::<_, T>(x) {
+        Err(e) => internal(format!("`{}` is not as the protocol says: {}", r_path(e.path()), e.inner())),
+        Ok(_) => wire_error("request")(plain),
+    })
 }
 
-/// Where in a request serde stopped, written as R would reach it (`request$targets[[2]]$var`),
-/// so that the error names the element R sent wrong.
+/// Where in a request serde stopped, written as R would reach it
+/// (`request$targets[[2]]$var`), so that the error names the element R sent wrong.
 fn r_path(path: &serde_path_to_error::Path) -> String {
     use serde_path_to_error::Segment;
     let mut out = String::from("request");
