@@ -345,6 +345,37 @@ mod tests {
             let mut from_q = all.clone();
             count_pairs_by_q(&mut [&mut from_q], &[true, true], &by_q, &key_levels, 5);
             assert_eq!(from_tables, from_q);
+            if w.is_none() {
+                // Tables made elsewhere (the plain pass's, counted here by row), with the
+                // cache already holding the first key's: the same totals, and every
+                // key's table kept, named or not.
+                let made: JointTables = key_levels
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &l)| {
+                        let mut joint = vec![0u64; l as usize * 5];
+                        for r in 0..n {
+                            joint[keys[k][0].get(r) as usize * 5 + target.get(r) as usize] += 1;
+                        }
+                        joint
+                    })
+                    .collect();
+                let cache = KeyTargetCache::new(3);
+                let first_key = KeyTargetCounts::from_joint(made[0].clone(), key_levels[0], 5);
+                cache.table(0, 2, || first_key);
+                assert!(!cache.holds_tables(&[0, 1], 2));
+                let mut from_made = all.clone();
+                fill_two_way_totals(&mut [&mut from_made], &columns, &by_q, &cache, Some(made.clone()));
+                assert_eq!(from_made, from_q);
+                assert!(cache.holds_tables(&[0, 1], 2));
+                // A target no pair names keeps the tables too.
+                let other = KeyTargetCache::new(3);
+                fill_two_way_totals(&mut [&mut Vec::new()], &columns, &by_q, &other, Some(made));
+                assert!(other.holds_tables(&[0, 1], 2));
+                let mut from_kept = all.clone();
+                fill_two_way_totals(&mut [&mut from_kept], &columns, &by_q, &other, None);
+                assert_eq!(from_kept, from_q);
+            }
             // Against a plain count.
             for p in &from_q {
                 let (mut kt, mut k) = (0u64, 0u64);

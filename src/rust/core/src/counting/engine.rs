@@ -572,6 +572,10 @@ fn count_batch(
     Ok(())
 }
 
+/// Bytes of key tables the plain pass may make for one group of targets (the rest are
+/// counted from the rows by the 2-way totals, one at a time).
+const PASS_TABLE_BYTES: usize = 1 << 26;
+
 /// The plain pass's tallies, one per (target, view) as the jobs are, and per target its
 /// key tables (when made).
 type PlainParts = (Vec<Vec<Tally>>, Vec<Option<JointTables>>);
@@ -620,13 +624,21 @@ fn plain_parts(
     // The key tables the 2-way totals would count from the original's rows (data of at
     // most `DECODED_ROWS` rows, tables within `MAX_TABLE_CELLS`), unless the cache
     // keeps them already (a key sweep's later subsets): made in the pass instead.
+    // They live from the pass to the 2-way totals: at most `PASS_TABLE_BYTES` for a group.
+    let mut table_bytes = 0usize;
     let joint_wanted: Vec<bool> = group
         .clone()
         .map(|ti| {
             let target_levels = vars[targets[ti].var].n_levels as u64;
-            dataset_rows[orig] <= DECODED_ROWS
+            let bytes: u64 = prepared.key_levels.iter().map(|&kl| kl as u64 * target_levels * 8).sum();
+            let wanted = dataset_rows[orig] <= DECODED_ROWS
                 && prepared.key_levels.iter().all(|&kl| kl as u64 * target_levels <= MAX_TABLE_CELLS)
-                && !run.cache.holds_tables(request.keys, targets[ti].var)
+                && table_bytes as u64 + bytes <= PASS_TABLE_BYTES as u64
+                && !run.cache.holds_tables(request.keys, targets[ti].var);
+            if wanted {
+                table_bytes += bytes as usize;
+            }
+            wanted
         })
         .collect();
     let joint = joint_wanted.iter().any(|&w| w).then_some(KeyJoint {
@@ -789,6 +801,7 @@ fn finish_jobs(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::TauGrid;
     use crate::test_random::XorShift;
     use crate::workers::never_stop;
 
@@ -970,6 +983,7 @@ mod tests {
         let mut next = move |k: u64| rng.below(k);
         let workers = Workers::new(2).unwrap();
         let target_levels = [5u32, 300, 4096, 4097];
+        let mut pairs_seen = 0usize;
         for case in 0..12 {
             let n_datasets = 2 + (case % 3);
             // Few key levels in some cases (q of many records a side), more in others.
@@ -1013,6 +1027,9 @@ mod tests {
                 super::run_plan(&workers, &request, &never_stop).unwrap()
             };
             let (plain, full) = (run(None), run(Some(u64::MAX)));
+            // The 2-way totals are compared on pairs (made by the plain pass's key tables
+            // on one side, counted from the rows on the other).
+            pairs_seen += plain.iter().flat_map(|p| &p.synthesis).map(|s| s.two_way.len()).sum::<usize>();
             for (t, (p, f)) in plain.iter().zip(&full).enumerate() {
                 for (a, b) in p.synthesis.iter().zip(&f.synthesis) {
                     for ((name, x), (_, y)) in a.measures.named().into_iter().zip(b.measures.named()) {
@@ -1027,6 +1044,72 @@ mod tests {
                 }
             }
         }
+        assert!(pairs_seen > 0, "no 2-way pairs to compare");
+    }
+
+    /// The plain pass over subsamples in several batches of views (the key tables made
+    /// by the first batch's pass, then read from the cache) gives the results of one
+    /// batch, the 2-way totals among them.
+    #[test]
+    fn plain_pass_in_batches_of_views_equals_one_batch() {
+        let mut rng = XorShift::new(0x3C6E_F372_FE94_F82Bu64);
+        let mut next = move |k: u64| rng.below(k);
+        let workers = Workers::new(2).unwrap();
+        let mut pairs_seen = 0usize;
+        for case in 0..8 {
+            let sizes = [300 + next(300) as usize, 300 + next(300) as usize];
+            let key_levels = [3u32 + (case % 2) as u32 * 5, 4];
+            let mut column = |levels: u32| -> Vec<Vec<u32>> {
+                sizes.iter().map(|&n| (0..n).map(|_| next(levels as u64)).collect()).collect()
+            };
+            let mut vars: Vec<EncodedVar<'_>> =
+                key_levels.iter().map(|&l| EncodedVar::from_u32(column(l), l, l - 1, None)).collect();
+            for l in [3u32, 6, 300] {
+                let mut codes = column(l);
+                for (d, rows) in codes.iter_mut().enumerate() {
+                    for (r, c) in rows.iter_mut().enumerate() {
+                        if r % 2 == 0 {
+                            *c = vars[0].codes[d].get(r) % l;
+                        }
+                    }
+                }
+                vars.push(EncodedVar::from_u32(codes, l, l - 1, None));
+            }
+            let targets: Vec<TargetRequest> = (2..5)
+                .map(|v| TargetRequest {
+                    var: v,
+                    spec: ExclusionSpec::none(vars[v].n_levels as usize, vars[v].missing_code),
+                    twoway_min_cell: 1.0,
+                })
+                .collect();
+            // Subsamples of the synthesis (and the synthesis whole), no tau: the plain pass.
+            let mut syntheses = vec![SynthesisView { dataset: 1, rows: None, repeats: false }];
+            for _ in 0..4 {
+                let rows: Vec<u32> = (0..sizes[1] as u32).filter(|_| next(2) == 0).collect();
+                syntheses.push(SynthesisView { dataset: 1, rows: Some(rows), repeats: false });
+            }
+            let plan = Plan { original: 0, syntheses, tau: TauGrid::default(), weights: Vec::new() };
+            let request =
+                CountRequest { vars: &vars, keys: &[0, 1], use_keys_na: &[true, true], targets: &targets, plan: &plan };
+            let one = super::run_plan(&workers, &request, &never_stop).unwrap();
+            let batches = ChunkSizes { view_words: 1, ..ChunkSizes::default() };
+            let many = run_plan_with(&workers, &request, batches, &never_stop).unwrap();
+            pairs_seen += one.iter().flat_map(|t| &t.synthesis).map(|s| s.two_way.len()).sum::<usize>();
+            for (t, (a, b)) in one.iter().zip(&many).enumerate() {
+                assert_eq!(a.synthesis.len(), b.synthesis.len());
+                for (x, y) in a.synthesis.iter().zip(&b.synthesis) {
+                    for ((name, u), (_, v)) in x.measures.named().into_iter().zip(y.measures.named()) {
+                        assert!(
+                            u.to_bits() == v.to_bits() || (u.is_nan() && v.is_nan()),
+                            "case {case} target {t} {name}"
+                        );
+                    }
+                    assert_eq!(x.one_way, y.one_way, "case {case} target {t}");
+                    assert_eq!(x.two_way, y.two_way, "case {case} target {t}");
+                }
+            }
+        }
+        assert!(pairs_seen > 0, "no 2-way pairs to compare");
     }
 
     #[test]

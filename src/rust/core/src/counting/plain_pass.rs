@@ -388,6 +388,12 @@ fn sweep_plain_at<C: PackedCode>(
     q_hi: usize,
 ) -> CoreResult<PlainPiece> {
     let n_views = input.views.len();
+    // A key table holds the original's records of every q: made in a pass over all q.
+    if let Some(j) = input.joint {
+        if q_lo != 0 || q_hi * j.key_levels.len() != j.q_keys.len() {
+            return Err(CoreError::new("internal: key tables asked of a pass over part of the q"));
+        }
+    }
     let mut tallies: Vec<Tally> =
         targets.clone().flat_map(|t| (0..n_views).map(move |_| Tally::new(input.n_levels[t] as usize, 0))).collect();
     // Packed at one width by the engine (the group's widest target); a dataset at the
@@ -623,6 +629,12 @@ mod tests {
             twoway_min_cell: &[1.0],
             joint: None,
         };
+        assert!(sweep_plain(&input, 0..1, 0, 2).is_ok());
+        // Key tables hold every q: a pass over part of them may not make them.
+        let q_keys = [0u32, 1];
+        let joint = KeyJoint { q_keys: &q_keys, key_levels: &[2], wanted: &[true] };
+        let input = PlainInput { joint: Some(joint), ..input };
+        assert!(sweep_plain(&input, 0..1, 0, 1).is_err());
         assert!(sweep_plain(&input, 0..1, 0, 2).is_ok());
     }
 
