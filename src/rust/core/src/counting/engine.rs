@@ -818,6 +818,20 @@ mod tests {
         super::run_plan(workers, &CountRequest { vars, keys, use_keys_na, targets, plan }, should_stop)
     }
 
+    /// Two results of one target equal: every synthesis's measures bit for bit, its
+    /// table totals and both checks' counts.
+    fn assert_same_target(a: &TargetResult, b: &TargetResult, what: &str) {
+        assert_eq!(a.synthesis.len(), b.synthesis.len(), "{what}");
+        for (x, y) in a.synthesis.iter().zip(&b.synthesis) {
+            for ((name, u), (_, v)) in x.measures.named().into_iter().zip(y.measures.named()) {
+                assert!(u.to_bits() == v.to_bits() || (u.is_nan() && v.is_nan()), "{what} {name}");
+            }
+            assert_eq!(x.total, y.total, "{what}");
+            assert_eq!(x.one_way, y.one_way, "{what}");
+            assert_eq!(x.two_way, y.two_way, "{what}");
+        }
+    }
+
     /// Counted cells give the numbers of the records they stand for: a dataset of rows
     /// with counts equals the dataset with each row repeated that many times.
     #[test]
@@ -1031,17 +1045,7 @@ mod tests {
             // on one side, counted from the rows on the other).
             pairs_seen += plain.iter().flat_map(|p| &p.synthesis).map(|s| s.two_way.len()).sum::<usize>();
             for (t, (p, f)) in plain.iter().zip(&full).enumerate() {
-                for (a, b) in p.synthesis.iter().zip(&f.synthesis) {
-                    for ((name, x), (_, y)) in a.measures.named().into_iter().zip(b.measures.named()) {
-                        assert!(
-                            x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
-                            "case {case} target {t} {name}"
-                        );
-                    }
-                    assert_eq!(a.total, b.total, "case {case} target {t}");
-                    assert_eq!(a.one_way, b.one_way, "case {case} target {t}");
-                    assert_eq!(a.two_way, b.two_way, "case {case} target {t}");
-                }
+                assert_same_target(p, f, &format!("case {case} target {t}"));
             }
         }
         assert!(pairs_seen > 0, "no 2-way pairs to compare");
@@ -1096,17 +1100,7 @@ mod tests {
             let many = run_plan_with(&workers, &request, batches, &never_stop).unwrap();
             pairs_seen += one.iter().flat_map(|t| &t.synthesis).map(|s| s.two_way.len()).sum::<usize>();
             for (t, (a, b)) in one.iter().zip(&many).enumerate() {
-                assert_eq!(a.synthesis.len(), b.synthesis.len());
-                for (x, y) in a.synthesis.iter().zip(&b.synthesis) {
-                    for ((name, u), (_, v)) in x.measures.named().into_iter().zip(y.measures.named()) {
-                        assert!(
-                            u.to_bits() == v.to_bits() || (u.is_nan() && v.is_nan()),
-                            "case {case} target {t} {name}"
-                        );
-                    }
-                    assert_eq!(x.one_way, y.one_way, "case {case} target {t}");
-                    assert_eq!(x.two_way, y.two_way, "case {case} target {t}");
-                }
+                assert_same_target(a, b, &format!("case {case} target {t}"));
             }
         }
         assert!(pairs_seen > 0, "no 2-way pairs to compare");
