@@ -818,8 +818,43 @@ mod tests {
         super::run_plan(workers, &CountRequest { vars, keys, use_keys_na, targets, plan }, should_stop)
     }
 
-    /// Two results of one target equal: every synthesis's measures bit for bit, its
-    /// table totals and both checks' counts.
+    /// Keys of `key_levels` levels, then targets of `target_levels`, over datasets of
+    /// `sizes` rows (each variable's last level its missing one); every `follow`th row of
+    /// a target takes the first key's code (modulo its levels), so that some q agree.
+    fn keys_and_following_targets(
+        next: &mut impl FnMut(u64) -> u32,
+        sizes: &[usize],
+        key_levels: &[u32],
+        target_levels: &[u32],
+        follow: usize,
+    ) -> Vec<EncodedVar<'static>> {
+        let mut column = |levels: u32| -> Vec<Vec<u32>> {
+            sizes.iter().map(|&n| (0..n).map(|_| next(levels as u64)).collect()).collect()
+        };
+        let mut vars: Vec<EncodedVar<'static>> =
+            key_levels.iter().map(|&l| EncodedVar::from_u32(column(l), l, l - 1, None)).collect();
+        for &l in target_levels {
+            let mut codes = column(l);
+            for (d, rows) in codes.iter_mut().enumerate() {
+                for (r, c) in rows.iter_mut().enumerate().filter(|(r, _)| r % follow == 0) {
+                    *c = vars[0].codes[d].get(r) % l;
+                }
+            }
+            vars.push(EncodedVar::from_u32(codes, l, l - 1, None));
+        }
+        vars
+    }
+
+    /// Two results of each target equal: every synthesis's measures bit for bit, its
+    /// table totals and both checks' counts. Returns the 2-way pairs compared.
+    fn assert_same_targets(a: &[TargetResult], b: &[TargetResult], case: usize) -> usize {
+        assert_eq!(a.len(), b.len(), "case {case}");
+        for (t, (a, b)) in a.iter().zip(b).enumerate() {
+            assert_same_target(a, b, &format!("case {case} target {t}"));
+        }
+        a.iter().flat_map(|t| &t.synthesis).map(|s| s.two_way.len()).sum()
+    }
+
     fn assert_same_target(a: &TargetResult, b: &TargetResult, what: &str) {
         assert_eq!(a.synthesis.len(), b.synthesis.len(), "{what}");
         for (x, y) in a.synthesis.iter().zip(&b.synthesis) {
@@ -1003,23 +1038,7 @@ mod tests {
             // Few key levels in some cases (q of many records a side), more in others.
             let key_levels: [u32; 2] = if case % 2 == 0 { [3, 4] } else { [9, 11] };
             let sizes: Vec<usize> = (0..n_datasets).map(|_| 200 + next(800) as usize).collect();
-            let mut column = |levels: u32| -> Vec<Vec<u32>> {
-                sizes.iter().map(|&n| (0..n).map(|_| next(levels as u64)).collect()).collect()
-            };
-            let mut vars: Vec<EncodedVar<'_>> =
-                key_levels.iter().map(|&l| EncodedVar::from_u32(column(l), l, l - 1, None)).collect();
-            for &l in &target_levels {
-                // Targets that follow the first key in part, so that some q agree.
-                let mut codes = column(l);
-                for (d, rows) in codes.iter_mut().enumerate() {
-                    for (r, c) in rows.iter_mut().enumerate() {
-                        if r % 3 == 0 {
-                            *c = vars[0].codes[d].get(r) % l;
-                        }
-                    }
-                }
-                vars.push(EncodedVar::from_u32(codes, l, l - 1, None));
-            }
+            let vars = keys_and_following_targets(&mut next, &sizes, &key_levels, &target_levels, 3);
             let run = |denom_lim: Option<u64>| {
                 let targets: Vec<TargetRequest> = target_levels
                     .iter()
@@ -1040,13 +1059,9 @@ mod tests {
                 };
                 super::run_plan(&workers, &request, &never_stop).unwrap()
             };
-            let (plain, full) = (run(None), run(Some(u64::MAX)));
             // The 2-way totals are compared on pairs (made by the plain pass's key tables
             // on one side, counted from the rows on the other).
-            pairs_seen += plain.iter().flat_map(|p| &p.synthesis).map(|s| s.two_way.len()).sum::<usize>();
-            for (t, (p, f)) in plain.iter().zip(&full).enumerate() {
-                assert_same_target(p, f, &format!("case {case} target {t}"));
-            }
+            pairs_seen += assert_same_targets(&run(None), &run(Some(u64::MAX)), case);
         }
         assert!(pairs_seen > 0, "no 2-way pairs to compare");
     }
@@ -1063,22 +1078,7 @@ mod tests {
         for case in 0..8 {
             let sizes = [300 + next(300) as usize, 300 + next(300) as usize];
             let key_levels = [3u32 + (case % 2) as u32 * 5, 4];
-            let mut column = |levels: u32| -> Vec<Vec<u32>> {
-                sizes.iter().map(|&n| (0..n).map(|_| next(levels as u64)).collect()).collect()
-            };
-            let mut vars: Vec<EncodedVar<'_>> =
-                key_levels.iter().map(|&l| EncodedVar::from_u32(column(l), l, l - 1, None)).collect();
-            for l in [3u32, 6, 300] {
-                let mut codes = column(l);
-                for (d, rows) in codes.iter_mut().enumerate() {
-                    for (r, c) in rows.iter_mut().enumerate() {
-                        if r % 2 == 0 {
-                            *c = vars[0].codes[d].get(r) % l;
-                        }
-                    }
-                }
-                vars.push(EncodedVar::from_u32(codes, l, l - 1, None));
-            }
+            let vars = keys_and_following_targets(&mut next, &sizes, &key_levels, &[3, 6, 300], 2);
             let targets: Vec<TargetRequest> = (2..5)
                 .map(|v| TargetRequest {
                     var: v,
@@ -1098,10 +1098,7 @@ mod tests {
             let one = super::run_plan(&workers, &request, &never_stop).unwrap();
             let batches = ChunkSizes { view_words: 1, ..ChunkSizes::default() };
             let many = run_plan_with(&workers, &request, batches, &never_stop).unwrap();
-            pairs_seen += one.iter().flat_map(|t| &t.synthesis).map(|s| s.two_way.len()).sum::<usize>();
-            for (t, (a, b)) in one.iter().zip(&many).enumerate() {
-                assert_same_target(a, b, &format!("case {case} target {t}"));
-            }
+            pairs_seen += assert_same_targets(&one, &many, case);
         }
         assert!(pairs_seen > 0, "no 2-way pairs to compare");
     }
