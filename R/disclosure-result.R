@@ -37,9 +37,10 @@ stats_matrix <- function(raw) {
   do.call(cbind, raw$stats)
 }
 
-# The same as columns, each a double vector (as stats_matrix() makes them) without names.
+# The same as columns, each a double vector without names: as the glue makes them
+# (and merge_raw() joins them), so they are taken as they are.
 stats_columns <- function(raw) {
-  lapply(raw$stats, as.double)
+  raw$stats
 }
 
 # A data frame of the measures `cols` of stats_columns(), named `names`.
@@ -50,20 +51,24 @@ measure_frame <- function(columns, cols, names = cols) {
 }
 
 # Per table, the core gives for each synthesis in turn the records each step removed
-# and the table's total; "remaining" is the total less the removed. All syntheses are
-# worked out together, as one step x synthesis x table array.
+# and the table's total; "remaining" is the total less the removed. Worked out for all
+# tables and syntheses at once, then each synthesis's matrix read out at its offsets.
 exclusion_matrices <- function(raw, m) {
   n_steps <- length(exclusion_cols)
   n_tables <- length(exclusion_rows)
   counts <- unlist(raw$nexcl[exclusion_rows], use.names = FALSE)
-  dim(counts) <- c(n_steps, length(counts) %/% (n_steps * n_tables), n_tables)
-  counts <- counts[, seq_len(m), , drop = FALSE]
-  dim(counts) <- c(n_steps, m * n_tables)
-  counts[n_steps, ] <- counts[n_steps, ] - .colSums(counts[-n_steps, , drop = FALSE], n_steps - 1L, n_tables * m)
-  dim(counts) <- c(n_steps, m, n_tables)
-  counts <- aperm(counts, c(3L, 1L, 2L))
-  dimnames(counts) <- list(exclusion_rows, exclusion_cols, NULL)
-  lapply(seq_len(m), function(j) counts[, , j])
+  n_runs <- length(counts) %/% n_steps
+  totals <- seq.int(n_steps, by = n_steps, length.out = n_runs)
+  # Whole counts below 2^53: total - sum(removed) exactly.
+  counts[totals] <- 2 * counts[totals] - .colSums(counts, n_steps, n_runs)
+  # Synthesis 1's (table, step) cells, column-major; synthesis j's are n_steps further
+  # on per synthesis.
+  first <- rep(seq_len(n_steps), each = n_tables) + (seq_len(n_tables) - 1L) * (n_runs %/% n_tables) * n_steps
+  lapply(seq_len(m) - 1L, function(j) {
+    x <- counts[first + j * n_steps]
+    attributes(x) <- exclusion_matrix_attributes
+    x
+  })
 }
 
 # Per synthesis (1..m), the 1-way check: list(table, message) for a synthesis whose
@@ -160,8 +165,8 @@ build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, thresh_2
   two <- two_way_checks(raw, m, target, keys, labels, thresh_2way)
   # synthpop 1.9-3 keeps the message of the last synthesis the 1-way check flags;
   # check_1way has every synthesis's table.
-  one_msgs <- unlist(lapply(one, function(x) x$message))
-  n_pairs <- vapply(two, function(x) if (is.null(x)) 0L else nrow(x), integer(1))
+  one_msgs <- unlist(lapply(one, `[[`, "message"))
+  n_pairs <- vapply(two, NROW, integer(1))
   x <- list(
     ident = measure_frame(stats, ident_names),
     attrib = measure_frame(stats, attrib_names),

@@ -26,28 +26,29 @@ label_gaps <- function(ptr, vars, labels, info, weights, m, call) {
 }
 
 # `counts`: records at each level, original first, then each synthesis; `missing`: the
-# position of the missing level (never a one-sided label).
+# position of the missing level (never a one-sided label). The syntheses are compared
+# with the original together, as the columns of one matrix of counts.
 label_gap <- function(counts, labels, missing) {
   orig <- counts[[1]]
+  n_orig <- sum(orig)
   orig[missing] <- 0
   in_orig <- orig > 0
-  n_orig <- sum(counts[[1]])
-  found <- lapply(counts[-1], function(syn) {
-    n_syn <- sum(syn)
-    syn[missing] <- 0
-    in_syn <- syn > 0
-    list(none = !any(in_orig & in_syn) && any(in_orig) && any(in_syn), orig_only = sum(orig[!in_syn]),
-         syn_only = sum(syn[!in_orig]), n_orig = n_orig, n_syn = n_syn)
-  })
-  flagged <- vapply(found, function(f) {
-    f$none || f$orig_only > label_gap_share * f$n_orig || f$syn_only > label_gap_share * f$n_syn
-  }, logical(1))
+  n_levels <- length(orig)
+  m <- length(counts) - 1L
+  syn <- matrix(unlist(counts[-1], use.names = FALSE), n_levels, m)
+  n_syn <- .colSums(syn, n_levels, m)
+  syn[missing, ] <- 0
+  in_syn <- syn > 0
+  none <- .colSums(in_orig & in_syn, n_levels, m) == 0 & any(in_orig) & .colSums(in_syn, n_levels, m) > 0
+  orig_only <- .colSums(orig * !in_syn, n_levels, m)
+  syn_only <- .colSums(syn * !in_orig, n_levels, m)
+  flagged <- none | orig_only > label_gap_share * n_orig | syn_only > label_gap_share * n_syn
   if (!any(flagged)) return(NULL)
-  first <- found[[which(flagged)[1]]]
-  list(syntheses = which(flagged), none = first$none, original_labels = labels[in_orig],
-       synthetic_labels = labels[Reduce(`+`, counts[-1])[seq_along(labels)] > 0 & seq_along(labels) != missing],
-       original_records = first$orig_only, n_original = first$n_orig,
-       synthetic_records = first$syn_only, n_synthetic = first$n_syn)
+  first <- which(flagged)[1]
+  list(syntheses = which(flagged), none = none[first], original_labels = labels[in_orig],
+       synthetic_labels = labels[.rowSums(syn, n_levels, m)[seq_along(labels)] > 0 & seq_along(labels) != missing],
+       original_records = orig_only[first], n_original = n_orig,
+       synthetic_records = syn_only[first], n_synthetic = n_syn[first])
 }
 
 # One line per variable whose labels barely meet.

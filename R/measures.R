@@ -130,6 +130,9 @@ default_attrib_meas <- names(attrib_meas_columns)[1]
 # The rows and columns of each synthesis's Nexclusions matrix.
 exclusion_rows <- table_names
 exclusion_cols <- c(names(exclusion_steps), "remaining")
+# The attributes of a synthesis's matrix of exclusions (exclusion_matrices()).
+exclusion_matrix_attributes <- list(dim = c(length(exclusion_rows), length(exclusion_cols)),
+                                    dimnames = list(exclusion_rows, exclusion_cols))
 
 # The headline pair of the summary printout (identity, attribute), whose "any synthesis"
 # versions the released-together block reports; and the measure with two definitions

@@ -59,6 +59,12 @@ one_sided_targets <- function(enc, targets) {
   }, logical(1))]
 }
 
+# Whether `target` is one of one_sided_targets(): the same test for one target.
+is_one_sided_target <- function(enc, target) {
+  flags <- enc$synthpop_misaligned %||% enc$one_sided
+  isTRUE(flags[target]) && (is.null(enc$info[[target]]) || !is.null(enc$info[[target]]$numeric_levels))
+}
+
 # Ungrouped numeric targets (among `targets`) with more distinct values than half the
 # original records: nearly every record has a value of its own.
 nearly_unique_targets <- function(enc, targets, n_orig) {
@@ -69,30 +75,38 @@ nearly_unique_targets <- function(enc, targets, n_orig) {
 }
 
 # Notes of one target's result: differences from synthpop 1.9-3 that affect its numbers.
+# Called once per target of a call: what it reads of the encoding is looked up for the
+# target, and the sentences are templates made once.
 disclosure_notes <- function(x, enc, m) {
+  target <- x$target
   notes <- character(0)
-  if (length(nearly_unique_targets(enc, x$target, x$Norig)) > 0) {
-    notes[["nearly_unique"]] <- sprintf(paste(
-      "'%s' is a numeric target with nearly a value per record: few records share a value, so Dorig and the",
-      "synthetic measures are near 0. Group it with ngroups_target (e.g. ngroups_target = 10)."), x$target)
-  }
-  one_sided <- one_sided_targets(enc, x$target)
-  if (length(one_sided) > 0) {
-    notes[["one_sided"]] <- sprintf(paste(
-      "'%s' is an ungrouped numeric target with values on one side only: synthpop 1.9-3 misaligns its",
-      "tables here and reports other numbers; synthrisk matches levels by value."), x$target)
-  }
+  distinct <- enc$info[[target]]$original_distinct
+  if (!is.null(distinct) && distinct > x$Norig / 2) notes[["nearly_unique"]] <- sprintf(nearly_unique_note, target)
+  if (is_one_sided_target(enc, target)) notes[["one_sided"]] <- sprintf(one_sided_note, target)
   tcap <- x$measures$TCAP_synthpop
   if (!is.null(tcap)) {
-    notes[[two_definition_measure]] <- sprintf(paste(
-      "TCAP is DiSCO / DiS, as Raab, Nowok & Dibben define it; synthpop 1.9-3's TCAP (DiSCO over the records",
-      "whose key occurs in the synthetic data) would be %s (measures$TCAP_synthpop)."),
-      paste(format(round(tcap, x$digits), nsmall = 0), collapse = ", "))
+    notes[[two_definition_measure]] <- sprintf(tcap_synthpop_note, paste(format(round(tcap, x$digits), nsmall = 0),
+                                                                         collapse = ", "))
   }
-  adjusted <- adjusted_line(enc$adjusted[enc$adjusted %in% c(x$keys, x$target)], m)
-  if (length(adjusted) > 0) notes[["adjusted"]] <- adjusted
-  c(notes, label_gap_notes(enc, c(x$keys, x$target), m))
+  if (length(enc$adjusted) > 0) {
+    adjusted <- adjusted_line(enc$adjusted[enc$adjusted %in% c(x$keys, target)], m)
+    if (length(adjusted) > 0) notes[["adjusted"]] <- adjusted
+  }
+  if (length(enc$label_gaps) == 0) return(notes)
+  c(notes, label_gap_notes(enc, c(x$keys, target), m))
 }
+
+nearly_unique_note <- paste(
+  "'%s' is a numeric target with nearly a value per record: few records share a value, so Dorig and the",
+  "synthetic measures are near 0. Group it with ngroups_target (e.g. ngroups_target = 10).")
+
+one_sided_note <- paste(
+  "'%s' is an ungrouped numeric target with values on one side only: synthpop 1.9-3 misaligns its",
+  "tables here and reports other numbers; synthrisk matches levels by value.")
+
+tcap_synthpop_note <- paste(
+  "TCAP is DiSCO / DiS, as Raab, Nowok & Dibben define it; synthpop 1.9-3's TCAP (DiSCO over the records",
+  "whose key occurs in the synthetic data) would be %s (measures$TCAP_synthpop).")
 
 # Notes named "labels:<variable>" for the variables among `vars` whose labels barely
 # meet (R/label-gaps.R).
