@@ -59,7 +59,7 @@ exclusion_matrices <- function(raw, m) {
   counts <- unlist(raw$nexcl[exclusion_rows], use.names = FALSE)
   n_runs <- length(counts) %/% n_steps
   totals <- seq.int(n_steps, by = n_steps, length.out = n_runs)
-  # Whole counts below 2^53: total - sum(removed) exactly.
+  # Whole counts below 2^52 (twice a total stays exact): total - sum(removed) exactly.
   counts[totals] <- 2 * counts[totals] - .colSums(counts, n_steps, n_runs)
   # Synthesis 1's (table, step) cells, column-major; synthesis j's are n_steps further
   # on per synthesis.
