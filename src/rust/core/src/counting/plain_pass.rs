@@ -4,7 +4,8 @@
 //! defaults), and the key sweep's are. Each q's rows and its shape (records on each
 //! side) are read once for every target and synthesis instead of once per target, the
 //! targets' codes of a row are one read (`TargetRows`), and a q of at most one record
-//! on each side, most q of many keys, is added without counting by level.
+//! on each side, most q of many keys, is added without counting by level, as is a
+//! synthesis with one record in a q (most of small data's, with m > 1).
 //!
 //! Its tallies equal, bit for bit, those of `sweep_views` on the same q range: every
 //! q adds the same values to each tally in the same q order (`sweep.rs`'s
@@ -561,6 +562,10 @@ fn add_q_by_level<C: PackedCode>(
             }
             continue;
         }
+        if let [row] = rows {
+            add_one_synthetic_record(input, targets, tallies, q, v, *row, d_q, orig, orig_sums);
+            continue;
+        }
         let s_q = rows.len() as u64;
         syn.count_side(rows, input.view_codes[v], targets, n_levels);
         for (i, t) in targets.clone().enumerate() {
@@ -588,6 +593,48 @@ fn add_q_by_level<C: PackedCode>(
     }
     for i in 0..targets.len() {
         orig.clear(i);
+    }
+}
+
+/// A view with one record in a q (most views of small data), for every target: its
+/// level is the synthetic side's only one, so the sums over levels are read off the
+/// original's count at that level instead of counted.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn add_one_synthetic_record<C: PackedCode>(
+    input: &PlainCodes<'_, C>,
+    targets: &std::ops::Range<usize>,
+    tallies: &mut [Tally],
+    q: usize,
+    v: usize,
+    row: u32,
+    d_q: u64,
+    orig: &SideCounts<C>,
+    orig_sums: &[(u64, u32)],
+) {
+    let n_views = input.view_rows.len();
+    let codes = input.view_codes[v].row(row);
+    for (i, t) in targets.clone().enumerate() {
+        let tally = &mut tallies[i * n_views + v];
+        if d_q == 0 {
+            add_one_sided_sums(tally, false, 1, 1, true);
+            continue;
+        }
+        let level = codes[t].index();
+        let d_of_level = orig.at(i, level);
+        let (dd, orig_levels) = orig_sums[i];
+        let sums = PlainSums {
+            d_q,
+            s_q: 1,
+            sd: d_of_level,
+            dd,
+            ss: 1,
+            orig_levels,
+            syn_levels: 1,
+            syn_level: level as u32,
+            d_of_syn_level: d_of_level,
+        };
+        add_plain_sums(tally, q, &sums, input.twoway_min_cell[t]);
     }
 }
 
