@@ -14,7 +14,10 @@ pub mod runtime;
 mod test_random;
 
 pub use attacks::{inference, linkability, r_sampling, singling_out, tie_sets};
-pub use counting::{bucket_order, checks, engine, exclusions, key_subsets, key_target_counts, keys, measures, plain_pass, plan, rows_by_q, sweep};
+pub use counting::{
+    bucket_order, checks, engine, exclusions, key_subsets, key_target_counts, keys, measures, plain_pass, plan,
+    rows_by_q, sweep,
+};
 pub use distances::{distance, distance_tables, nearest, search_order};
 pub use encoding::{codes, encode};
 pub use record_level::{identification, record_keys, records};

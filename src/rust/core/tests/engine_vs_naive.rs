@@ -10,10 +10,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use synthrisk_core::encode::{encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput, NA_INTEGER};
 use synthrisk_core::engine::{self, ChunkSizes, CountRequest, SynthesisResult, TargetRequest, TargetResult};
 use synthrisk_core::error::CoreResult;
-use synthrisk_core::workers::ShouldStop;
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, N_STEPS, N_TABLES};
 use synthrisk_core::measures::MEASURE_NAMES;
 use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
+use synthrisk_core::workers::ShouldStop;
 use synthrisk_core::workers::{never_stop, Workers};
 
 /// R's `NA_real_`.
@@ -440,7 +440,7 @@ fn naive(case: &Case, ti: usize, o: usize, j: usize, spec: &LabelSpec) -> Naive 
         let ps1 = sqq > 0 && s == sqq;
         let pd1 = dqq > 0 && d == dqq;
         // In the order of MEASURE_NAMES.
-    let values = [
+        let values = [
             d,
             s,
             if pd1 { d } else { 0 },
@@ -812,7 +812,6 @@ fn run_plan(
 ) -> CoreResult<Vec<TargetResult>> {
     engine::run_plan(workers, &CountRequest { vars, keys, use_keys_na, targets, plan }, should_stop)
 }
-
 
 fn run(
     workers: &Workers,

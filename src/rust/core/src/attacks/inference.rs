@@ -250,7 +250,10 @@ mod tests {
             for (t, &row) in rows.iter().enumerate() {
                 let row = row as usize;
                 let (_, at) = crate::attacks::tie_sets::nearest_set_brute_force(&metric, &st, &tt, row, 1);
-                let hits = at.iter().filter(|&&j| brute_matches(sc[j as usize], sv[j as usize], tc[row], tv[row], matching)).count();
+                let hits = at
+                    .iter()
+                    .filter(|&&j| brute_matches(sc[j as usize], sv[j as usize], tc[row], tv[row], matching))
+                    .count();
                 assert_eq!(got.set_size[t], at.len() as u64, "case {case}");
                 assert_eq!(got.success[t], hits as f64 / at.len() as f64, "case {case}");
                 let all = (0..ns).filter(|&j| brute_matches(sc[j], sv[j], tc[row], tv[row], matching)).count();

@@ -273,10 +273,10 @@ fn overlap(
         beta: sum(&sb.at_kth, counts_b),
         ..Overlap::default()
     };
-    let cost = |s: &NearestSet, adj: &Adjacency| s.strict.iter().chain(&s.at_kth).map(|&g| adj.degree(g)).sum::<usize>();
+    let cost =
+        |s: &NearestSet, adj: &Adjacency| s.strict.iter().chain(&s.at_kth).map(|&g| adj.degree(g)).sum::<usize>();
     let from_a = cost(sa, &joint.by_a) <= cost(sb, &joint.by_b);
-    let (mine, theirs, adj, flags) =
-        if from_a { (sa, sb, &joint.by_a, flag_b) } else { (sb, sa, &joint.by_b, flag_a) };
+    let (mine, theirs, adj, flags) = if from_a { (sa, sb, &joint.by_a, flag_b) } else { (sb, sa, &joint.by_b, flag_a) };
     for &g in &theirs.strict {
         flags[g as usize] = STRICT;
     }

@@ -195,7 +195,13 @@ impl Dataset {
                 c.iter()
                     .copied()
                     .filter(|&x| {
-                        let key = if x.is_nan() { f64::NAN.to_bits() } else if x == 0.0 { 0f64.to_bits() } else { x.to_bits() };
+                        let key = if x.is_nan() {
+                            f64::NAN.to_bits()
+                        } else if x == 0.0 {
+                            0f64.to_bits()
+                        } else {
+                            x.to_bits()
+                        };
                         seen.insert(key)
                     })
                     .collect()
@@ -523,7 +529,11 @@ mod tests {
                 let q: Vec<Predicate> = (0..k)
                     .map(|j| {
                         let op = ops[rng.below(8) as usize];
-                        let value = if matches!(op, Op::IsNa | Op::NotNa) { f64::NAN } else { rng.below(5) as f64 - 1.5 + 0.5 * rng.below(2) as f64 };
+                        let value = if matches!(op, Op::IsNa | Op::NotNa) {
+                            f64::NAN
+                        } else {
+                            rng.below(5) as f64 - 1.5 + 0.5 * rng.below(2) as f64
+                        };
                         Predicate { col: j as u32, op, value }
                     })
                     .collect();
@@ -562,10 +572,24 @@ mod tests {
         let d = Dataset::distinct(&w, &[&a, &b]).unwrap();
         let mut kept = Queries::new();
         // attempts: row 0 twice (same query), row 3, row 1.
-        let used = multivariate(&w, &d, &[true, false], &[2.5, f64::NAN], &[0, 0, 3, 1], &[0, 1, 0, 1, 0, 1, 0, 1], 2, &mut kept, 2).unwrap();
+        let used = multivariate(
+            &w,
+            &d,
+            &[true, false],
+            &[2.5, f64::NAN],
+            &[0, 0, 3, 1],
+            &[0, 1, 0, 1, 0, 1, 0, 1],
+            2,
+            &mut kept,
+            2,
+        )
+        .unwrap();
         assert_eq!(kept.len(), 2);
         assert_eq!(used, 3);
-        assert_eq!(kept.get(0), &[Predicate { col: 0, op: Op::Le, value: 1.0 }, Predicate { col: 1, op: Op::Eq, value: 0.0 }]);
+        assert_eq!(
+            kept.get(0),
+            &[Predicate { col: 0, op: Op::Le, value: 1.0 }, Predicate { col: 1, op: Op::Eq, value: 0.0 }]
+        );
         assert_eq!(kept.get(1)[0].op, Op::Ge);
     }
 }

@@ -80,12 +80,8 @@ impl Distinct {
     /// The groups as a table (one record per group).
     pub fn table(&self, metric: &Metric) -> CoreResult<Table<'_>> {
         let codes = self.codes.iter().map(|c| c.as_slice()).collect();
-        let values = self
-            .values
-            .iter()
-            .zip(&metric.numeric)
-            .map(|(v, &num)| if num { v.as_slice() } else { &[][..] })
-            .collect();
+        let values =
+            self.values.iter().zip(&metric.numeric).map(|(v, &num)| if num { v.as_slice() } else { &[][..] }).collect();
         Table::new(metric, codes, values, "distinct records")
     }
 }
@@ -328,9 +324,8 @@ pub(crate) mod tests {
             for j in 0..qt.n_rows {
                 let set = search.find(&qt, j);
                 let expand = |groups: &[u32]| {
-                    let mut rows: Vec<u32> = (0..rt.n_rows as u32)
-                        .filter(|&i| groups.contains(&distinct.group_of[i as usize]))
-                        .collect();
+                    let mut rows: Vec<u32> =
+                        (0..rt.n_rows as u32).filter(|&i| groups.contains(&distinct.group_of[i as usize])).collect();
                     rows.sort_unstable();
                     rows
                 };
@@ -344,7 +339,8 @@ pub(crate) mod tests {
     #[test]
     fn identical_records_form_one_group() {
         let metric = metric_for(&[false, true], 4);
-        let o = Owned { codes: vec![vec![1, 1, 2, 1], vec![0, 0, 0, 1]], values: vec![vec![], vec![2.0, 2.0, 2.0, 0.0]] };
+        let o =
+            Owned { codes: vec![vec![1, 1, 2, 1], vec![0, 0, 0, 1]], values: vec![vec![], vec![2.0, 2.0, 2.0, 0.0]] };
         let d = Distinct::of(&metric, &o.table(&metric), None);
         assert_eq!(d.n_groups(), 3);
         assert_eq!(d.group_of[0], d.group_of[1]);

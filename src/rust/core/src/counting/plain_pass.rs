@@ -5,7 +5,7 @@
 //! side) are read once for every target and synthesis instead of once per target, the
 //! targets' codes of a row are one read (`TargetRows`), and a q of at most one record
 //! on each side, most q of many keys, is added without counting by level, as is a
-//! synthesis with one record in a q (most of small data's, with m > 1).
+//! synthesis with a few records in a q (most of small data's, with m > 1).
 //!
 //! Its tallies equal, bit for bit, those of `sweep_views` on the same q range: every
 //! q adds the same values to each tally in the same q order (`sweep.rs`'s
@@ -562,8 +562,8 @@ fn add_q_by_level<C: PackedCode>(
             }
             continue;
         }
-        if let [row] = rows {
-            add_one_synthetic_record(input, targets, tallies, q, v, *row, d_q, orig, orig_sums);
+        if rows.len() <= FEW_ROWS {
+            add_few_synthetic_records(input, targets, tallies, q, v, rows, d_q, orig, orig_sums);
             continue;
         }
         let s_q = rows.len() as u64;
@@ -596,43 +596,69 @@ fn add_q_by_level<C: PackedCode>(
     }
 }
 
-/// A view with one record in a q (most views of small data), for every target: its
-/// level is the synthetic side's only one, so the sums over levels are read off the
-/// original's count at that level instead of counted.
+/// Records of a synthesis in a q up to which its levels are told apart in registers
+/// (`add_few_synthetic_records`) rather than counted by level: most syntheses of small
+/// data have no more in a q.
+const FEW_ROWS: usize = 4;
+
+/// A synthesis with one to `FEW_ROWS` records in a q, for every target: its levels and
+/// their records told apart among so few, and the sums over levels read off the
+/// original's counts at those levels, as counting by level gives them.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn add_one_synthetic_record<C: PackedCode>(
+fn add_few_synthetic_records<C: PackedCode>(
     input: &PlainCodes<'_, C>,
     targets: &std::ops::Range<usize>,
     tallies: &mut [Tally],
     q: usize,
     v: usize,
-    row: u32,
+    rows: &[u32],
     d_q: u64,
     orig: &SideCounts<C>,
     orig_sums: &[(u64, u32)],
 ) {
     let n_views = input.view_rows.len();
-    let codes = input.view_codes[v].row(row);
+    let s_q = rows.len() as u64;
+    let mut codes: [&[C]; FEW_ROWS] = [&[]; FEW_ROWS];
+    for (slot, &r) in codes.iter_mut().zip(rows) {
+        *slot = input.view_codes[v].row(r);
+    }
+    let codes = &codes[..rows.len()];
     for (i, t) in targets.clone().enumerate() {
+        // The distinct levels and their records.
+        let (mut levels, mut records) = ([0usize; FEW_ROWS], [0u64; FEW_ROWS]);
+        let mut n_levels = 0;
+        for row in codes {
+            let level = row[t].index();
+            match levels[..n_levels].iter().position(|&l| l == level) {
+                Some(j) => records[j] += 1,
+                None => {
+                    levels[n_levels] = level;
+                    records[n_levels] = 1;
+                    n_levels += 1;
+                }
+            }
+        }
+        let ss: u64 = records[..n_levels].iter().map(|&n| n * n).sum();
         let tally = &mut tallies[i * n_views + v];
         if d_q == 0 {
-            add_one_sided_sums(tally, false, 1, 1, true);
+            add_one_sided_sums(tally, false, s_q, ss, n_levels == 1);
             continue;
         }
-        let level = codes[t].index();
-        let d_of_level = orig.at(i, level);
+        let sd: u64 = levels[..n_levels].iter().zip(&records[..n_levels]).map(|(&l, &n)| n * orig.at(i, l)).sum();
+        // The highest level, as the pass by level leaves it (read only when it is the one).
+        let syn_level = levels[..n_levels].iter().copied().max().unwrap_or(0);
         let (dd, orig_levels) = orig_sums[i];
         let sums = PlainSums {
             d_q,
-            s_q: 1,
-            sd: d_of_level,
+            s_q,
+            sd,
             dd,
-            ss: 1,
+            ss,
             orig_levels,
-            syn_levels: 1,
-            syn_level: level as u32,
-            d_of_syn_level: d_of_level,
+            syn_levels: n_levels as u32,
+            syn_level: syn_level as u32,
+            d_of_syn_level: orig.at(i, syn_level),
         };
         add_plain_sums(tally, q, &sums, input.twoway_min_cell[t]);
     }

@@ -535,7 +535,13 @@ pub fn nearest(
             (start..end)
                 .into_par_iter()
                 .map_init(
-                    || Search::new(metric, index, Best { d1: f64::INFINITY, row1: NONE, d2: f64::INFINITY, want_second }),
+                    || {
+                        Search::new(
+                            metric,
+                            index,
+                            Best { d1: f64::INFINITY, row1: NONE, d2: f64::INFINITY, want_second },
+                        )
+                    },
                     |search, j| {
                         queries.record_into(metric, j, &mut search.codes, &mut search.values);
                         search.run(want_second)
