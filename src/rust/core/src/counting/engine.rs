@@ -234,14 +234,14 @@ fn run_plan_in(
     let work_rows = (dataset_rows[plan.original] + view_rows).saturating_mul(targets.len());
     workers.call(work_rows, sizes.one_trip_rows, should_stop, |should_stop| {
         let own_cache;
-        let (cache, shared) = match cache {
-            Some(c) => (c, true),
+        let cache = match cache {
+            Some(c) => c,
             None => {
                 own_cache = KeyTargetCache::new(vars.len());
-                (&own_cache, false)
+                &own_cache
             }
         };
-        run_validated(workers, request, sizes, &dataset_rows, (cache, shared), index, should_stop)
+        run_validated(workers, request, sizes, &dataset_rows, cache, index, should_stop)
     })
 }
 
@@ -254,12 +254,12 @@ fn run_validated(
     request: &CountRequest<'_, '_>,
     sizes: ChunkSizes,
     dataset_rows: &[usize],
-    (cache, cache_shared): (&KeyTargetCache, bool),
+    cache: &KeyTargetCache,
     index: Option<Arc<KeyIndex>>,
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
     stop_point(should_stop)?;
-    let run = Run { workers, request, sizes, dataset_rows, cache, cache_shared, should_stop };
+    let run = Run { workers, request, sizes, dataset_rows, cache, should_stop };
     let prepared = Prepared::new(&run, index)?;
     let plan = request.plan;
     let mut by_target: Vec<Vec<SynthesisResult>> =
@@ -278,8 +278,6 @@ struct Run<'a, 'r, 'v> {
     sizes: ChunkSizes,
     dataset_rows: &'a [usize],
     cache: &'a KeyTargetCache,
-    /// Whether `cache` outlives the call (the key sweep's subsets share it).
-    cache_shared: bool,
     should_stop: ShouldStop<'a>,
 }
 
@@ -407,7 +405,7 @@ fn count_batch(
     }
     // Targets of which nothing can remove a cell, of at most `PACKED_LEVELS` levels, when
     // every dataset is read in row order: the targets of a group share one pass
-    // (plain_pass.rs), their codes packed record by record.
+    // (plain_pass.rs), their codes packed row by row.
     let plain_call = one_bucket
         && plan.tau.is_empty()
         && plan.weights_of(orig).is_none()
@@ -585,7 +583,7 @@ type PlainParts = (Vec<Vec<Tally>>, Vec<Option<JointTables>>);
 /// The plain pass (plain_pass.rs) of the targets `group` for the batch's views, one
 /// tally per (target, view), target-major as the jobs are, and per target of the group
 /// the key tables of its 2-way totals when the pass made them. The targets are packed
-/// record by record per dataset, and split into pieces that run in parallel and in chunks of
+/// row by row per dataset, and split into pieces that run in parallel and in chunks of
 /// bounded work; a target's tally does not depend on the piece it is in.
 fn plain_parts(
     run: &Run<'_, '_, '_>,
@@ -601,43 +599,25 @@ fn plain_parts(
     let target_vars: Vec<usize> = group.clone().map(|ti| targets[ti].var).collect();
     // One width for the group's codes: two bytes when any target has more than 256 levels.
     let max_levels = target_vars.iter().map(|&v| vars[v].n_levels).max().unwrap_or(1);
-    // A dataset used only whole is packed in the order of its rows by q, so that the
-    // pass reads each q's records in sequence rather than scattered over the data
-    // (`in_place` rows). Not when the cache outlives the call: the key sweep's subsets
-    // group rows by other q and share one packing in row order.
-    let in_q_order: Vec<bool> = (0..dataset_rows.len())
-        .map(|d| !run.cache_shared && views.iter().all(|v| v.dataset != d || v.rows.is_none()))
-        .collect();
-    let packed: Vec<Option<PackedDataset>> = workers.chunk(should_stop, || {
+    let packed: Vec<Option<Arc<TargetRows>>> = workers.chunk(should_stop, || {
         (0..dataset_rows.len())
             .into_par_iter()
             .map(|d| {
-                if !datasets.contains(&d) {
-                    return Ok(None);
-                }
-                let columns: Vec<&LevelCodes<'_>> = group.clone().map(|ti| &vars[targets[ti].var].codes[d]).collect();
-                if in_q_order[d] {
-                    let whole = prepared.whole(d)?;
-                    let codes = TargetRows::new_ordered(&columns, &whole.rows, max_levels);
-                    return Ok(Some((Arc::new(codes), Some(whole.in_place()))));
-                }
-                let codes = run
-                    .cache
-                    .packed_targets(&target_vars, d, || TargetRows::new(&columns, dataset_rows[d], max_levels));
-                Ok(Some((codes, None)))
+                datasets.contains(&d).then(|| {
+                    run.cache.packed_targets(&target_vars, d, || {
+                        let columns: Vec<&LevelCodes<'_>> =
+                            group.clone().map(|ti| &vars[targets[ti].var].codes[d]).collect();
+                        TargetRows::new(&columns, dataset_rows[d], max_levels)
+                    })
+                })
             })
-            .collect::<CoreResult<_>>()
-    })??;
-    let packed_of = |d: usize| {
-        packed[d]
-            .as_ref()
-            .map(|(codes, _)| codes.as_ref())
-            .ok_or_else(|| CoreError::new("internal: a dataset was not packed"))
-    };
+            .collect()
+    })?;
+    let packed_of = |d: usize| packed[d].as_deref().ok_or_else(|| CoreError::new("internal: a dataset was not packed"));
     let plain_views: Vec<PlainView<'_>> = views
         .iter()
         .zip(view_rows)
-        .map(|(v, rows)| Ok(PlainView { rows: rows_as_packed(&packed, v.dataset, rows), codes: packed_of(v.dataset)? }))
+        .map(|(v, rows)| Ok(PlainView { rows, codes: packed_of(v.dataset)? }))
         .collect::<CoreResult<_>>()?;
     let n_levels: Vec<u32> = group.clone().map(|ti| vars[targets[ti].var].n_levels).collect();
     let twoway_min_cell: Vec<f64> = group.clone().map(|ti| targets[ti].twoway_min_cell).collect();
@@ -667,7 +647,7 @@ fn plain_parts(
         wanted: &joint_wanted,
     });
     let input = PlainInput {
-        rows_orig: rows_as_packed(&packed, orig, prepared.whole(orig)?),
+        rows_orig: prepared.whole(orig)?,
         codes_orig: packed_of(orig)?,
         views: &plain_views,
         n_levels: &n_levels,
@@ -697,19 +677,6 @@ fn plain_parts(
         }
     }
     Ok((parts, tables))
-}
-
-/// A dataset's targets packed for the plain pass, and its rows by q as positions in
-/// them when they are packed in q order (`None`: in row order, read at the row ids).
-type PackedDataset = (Arc<TargetRows>, Option<RowsByQ>);
-
-/// The rows by q of dataset `d` as its packed codes hold them: `rows` (row ids) or, for
-/// codes packed in q order, their positions.
-fn rows_as_packed<'a>(packed: &'a [Option<PackedDataset>], d: usize, rows: &'a RowsByQ) -> &'a RowsByQ {
-    match packed[d].as_ref().and_then(|(_, in_place)| in_place.as_ref()) {
-        Some(in_place) => in_place,
-        None => rows,
-    }
 }
 
 /// Every (job, bucket) in job order, then bucket order; the partial tallies of a job

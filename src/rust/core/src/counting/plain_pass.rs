@@ -99,31 +99,6 @@ impl TargetRows {
         TargetRows { codes, width }
     }
 
-    /// `columns`' rows in the order `order` (its `i`th row is `order[i]`), so that the
-    /// rows of a q (`RowsByQ::rows`) are read in sequence (`RowsByQ::in_place`).
-    pub fn new_ordered(columns: &[&LevelCodes<'_>], order: &[u32], max_levels: u32) -> Self {
-        let width = columns.len();
-        let codes = if max_levels <= u8::LEVELS as u32 {
-            PackedCodes::Narrow(Self::pack_ordered(columns, order))
-        } else {
-            PackedCodes::Wide(Self::pack_ordered(columns, order))
-        };
-        TargetRows { codes, width }
-    }
-
-    fn pack_ordered<C: PackedCode>(columns: &[&LevelCodes<'_>], order: &[u32]) -> Vec<C> {
-        let width = columns.len();
-        let mut codes = crate::memory::filled(order.len() * width, C::default());
-        for (t, column) in columns.iter().enumerate() {
-            with_codes!(*column, |c| {
-                for (out, &row) in codes.chunks_exact_mut(width.max(1)).zip(order) {
-                    out[t] = C::from_level(c.code(row as usize));
-                }
-            });
-        }
-        codes
-    }
-
     fn pack<C: PackedCode>(columns: &[&LevelCodes<'_>], n_rows: usize) -> Vec<C> {
         let width = columns.len();
         let mut codes = crate::memory::filled(n_rows * width, C::default());

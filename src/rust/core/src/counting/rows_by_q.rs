@@ -53,13 +53,6 @@ impl RowsByQ {
         RowsByQ { offsets, rows }
     }
 
-    /// The same grouping with each row replaced by its position in `rows`: the rows of
-    /// q are `offsets[q]..offsets[q + 1]`, for codes copied in that order
-    /// (`TargetRows::new_ordered`).
-    pub fn in_place(&self) -> Self {
-        RowsByQ { offsets: self.offsets.clone(), rows: (0..self.rows.len() as u32).collect() }
-    }
-
     /// Entries held (offsets and rows): the memory a view costs, in words.
     pub fn size_for(n_q: usize, n_rows: usize) -> usize {
         n_q + 1 + n_rows
@@ -89,9 +82,5 @@ mod tests {
         assert_eq!(s.of(0), &[4]);
         assert_eq!(s.of(2), &[2, 0]);
         assert_eq!(s.count(1), 0);
-        let p = g.in_place();
-        assert_eq!(p.offsets, g.offsets);
-        assert_eq!(p.of(0), &[0, 1]);
-        assert_eq!(p.of(2), &[3, 4]);
     }
 }
