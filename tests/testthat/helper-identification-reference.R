@@ -44,11 +44,16 @@ ref_identification <- function(syn_list, data, keys, syn.vars, radius = NULL, re
   records <- list()
   for (j in seq_along(syn_list)) {
     syn <- syn_list[[j]]
+    # Each variable's labels once per side (the pairs below compare them), and which
+    # variables match within a radius.
+    with_radius <- vapply(vars, function(v) v %in% syn.vars && !is.null(radius[[v]]), TRUE)
+    data_labels <- lapply(stats::setNames(vars, vars), function(v) ref_label(data[[v]]))
+    syn_labels <- lapply(stats::setNames(vars, vars), function(v) ref_label(syn[[v]]))
     matches <- function(i, s) {
       for (v in vars) {
-        if (v %in% syn.vars && !is.null(radius[[v]])) {
+        if (with_radius[[v]]) {
           if (!ref_within(data[[v]][i], syn[[v]][s], radius[[v]], relative)) return(FALSE)
-        } else if (ref_label(data[[v]][i]) != ref_label(syn[[v]][s])) {
+        } else if (data_labels[[v]][i] != syn_labels[[v]][s]) {
           return(FALSE)
         }
       }
