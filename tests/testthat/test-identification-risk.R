@@ -63,15 +63,19 @@ test_that("agrees with the all-pairs reference on the SD2011 fixtures", {
   part$income <- sd2011_synds$syn$income[rows]
   part$depress <- sd2011_synds$syn$depress[rows]
   o <- sd2011[rows, ]
-  for (relative in c(TRUE, FALSE)) {
-    radii <- if (relative) list(c(income = 0.1), 0.1, c(0.1, 0), c(depress = 0.5, income = 0)) else
-      list(c(income = 100), 100, c(100, 2), c(depress = 2))
-    for (radius in radii) {
-      ir <- identification_risk(part, o, c("sex", "age", "region"), c("income", "depress"),
-                                radius = radius, relative = relative)
-      ref <- ref_identification(list(part), o, c("sex", "age", "region"), c("income", "depress"), radius, relative)
-      expect_equal(ir$records, ref$records)
-      expect_equal(ir$summary[1, ], ref$summary, tolerance = 1e-12, ignore_attr = TRUE)
+  # With keys sex, age and region a record matches at most one synthetic record; with
+  # sex and placesize up to nine, so the sums of 1/c and the false matches are tested.
+  for (keys in list(c("sex", "age", "region"), c("sex", "placesize"))) {
+    for (relative in c(TRUE, FALSE)) {
+      radii <- if (relative) list(c(income = 0.1), 0.1, c(0.1, 0), c(depress = 0.5, income = 0)) else
+        list(c(income = 100), 100, c(100, 2), c(depress = 2))
+      for (radius in radii) {
+        ir <- identification_risk(part, o, keys, c("income", "depress"), radius = radius, relative = relative)
+        ref <- ref_identification(list(part), o, keys, c("income", "depress"), radius, relative)
+        expect_equal(ir$records, ref$records)
+        expect_equal(ir$summary[1, ], ref$summary, tolerance = 1e-12, ignore_attr = TRUE)
+        if (length(keys) == 2) expect_gt(max(ref$records$c), 2)
+      }
     }
   }
 })
