@@ -9,18 +9,13 @@
 //!
 //! Its tallies equal, bit for bit, those of `sweep_views` on the same q range: every
 //! q adds the same values to each tally in the same q order (`sweep.rs`'s
-//! `add_plain_sums_beside_original`, which the engine's pass writes inline). The
-//! original's part of a tally (its table, certain table, uniques and CAP sum) is the
-//! same for every synthesis: it is summed once per target (`OriginalSums`) and copied
-//! into each, so that a synthesis costs only the q where it has records. A test holds
-//! the two passes together.
+//! `add_plain_sums`, which the engine's pass writes inline). A test holds the two
+//! passes together.
 
 use crate::codes::{CodeSource, LevelCodes};
 use crate::error::{CoreError, CoreResult};
 use crate::rows_by_q::RowsByQ;
-use crate::sweep::{
-    add_plain_pair_beside_original, add_plain_sums_beside_original, add_synthetic_only, OriginalSums, PlainSums, Tally,
-};
+use crate::sweep::{add_one_sided_sums, add_plain_pair, add_plain_sums, PlainSums, Tally};
 use crate::with_codes;
 
 /// The codes of several targets, row by row, so that a record's targets are one read:
@@ -214,10 +209,12 @@ struct PlainCodes<'a, C> {
     joint: Option<KeyJoint<'a>>,
 }
 
-/// Buffers of the pass: each side's counts and the key tables being made.
+/// Buffers of the pass: each side's counts, per target the original's sum of squared
+/// records and number of levels in the current q, and the key tables being made.
 struct PlainScratch<C> {
     orig: SideCounts<C>,
     syn: SideCounts<C>,
+    orig_sums: Vec<(u64, u32)>,
     joint: Vec<Option<JointTables>>,
 }
 
@@ -235,14 +232,11 @@ impl<C> PlainCodes<'_, C> {
     }
 }
 
-/// Records by target level of one side of a q, for every target of the pass at once,
-/// and the levels present as bits. Narrow codes take `C::LEVELS` (256) counts per
-/// target, the `i`th target's from `i * C::LEVELS`, so that a code indexes them
-/// without a bounds check. Wide codes take, per target, the next power of two of its
-/// levels (at least 64): one wide target (SD2011's income, 407 levels) would otherwise
-/// give every target of its pass 4,096 counts, out of cache. Wide codes also mark which
-/// words of a mask are in use, so that reading and clearing the levels of a q cost the
-/// levels it has, not the target's. All zero between two q.
+/// Records by target level of one side of a q, for every target of the pass at once:
+/// `C::LEVELS` counts per target (the `i`th target's from `i * C::LEVELS`), and the
+/// levels present as bits. Wide codes also mark which words of a mask are in use, so
+/// that reading and clearing the levels of a q cost the levels it has, not the
+/// target's. All zero between two q.
 struct SideCounts<C> {
     counts: Vec<u32>,
     present: Vec<u64>,
@@ -250,8 +244,6 @@ struct SideCounts<C> {
     words_used: Vec<u64>,
     /// Per target, the words of its mask that its levels use.
     words: Vec<usize>,
-    /// Per target and one past the last (wide codes only): where its counts start.
-    starts: Vec<usize>,
     code: std::marker::PhantomData<C>,
 }
 
@@ -260,75 +252,41 @@ struct SideCounts<C> {
 const MANY_ROWS: usize = 64;
 
 impl<C: PackedCode> SideCounts<C> {
-    /// The words of a narrow target's mask.
+    /// The words of a target's mask.
     const MASK_WORDS: usize = C::LEVELS / 64;
-    /// Whether the codes are wide: counts per target by its levels, and the words in
-    /// use marked (`words_used`), the masks being too long to read whole at every q.
-    const WIDE: bool = C::LEVELS > 256;
+    /// Whether the words in use are marked (`words_used`): the masks of wide codes are
+    /// too long to read whole at every q.
+    const MARKS_WORDS: bool = C::LEVELS > 256;
 
     /// Counts for targets of `n_levels` levels each.
     fn new(n_levels: &[u32]) -> Self {
-        let slots = |l: u32| if Self::WIDE { (l as usize).next_power_of_two().clamp(64, C::LEVELS) } else { C::LEVELS };
-        let mut starts = vec![0];
-        for &l in n_levels {
-            starts.push(starts[starts.len() - 1] + slots(l));
-        }
-        let total = starts[n_levels.len()];
         SideCounts {
-            counts: vec![0; total],
-            present: vec![0; total / 64],
+            counts: vec![0; n_levels.len() * C::LEVELS],
+            present: vec![0; n_levels.len() * Self::MASK_WORDS],
             words_used: vec![0; n_levels.len()],
-            words: n_levels.iter().map(|&l| (l as usize).div_ceil(64).clamp(1, slots(l) / 64)).collect(),
-            starts: if Self::WIDE { starts } else { Vec::new() },
+            words: n_levels.iter().map(|&l| (l as usize).div_ceil(64).clamp(1, Self::MASK_WORDS)).collect(),
             code: std::marker::PhantomData,
         }
     }
 
-    /// Where target `i`'s counts start.
-    #[inline(always)]
-    fn start(&self, i: usize) -> usize {
-        if Self::WIDE {
-            self.starts[i]
-        } else {
-            i * C::LEVELS
-        }
-    }
-
-    /// Where target `i`'s counts end.
-    #[inline(always)]
-    fn end(&self, i: usize) -> usize {
-        if Self::WIDE {
-            self.starts[i + 1]
-        } else {
-            (i + 1) * C::LEVELS
-        }
-    }
-
-    /// Counts the rows `rows` (one record each) for the targets `targets`. A narrow
-    /// code indexes its target's counts and mask without a bounds check.
+    /// Counts the rows `rows` (one record each) for the targets `targets`. A code
+    /// indexes its target's counts and mask without a bounds check.
     #[inline(always)]
     fn count(&mut self, rows: &[u32], codes: Rows<'_, C>, targets: &std::ops::Range<usize>) {
-        if Self::WIDE {
-            for &r in rows {
-                let row = &codes.row(r)[targets.clone()];
-                for (i, &code) in row.iter().enumerate() {
-                    let level = code.index();
-                    let (start, used) = (self.starts[i], &mut self.words_used[i]);
-                    self.counts[start + level] += 1;
-                    self.present[start / 64 + (level >> 6)] |= 1 << (level & 63);
-                    *used |= 1 << (level >> 6);
-                }
-            }
-            return;
-        }
         for &r in rows {
             let row = &codes.row(r)[targets.clone()];
-            let per_target =
-                self.counts.chunks_exact_mut(C::LEVELS).zip(self.present.chunks_exact_mut(Self::MASK_WORDS));
-            for ((counts, present), &code) in per_target.zip(row) {
+            let per_target = self
+                .counts
+                .chunks_exact_mut(C::LEVELS)
+                .zip(self.present.chunks_exact_mut(Self::MASK_WORDS))
+                .zip(self.words_used.iter_mut());
+            for (((counts, present), used), &code) in per_target.zip(row) {
                 let level = code.index();
                 counts[level] += 1;
                 present[level >> 6] |= 1 << (level & 63);
+                if Self::MARKS_WORDS {
+                    *used |= 1 << (level >> 6);
+                }
             }
         }
     }
@@ -338,7 +296,7 @@ impl<C: PackedCode> SideCounts<C> {
     /// two; the masks cost the targets' levels).
     #[inline(always)]
     fn count_side(&mut self, rows: &[u32], codes: Rows<'_, C>, targets: &std::ops::Range<usize>, n_levels: &[u32]) {
-        if Self::WIDE || rows.len() < MANY_ROWS {
+        if Self::MARKS_WORDS || rows.len() < MANY_ROWS {
             return self.count(rows, codes, targets);
         }
         for &r in rows {
@@ -357,13 +315,13 @@ impl<C: PackedCode> SideCounts<C> {
 
     #[inline(always)]
     fn at(&self, i: usize, level: usize) -> u64 {
-        self.counts[self.start(i) + level] as u64
+        self.counts[i * C::LEVELS + level] as u64
     }
 
     /// Calls `f(level)` for each level of target `i` present, ascending.
     #[inline(always)]
     fn for_each_level(&self, i: usize, mut f: impl FnMut(usize)) {
-        let mask = &self.present[self.start(i) / 64..self.end(i) / 64];
+        let mask = &self.present[i * Self::MASK_WORDS..(i + 1) * Self::MASK_WORDS];
         let mut each_word = |w: usize| {
             let mut rest = mask[w];
             while rest != 0 {
@@ -371,7 +329,7 @@ impl<C: PackedCode> SideCounts<C> {
                 rest &= rest - 1;
             }
         };
-        if Self::WIDE {
+        if Self::MARKS_WORDS {
             let mut used = self.words_used[i];
             while used != 0 {
                 each_word(used.trailing_zeros() as usize);
@@ -385,9 +343,8 @@ impl<C: PackedCode> SideCounts<C> {
     /// Zeroes target `i`'s counts.
     #[inline(always)]
     fn clear(&mut self, i: usize) {
-        let (start, end) = (self.start(i), self.end(i));
-        let counts = &mut self.counts[start..end];
-        let mask = &mut self.present[start / 64..end / 64];
+        let counts = &mut self.counts[i * C::LEVELS..(i + 1) * C::LEVELS];
+        let mask = &mut self.present[i * Self::MASK_WORDS..(i + 1) * Self::MASK_WORDS];
         let mut clear_word = |w: usize| {
             let mut bits = mask[w];
             while bits != 0 {
@@ -396,7 +353,7 @@ impl<C: PackedCode> SideCounts<C> {
             }
             mask[w] = 0;
         };
-        if Self::WIDE {
+        if Self::MARKS_WORDS {
             let mut used = std::mem::take(&mut self.words_used[i]);
             while used != 0 {
                 clear_word(used.trailing_zeros() as usize);
@@ -466,29 +423,22 @@ fn sweep_plain_at<C: PackedCode>(
     let mut scratch = PlainScratch {
         orig: SideCounts::new(&input.n_levels[targets.clone()]),
         syn: SideCounts::new(&input.n_levels[targets.clone()]),
+        orig_sums: Vec::with_capacity(targets.len()),
         joint,
     };
-    // The original's part of every tally, summed once per target (`OriginalSums`).
-    let mut originals = vec![OriginalSums::default(); targets.len()];
     let mut syn_rows: Vec<&[u32]> = Vec::with_capacity(n_views);
     for q in q_lo..q_hi {
         let orig_rows = input.rows_orig.of(q);
         syn_rows.clear();
         syn_rows.extend(input.view_rows.iter().map(|rows| rows.of(q)));
         if orig_rows.len() <= 1 && syn_rows.iter().all(|r| r.len() <= 1) {
-            if let Some(&o) = orig_rows.first() {
-                if input.joint.is_some() {
-                    add_joint_record(&input, &targets, &mut scratch.joint, q, o);
-                }
-                originals.iter_mut().for_each(|o| o.add(1, 1, true));
+            if let (Some(&o), true) = (orig_rows.first(), input.joint.is_some()) {
+                add_joint_record(&input, &targets, &mut scratch.joint, q, o);
             }
             add_tiny_q(&input, &targets, &mut tallies, q, orig_rows, &syn_rows);
         } else {
-            add_q_by_level(&input, &targets, &mut tallies, &mut originals, q, orig_rows, &syn_rows, &mut scratch);
+            add_q_by_level(&input, &targets, &mut tallies, q, orig_rows, &syn_rows, &mut scratch);
         }
-    }
-    for (i, original) in originals.iter().enumerate() {
-        tallies[i * n_views..(i + 1) * n_views].iter_mut().for_each(|t| original.fill(t));
     }
     Ok(PlainPiece { tallies, joint: scratch.joint })
 }
@@ -516,10 +466,9 @@ fn add_joint_record<C: PackedCode>(
 }
 
 /// A q of at most one record on each side, for every target and synthesis: what the
-/// engine's pass adds for it beside the original's part, without counts by level. A
-/// synthetic record alone in q is a unique whatever its target (its table, its certain
-/// table, its uniques and 1 to its CAP sum); a record on each side adds by whether
-/// their targets agree.
+/// engine's pass adds for it, without counts by level. A record alone on its side is a
+/// unique whatever its target (one-sided: its table, its certain table, its uniques
+/// and 1 to its CAP sum); a record on each side adds by whether their targets agree.
 #[inline(always)]
 fn add_tiny_q<C: PackedCode>(
     input: &PlainCodes<'_, C>,
@@ -532,17 +481,22 @@ fn add_tiny_q<C: PackedCode>(
     let n_views = input.view_rows.len();
     for (v, rows) in syn_rows.iter().enumerate() {
         match (orig_rows.first(), rows.first()) {
-            (_, None) => {}
+            (None, None) => {}
+            (Some(_), None) => {
+                for i in 0..targets.len() {
+                    add_one_sided_sums(&mut tallies[i * n_views + v], true, 1, 1, true);
+                }
+            }
             (None, Some(_)) => {
                 for i in 0..targets.len() {
-                    add_synthetic_only(&mut tallies[i * n_views + v], 1, 1, true);
+                    add_one_sided_sums(&mut tallies[i * n_views + v], false, 1, 1, true);
                 }
             }
             (Some(&o), Some(&s)) => {
                 let (orig, syn) = (input.codes_orig.row(o), input.view_codes[v].row(s));
                 for (i, t) in targets.clone().enumerate() {
                     let (to, ts) = (orig[t], syn[t]);
-                    add_plain_pair_beside_original(
+                    add_plain_pair(
                         &mut tallies[i * n_views + v],
                         q,
                         ts.index() as u32,
@@ -557,29 +511,26 @@ fn add_tiny_q<C: PackedCode>(
 
 /// A q with more than one record on a side: each side's records counted by level for
 /// every target in one read of each row (the original's once for every synthesis),
-/// the original's part added once per target to `originals`, then each (target,
-/// synthesis) with synthetic records in q added as the engine's pass adds it beside
-/// the original's part (one-sided, or both sides with nothing to remove) from its sums
-/// over levels.
-#[allow(clippy::too_many_arguments)]
+/// then each (target, synthesis) added as the engine's pass adds it (one-sided, or both
+/// sides with nothing to remove) from its sums over levels.
 fn add_q_by_level<C: PackedCode>(
     input: &PlainCodes<'_, C>,
     targets: &std::ops::Range<usize>,
     tallies: &mut [Tally],
-    originals: &mut [OriginalSums],
     q: usize,
     orig_rows: &[u32],
     syn_rows: &[&[u32]],
     scratch: &mut PlainScratch<C>,
 ) {
     let n_views = input.view_rows.len();
-    let PlainScratch { orig, syn, joint } = scratch;
+    let PlainScratch { orig, syn, orig_sums, joint } = scratch;
     let keys_q = input.keys_of(q);
     let d_q = orig_rows.len() as u64;
     let n_levels = &input.n_levels[targets.clone()];
     orig.count_side(orig_rows, input.codes_orig, targets, n_levels);
-    // Per target: the original's part of its tallies (from its sum of squares and
-    // levels), and its records by level added to its key tables when it wants them.
+    // Per target: the original's sum of squares and levels, and its records by level
+    // added to its key tables when it wants them.
+    orig_sums.clear();
     for (i, tables) in joint.iter_mut().enumerate() {
         let (mut dd, mut levels) = (0u64, 0u32);
         match tables {
@@ -600,23 +551,27 @@ fn add_q_by_level<C: PackedCode>(
                 })
             }
         }
-        if d_q > 0 {
-            originals[i].add(d_q, dd, levels == 1);
-        }
+        orig_sums.push((dd, levels));
     }
     for (v, rows) in syn_rows.iter().enumerate() {
         if rows.is_empty() {
+            if d_q > 0 {
+                for (i, &(dd, levels)) in orig_sums.iter().enumerate() {
+                    add_one_sided_sums(&mut tallies[i * n_views + v], true, d_q, dd, levels == 1);
+                }
+            }
             continue;
         }
         if rows.len() <= FEW_ROWS {
-            add_few_synthetic_records(input, targets, tallies, q, v, rows, d_q, orig);
+            add_few_synthetic_records(input, targets, tallies, q, v, rows, d_q, orig, orig_sums);
             continue;
         }
         let s_q = rows.len() as u64;
         syn.count_side(rows, input.view_codes[v], targets, n_levels);
         for (i, t) in targets.clone().enumerate() {
             let tally = &mut tallies[i * n_views + v];
-            let mut sums = PlainSums { d_q, s_q, ..PlainSums::default() };
+            let (dd, orig_levels) = orig_sums[i];
+            let mut sums = PlainSums { d_q, s_q, dd, orig_levels, ..PlainSums::default() };
             // Every term but the original's (summed above) needs a synthetic record.
             syn.for_each_level(i, |l| {
                 let (dv, sv) = (orig.at(i, l), syn.at(i, l));
@@ -630,9 +585,9 @@ fn add_q_by_level<C: PackedCode>(
             });
             syn.clear(i);
             if d_q == 0 {
-                add_synthetic_only(tally, s_q, sums.ss, sums.syn_levels == 1);
+                add_one_sided_sums(tally, false, s_q, sums.ss, sums.syn_levels == 1);
             } else {
-                add_plain_sums_beside_original(tally, q, &sums, input.twoway_min_cell[t]);
+                add_plain_sums(tally, q, &sums, input.twoway_min_cell[t]);
             }
         }
     }
@@ -660,6 +615,7 @@ fn add_few_synthetic_records<C: PackedCode>(
     rows: &[u32],
     d_q: u64,
     orig: &SideCounts<C>,
+    orig_sums: &[(u64, u32)],
 ) {
     let n_views = input.view_rows.len();
     let s_q = rows.len() as u64;
@@ -686,22 +642,25 @@ fn add_few_synthetic_records<C: PackedCode>(
         let ss: u64 = records[..n_levels].iter().map(|&n| n * n).sum();
         let tally = &mut tallies[i * n_views + v];
         if d_q == 0 {
-            add_synthetic_only(tally, s_q, ss, n_levels == 1);
+            add_one_sided_sums(tally, false, s_q, ss, n_levels == 1);
             continue;
         }
         let sd: u64 = levels[..n_levels].iter().zip(&records[..n_levels]).map(|(&l, &n)| n * orig.at(i, l)).sum();
         // The highest level, as the pass by level leaves it (read only when it is the one).
         let syn_level = levels[..n_levels].iter().copied().max().unwrap_or(0);
+        let (dd, orig_levels) = orig_sums[i];
         let sums = PlainSums {
             d_q,
             s_q,
             sd,
+            dd,
             ss,
+            orig_levels,
             syn_levels: n_levels as u32,
             syn_level: syn_level as u32,
             d_of_syn_level: orig.at(i, syn_level),
         };
-        add_plain_sums_beside_original(tally, q, &sums, input.twoway_min_cell[t]);
+        add_plain_sums(tally, q, &sums, input.twoway_min_cell[t]);
     }
 }
 

@@ -798,137 +798,73 @@ fn sweep_codes<S: CodeSource + ?Sized>(
     tallies
 }
 
-/// What a q adds beside the original's part when nothing removes a cell of it, from
-/// its cells: its original (`d_q`) and synthetic (`s_q`) records, the sums over its
-/// target levels of s*d and s^2, the synthesis's levels, and the last synthetic level
-/// with the original's records there (the one level when the synthesis has one).
+/// What a q adds when nothing removes a cell of it, from its cells: its original
+/// (`d_q`) and synthetic (`s_q`) records, the sums over its target levels of s*d, d^2
+/// and s^2, its levels on each side, and the last synthetic level with the original's
+/// records there (the one level when the synthesis has one).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct PlainSums {
     pub d_q: u64,
     pub s_q: u64,
     pub sd: u64,
+    pub dd: u64,
     pub ss: u64,
+    pub orig_levels: u32,
     pub syn_levels: u32,
     pub syn_level: u32,
     pub d_of_syn_level: u64,
 }
 
-/// The part of a tally that the original alone makes when nothing removes a cell: its
-/// table and certain table, its uniques (UiO) and its CAP sum (CAPd). Every q of the
-/// original adds the same values to it whatever the synthesis, in q order, so the plain
-/// pass sums it once per target for all syntheses (`OriginalSums::fill`) instead of once
-/// per synthesis: bit for bit what the engine's pass adds there (`finish_q`,
-/// `add_one_sided_sums`).
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct OriginalSums {
-    records: u64,
-    certain: u64,
-    uniques: u64,
-    cap_sum: f64,
-}
-
-impl OriginalSums {
-    /// A q of `d_q` > 0 original records, `dd` the sum of their squared records per
-    /// target level, `one_level` when they have one.
-    #[inline(always)]
-    pub(crate) fn add(&mut self, d_q: u64, dd: u64, one_level: bool) {
-        self.records += d_q;
-        self.certain += if one_level { d_q } else { 0 };
-        if d_q == 1 {
-            self.uniques += 1;
-            self.cap_sum += 1.0;
-        } else {
-            self.cap_sum += dd as f64 / d_q as f64;
-        }
-    }
-
-    /// Sets these sums into a tally whose original part is still empty.
-    pub(crate) fn fill(&self, tally: &mut Tally) {
-        tally.total[ORIG] = self.records;
-        tally.total[DORIG] = self.certain;
-        tally.n_uio = self.uniques;
-        tally.capd_num = self.cap_sum;
-    }
-}
-
-/// `add_one_sided_sums` for a q of the synthesis only, without the original's part.
+/// What a q with records on both sides adds when nothing removes a cell of it, from
+/// its sums (`plain_pass.rs`). The engine's pass (`sweep_codes`) adds the same inline,
+/// from its cells: as a call it measured 3 % slower on 1e7 rows. The two are held
+/// together bit for bit by `the_plain_pass_equals_the_engines_pass`.
 #[inline(always)]
-pub(crate) fn add_synthetic_only(tally: &mut Tally, s_q: u64, squares: u64, one_level: bool) {
-    add_one_sided_sums(tally, false, s_q, squares, one_level);
-}
-
-/// What a q with records on both sides adds when nothing removes a cell of it, beside
-/// the original's part (`OriginalSums`), from its sums (`plain_pass.rs`). The engine's
-/// pass (`sweep_codes`) adds the same inline, from its cells (as a call it measured 3 %
-/// slower on 1e7 rows); `the_plain_pass_equals_the_engines_pass` holds the two
-/// together bit for bit.
-#[inline(always)]
-pub(crate) fn add_plain_sums_beside_original(tally: &mut Tally, q: usize, sums: &PlainSums, twoway_min_cell: f64) {
-    let PlainSums { d_q, s_q, sd, ss, syn_levels, syn_level, d_of_syn_level, .. } = *sums;
+pub(crate) fn add_plain_sums(tally: &mut Tally, q: usize, sums: &PlainSums, twoway_min_cell: f64) {
+    let PlainSums { d_q, s_q, sd, dd, ss, orig_levels, syn_levels, syn_level, d_of_syn_level } = *sums;
+    let syn_certain = syn_levels == 1;
+    tally.total[ORIG] += d_q;
     tally.total[SYN] += s_q;
-    tally.total[IS] += d_q;
-    if syn_levels == 1 {
+    if orig_levels == 1 {
+        tally.total[DORIG] += d_q;
+    }
+    if s_q > 0 {
+        tally.total[IS] += d_q;
+    }
+    if syn_certain {
         tally.total[DSYN] += s_q;
         tally.total[DIS] += d_q;
         tally.total[DISCO] += d_of_syn_level;
-        if d_of_syn_level == d_q {
+        if d_q > 0 && d_of_syn_level == d_q {
             tally.total[DISDIO] += d_q;
         }
         if d_of_syn_level > 0 {
             add_disco_cell(tally, q, syn_level, d_of_syn_level, twoway_min_cell);
         }
-        // d_q = 1 spares a division (x / 1 is x exactly).
-        let share = if d_q == 1 { d_of_syn_level as f64 } else { d_of_syn_level as f64 / d_q as f64 };
-        tally.taub_num += s_q as f64 * share;
-        tally.taub_den += s_q;
     }
-    if d_q == 1 {
-        tally.n_uioi_s += 1;
-        if s_q == 1 {
-            tally.n_repu += 1;
-        }
-    }
-    if s_q == 1 {
-        tally.n_uis += 1;
-        tally.dcap_num += sd as f64;
-        tally.caps_num += ss as f64;
-    } else {
-        tally.dcap_num += sd as f64 / s_q as f64;
-        tally.caps_num += ss as f64 / s_q as f64;
-    }
-    tally.n_orig_in_syn += d_q;
-    tally.n_b += s_q;
+    finish_q(
+        tally,
+        QSums {
+            d_kept: d_q,
+            s_kept: s_q,
+            s_q,
+            sd,
+            dd,
+            ss,
+            syn_kept_levels: syn_levels,
+            d_kept_of_syn_level: d_of_syn_level,
+        },
+    );
 }
 
-/// `add_plain_sums_beside_original` for a q of one original and one synthetic record,
-/// the synthetic one at level `syn_level`, `agree` when the original's is the same.
+/// `add_plain_sums` for a q of one original and one synthetic record, the synthetic one at
+/// level `syn_level`, `agree` when the original's is the same.
 #[inline(always)]
-pub(crate) fn add_plain_pair_beside_original(
-    tally: &mut Tally,
-    q: usize,
-    syn_level: u32,
-    agree: bool,
-    twoway_min_cell: f64,
-) {
+pub(crate) fn add_plain_pair(tally: &mut Tally, q: usize, syn_level: u32, agree: bool, twoway_min_cell: f64) {
     let a = agree as u64;
-    tally.total[SYN] += 1;
-    tally.total[IS] += 1;
-    tally.total[DSYN] += 1;
-    tally.total[DIS] += 1;
-    tally.total[DISCO] += a;
-    tally.total[DISDIO] += a;
-    if agree {
-        add_disco_cell(tally, q, syn_level, 1, twoway_min_cell);
-    }
-    tally.taub_num += a as f64;
-    tally.taub_den += 1;
-    tally.n_uioi_s += 1;
-    tally.n_repu += 1;
-    tally.n_uis += 1;
-    tally.dcap_num += a as f64;
-    tally.caps_num += 1.0;
-    tally.n_orig_in_syn += 1;
-    tally.n_b += 1;
+    let sums =
+        PlainSums { d_q: 1, s_q: 1, sd: a, dd: 1, ss: 1, orig_levels: 1, syn_levels: 1, syn_level, d_of_syn_level: a };
+    add_plain_sums(tally, q, &sums, twoway_min_cell);
 }
 
 /// The original's levels of q (`orig_touched`, counts in `orig_counts`) set into side 0

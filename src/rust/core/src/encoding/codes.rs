@@ -62,33 +62,40 @@ impl<'a> FactorCodes<'a> {
         let n_slots = table.len();
         // Four lanes of counts, so that consecutive rows of one level do not wait on
         // each other's increment (most factors have few levels), and one slot past the
-        // table: R's code read as unsigned and clamped to it sends NA (`i32::MIN`), a
-        // negative code and a code beyond the table there, and code 0 to slot 0, so the
-        // pass has no branch and no test per row; codes of no level show in those two
-        // slots and are looked for only then.
+        // table for codes beyond it: a pass without branches.
         let mut lanes = vec![[0u64; COUNT_LANES]; n_slots + 1];
-        let slot = |c: i32| (c as u32).min(n_slots as u32) as usize;
+        // Codes 0 and below (other than NA) would land on the NA slot: counted apart.
+        let mut not_positive = [0usize; COUNT_LANES];
+        let slot = |c: i32| (c.max(0) as usize).min(n_slots);
         let mut quads = raw.chunks_exact(COUNT_LANES);
         for quad in quads.by_ref() {
             for (lane, &c) in quad.iter().enumerate() {
+                not_positive[lane] += (c <= 0 && c != NA_INTEGER) as usize;
                 lanes[slot(c)][lane] += 1;
             }
         }
         for &c in quads.remainder() {
+            not_positive[0] += (c <= 0 && c != NA_INTEGER) as usize;
             lanes[slot(c)][0] += 1;
         }
-        let mut raw_counts: Vec<u64> = lanes.iter().map(|l| l.iter().sum()).collect();
-        let past_table = raw_counts.pop().unwrap_or(0);
-        let has_no_level = |c: i32| c != NA_INTEGER && (c <= 0 || c as usize >= n_slots);
-        // Slot 0 holds code 0, which no level has; the slot past the table holds NA,
-        // unless a row there has a code of no level.
-        let any_bad = raw_counts[0] > 0 || (past_table > 0 && raw.iter().any(|&c| has_no_level(c)));
-        if any_bad {
-            let bad = raw.iter().copied().find(|&c| has_no_level(c)).unwrap_or(0);
+        let beyond = if lanes[n_slots].iter().any(|&n| n > 0) {
+            raw.iter().copied().find(|&c| c.max(0) as usize >= n_slots)
+        } else {
+            None
+        };
+        lanes.pop();
+        let not_positive: usize = not_positive.iter().sum();
+        let raw_counts: Vec<u64> = lanes.iter().map(|l| l.iter().sum()).collect();
+        let bad = beyond.or_else(|| {
+            if not_positive > 0 {
+                raw.iter().copied().find(|&c| c <= 0 && c != NA_INTEGER)
+            } else {
+                None
+            }
+        });
+        if let Some(bad) = bad {
             return Err(CoreError::new(format!("internal: factor code {bad} has no level")));
         }
-        // Every row past the table is NA: the missing level's count, at R's code 0.
-        raw_counts[0] = past_table;
         Ok(FactorCodes { raw, table, raw_counts })
     }
 }
