@@ -99,7 +99,8 @@ bench: setup install anonymeter-venv
 	@base=$${BENCH_BASE:-a80def7}; lib=$$(mktemp -d); wt=$$(mktemp -d); \
 	  git worktree add --detach $$wt $$base >/dev/null && R CMD INSTALL --no-multiarch --library=$$lib $$wt >/dev/null 2>&1 && \
 	  $(RSCRIPT) bench/ab.R $$lib $(R_LIB) 7 >> bench/RESULTS.md && \
-	  $(RSCRIPT) bench/crossing-ab.R $$lib $(R_LIB) 600 2 >> bench/RESULTS.md; git worktree remove --force $$wt; rm -rf $$lib
+	  $(RSCRIPT) bench/crossing-ab.R $$lib $(R_LIB) 600 2 >> bench/RESULTS.md && \
+	  bash bench/instructions.sh $$lib $(R_LIB) >> bench/RESULTS.md; git worktree remove --force $$wt; rm -rf $$lib
 	SYNTHPOP_LIB=$${SYNTHPOP_LIB:-} $(RSCRIPT) bench/synthpop.R 3 >> bench/RESULTS.md
 	$(RSCRIPT) bench/intervals.R >> bench/RESULTS.md
 	$(RSCRIPT) bench/coverage.R 200 >> bench/RESULTS.md
