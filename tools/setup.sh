@@ -18,7 +18,7 @@ runtime=(r-base-core r-base-dev r-cran-cli r-cran-rlang r-cran-ggplot2 r-cran-cl
 checks=(r-cran-testthat r-cran-roxygen2 r-cran-bench r-cran-vdiffr r-cran-bit64 r-cran-jsonlite r-cran-pkgdown
   r-cran-rpostgresql r-cran-xml2 postgresql r-cran-rmysql mariadb-server mariadb-plugin-spider
   r-cran-rjava openjdk-17-jre-headless python3-pip python3-venv
-  qpdf time tidy devscripts texlive-latex-base texlive-latex-recommended texlive-fonts-recommended)
+  qpdf time valgrind tidy devscripts texlive-latex-base texlive-latex-recommended texlive-fonts-recommended)
 case "${1:-all}" in
   runtime) packages=("${runtime[@]}") ;;
   all) packages=("${runtime[@]}" "${checks[@]}") ;;
