@@ -105,23 +105,31 @@ two_way_checks <- function(raw, m, target, keys, labels, thresh) {
   # Every pair of the DiSCO cells above thresh[1] is labelled: the factor's levels.
   synthesis <- tw$synthesis[counted]
   key <- tw$key[counted]
-  key_level <- tw$key_level[counted]
-  key_labels <- character(length(counted))
-  for (k in unique(key)) {
-    at <- key == k
-    key_labels[at] <- labels[[keys[k]]][key_level[at]]
-  }
-  pair <- paste(labels[[target]][tw$target_level[counted]], key_labels, sep = "|")
+  target_level <- tw$target_level[counted]
+  # Each (key, key level, target level) as one number; the syntheses share most pairs,
+  # so each distinct pair is labelled once.
+  key_labels <- unlist(labels[keys], use.names = FALSE)
+  key_offset <- c(0L, cumsum(lengths(labels[keys], use.names = FALSE)))
+  key_id <- key_offset[key] + tw$key_level[counted]
+  target_labels <- labels[[target]]
+  pair_id <- (key_id - 1) * length(target_labels) + target_level
+  first <- which(!duplicated(pair_id))
+  distinct_target <- target_labels[target_level[first]]
+  distinct_key <- key_labels[key_id[first]]
+  distinct_pairs <- paste(distinct_target, distinct_key, sep = "|")
+  of_distinct <- match(pair_id, pair_id[first])
+  pair <- distinct_pairs[of_distinct]
   # The labels' text order (the locale's, as synthpop sorts them), worked out once on
-  # the distinct labels: the sorts below then compare integers.
-  distinct_pairs <- unique(pair)
-  pair_rank <- rank(distinct_pairs, ties.method = "min")[match(pair, distinct_pairs)]
+  # the distinct labels: the sorts below then compare integers. Target label, then
+  # key label, by bytes is most often that order already (locale_rank() checks it).
+  pair_rank <- locale_rank(distinct_pairs, order(distinct_target, distinct_key, method = "radix"))[of_distinct]
   # All syntheses' pairs key by key, pair labels sorted: each synthesis's run of them
   # gives its factor levels and, as synthpop's row names, each pair's place in it.
   by_key <- order(synthesis, key, pair_rank, method = "radix")
   sorted_synthesis <- synthesis[by_key]
+  run_start <- match(sorted_synthesis, sorted_synthesis)
   place <- integer(length(counted))
-  place[by_key] <- seq_along(by_key) - match(sorted_synthesis, sorted_synthesis) + 1L
+  place[by_key] <- seq_along(by_key) - run_start + 1L
   # Per synthesis, most pairs first; ties keep synthpop's order: key by key, pair
   # labels sorted.
   npairs <- tw$npairs[counted]
@@ -136,14 +144,19 @@ two_way_checks <- function(raw, m, target, keys, labels, thresh) {
   # is named by its place among all of its synthesis's pairs (the table synthpop
   # sorts and then filters).
   shown_synthesis <- synthesis[shown]
-  for (j in unique(shown_synthesis)) {
-    at <- which(shown_synthesis == j)
+  # Both orders put each synthesis's pairs in one run.
+  shown_start <- match(shown_synthesis, shown_synthesis)
+  run_end <- length(by_key) + 1L - match(sorted_synthesis, rev(sorted_synthesis))
+  for (s in which(shown_start == seq_along(shown))) {
+    j <- shown_synthesis[s]
+    at <- s:(s + sum(shown_synthesis == j) - 1L)
     cols <- lapply(columns, `[`, at)
     names_j <- key_names[at]
     row_names <- if (!is.null(names_j) && !anyDuplicated(names_j) && any(nzchar(names_j))) names_j else place[shown[at]]
     # A factor, as synthpop gives it: its levels are every pair of synthesis j's DiSCO
     # cells above thresh[1], key by key, pair labels sorted, the table's rows among them.
-    levels_j <- unique(pair[by_key[sorted_synthesis == j]])
+    first_j <- match(j, sorted_synthesis)
+    levels_j <- unique(pair[by_key[first_j:run_end[first_j]]])
     cols$target_key_levs <- structure(match(cols$target_key_levs, levels_j), levels = levels_j, class = "factor")
     out[[j]] <- vctrs::new_data_frame(cols, n = length(at), row.names = row_names)
   }

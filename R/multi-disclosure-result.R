@@ -59,14 +59,19 @@ build_multi_disclosure <- function(outputs, request) {
   ident.meas <- output$ident.meas
   attrib.meas <- output$attrib.meas
   cols <- attrib_meas_columns[[attrib.meas]]
-  target_mean <- function(col) vapply(outputs, function(d) mean.default(.subset2(d$measures, col)), numeric(1))
+  measures <- lapply(outputs, .subset2, "measures")
+  # Each target's mean over the syntheses; with one synthesis, its value (what the
+  # mean of one number is, exactly).
+  target_mean <- function(col) {
+    values <- lapply(measures, .subset2, col)
+    if (length(request$syn) == 1) unlist(values) else vapply(values, mean.default, numeric(1))
+  }
   orig <- target_mean(cols[1])
   syn <- target_mean(cols[2])
-  check1 <- vapply(outputs, function(d) d$check1, character(1))
-  check2 <- vapply(outputs, function(d) d$check2, character(1))
+  check1 <- vapply(outputs, .subset2, character(1), "check1")
+  check2 <- vapply(outputs, .subset2, character(1), "check2")
   ord <- order(syn)
-  flags <- ifelse(nzchar(check1) & nzchar(check2), " 1&2way checks",
-                  ifelse(nzchar(check1), " 1way checks", ifelse(nzchar(check2), " 2way checks", "")))
+  flags <- c("", " 1way checks", " 2way checks", " 1&2way checks")[1L + nzchar(check1) + 2L * nzchar(check2)]
   rank <- sprintf("%0*d", nchar(length(ord)), seq_along(ord))
   table <- vctrs::new_data_frame(list(attrib.orig = unname(orig[ord]), attrib.syn = unname(syn[ord]),
                                       check1 = unname(check1[ord]), Npairs = as.numeric(nzchar(check2[ord])),
