@@ -32,13 +32,9 @@ use <- function(which) {
     lockBinding(f, ns)
   }
 }
-calls <- list(
-  "SD2011 (m = 5, 4 keys, 5 targets)" = function() {
-    multi.disclosure(sd2011_synds5, sd2011, c("sex", "age", "region", "placesize"), print.flag = FALSE, plot = FALSE)
-  },
-  "Adult (m = 1, 4 keys, 9 targets)" = function() {
-    multi.disclosure(adult_synds, adult, c("age", "sex", "occupation", "race"), print.flag = FALSE, plot = FALSE)
-  })
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])),
+                 "small-call-workloads.R"))
+calls <- small_calls
 for (label in names(calls)) {
   f <- calls[[label]]
   objects <- lapply(c(old = "old", new = "new"), function(which) {

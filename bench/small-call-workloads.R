@@ -1,0 +1,13 @@
+# The two small calls that issue 38's limits name, shared by bench/small-calls.R,
+# bench/crossing-ab.R, bench/definitions-ab.R and bench/instructions-call.R: one
+# multi.disclosure() of SD2011 (m = 5, 4 keys, 5 targets) and one of Adult (m = 1, 4
+# keys, 9 targets), named as the scripts print them; `small_call_ids` gives each its
+# short name (instructions.sh's workloads).
+small_calls <- list(
+  "SD2011 (m = 5, 4 keys, 5 targets)" = function() {
+    multi.disclosure(sd2011_synds5, sd2011, c("sex", "age", "region", "placesize"), print.flag = FALSE, plot = FALSE)
+  },
+  "Adult (m = 1, 4 keys, 9 targets)" = function() {
+    multi.disclosure(adult_synds, adult, c("age", "sex", "occupation", "race"), print.flag = FALSE, plot = FALSE)
+  })
+small_call_ids <- c(sd2011 = 1L, adult = 2L)
