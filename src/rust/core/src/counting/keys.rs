@@ -162,9 +162,7 @@ fn dense_key_index(keys: &[&[LevelCodes<'_>]], levels: &[u32], product: usize) -
                 for (k, key) in keys.iter().enumerate() {
                     let l = levels[k].max(1);
                     with_codes!(&key[d], |s| {
-                        for (i, x) in block.iter_mut().enumerate() {
-                            *x = *x * l + s.code(start + i);
-                        }
+                        s.for_each_in(start..start + block.len(), |i, code| block[i] = block[i] * l + code)
                     });
                 }
             }

@@ -17,6 +17,7 @@ use crate::error::{CoreError, CoreResult};
 use crate::rows_by_q::RowsByQ;
 use crate::sweep::{add_one_sided_sums, add_plain_pair, add_plain_sums, PlainSums, Tally};
 use crate::with_codes;
+use std::ops::IndexMut;
 
 /// The codes of several targets, row by row, so that a record's targets are one read:
 /// a byte per target when every target has at most 256 levels, else two bytes (at
@@ -43,6 +44,13 @@ pub const PACKED_LEVELS: u32 = 4096;
 trait PackedCode: Copy + PartialEq + Default + Send + Sync + 'static {
     /// The counts' slots per target: every code is below it.
     const LEVELS: usize;
+    /// A target's counts, `LEVELS` slots, and its mask of levels present, a bit a slot:
+    /// arrays of a fixed length, so that a code (below `LEVELS`) indexes them without a
+    /// bounds check.
+    type Counts: Copy + Send + Sync + IndexMut<usize, Output = u32> + AsRef<[u32]> + AsMut<[u32]>;
+    type Mask: Copy + Send + Sync + IndexMut<usize, Output = u64> + AsRef<[u64]> + AsMut<[u64]>;
+    const NO_COUNTS: Self::Counts;
+    const NO_MASK: Self::Mask;
     fn from_level(level: u32) -> Self;
     /// The code as an index below `LEVELS` (the mask lets the compiler drop the bounds
     /// check; codes are below their target's levels, so it changes nothing).
@@ -52,6 +60,10 @@ trait PackedCode: Copy + PartialEq + Default + Send + Sync + 'static {
 
 impl PackedCode for u8 {
     const LEVELS: usize = 256;
+    type Counts = [u32; 256];
+    type Mask = [u64; 4];
+    const NO_COUNTS: Self::Counts = [0; 256];
+    const NO_MASK: Self::Mask = [0; 4];
     #[inline(always)]
     fn from_level(level: u32) -> Self {
         level as u8
@@ -70,6 +82,10 @@ impl PackedCode for u8 {
 
 impl PackedCode for u16 {
     const LEVELS: usize = PACKED_LEVELS as usize;
+    type Counts = [u32; PACKED_LEVELS as usize];
+    type Mask = [u64; PACKED_LEVELS as usize / 64];
+    const NO_COUNTS: Self::Counts = [0; PACKED_LEVELS as usize];
+    const NO_MASK: Self::Mask = [0; PACKED_LEVELS as usize / 64];
     #[inline(always)]
     fn from_level(level: u32) -> Self {
         level as u16
@@ -103,10 +119,13 @@ impl TargetRows {
         let width = columns.len();
         let mut codes = crate::memory::filled(n_rows * width, C::default());
         for (t, column) in columns.iter().enumerate() {
+            let mut rows = codes.chunks_exact_mut(width.max(1));
             with_codes!(*column, |c| {
-                for (row, out) in codes.chunks_exact_mut(width.max(1)).enumerate().take(n_rows) {
-                    out[t] = C::from_level(c.code(row));
-                }
+                c.for_each_in(0..n_rows.min(c.n_rows()), |_, code| {
+                    if let Some(out) = rows.next() {
+                        out[t] = C::from_level(code);
+                    }
+                })
             });
         }
         codes
@@ -149,6 +168,13 @@ impl<'a, C: PackedCode> Rows<'a, C> {
     fn row(&self, r: u32) -> &'a [C] {
         let at = r as usize * self.width;
         &self.codes[at..at + self.width]
+    }
+
+    /// The codes of row `r` for the targets `targets` (a range within the width).
+    #[inline(always)]
+    fn targets_of(&self, r: u32, targets: &std::ops::Range<usize>) -> &'a [C] {
+        let at = r as usize * self.width;
+        &self.codes[at + targets.start..at + targets.end]
     }
 }
 
@@ -211,7 +237,7 @@ struct PlainCodes<'a, C> {
 
 /// Buffers of the pass: each side's counts, per target the original's sum of squared
 /// records and number of levels in the current q, and the key tables being made.
-struct PlainScratch<C> {
+struct PlainScratch<C: PackedCode> {
     orig: SideCounts<C>,
     syn: SideCounts<C>,
     orig_sums: Vec<(u64, u32)>,
@@ -233,18 +259,16 @@ impl<C> PlainCodes<'_, C> {
 }
 
 /// Records by target level of one side of a q, for every target of the pass at once:
-/// `C::LEVELS` counts per target (the `i`th target's from `i * C::LEVELS`), and the
-/// levels present as bits. Wide codes also mark which words of a mask are in use, so
-/// that reading and clearing the levels of a q cost the levels it has, not the
-/// target's. All zero between two q.
-struct SideCounts<C> {
-    counts: Vec<u32>,
-    present: Vec<u64>,
+/// per target its `C::LEVELS` counts and the levels present as bits. Wide codes also
+/// mark which words of a mask are in use, so that reading and clearing the levels of a
+/// q cost the levels it has, not the target's. All zero between two q.
+struct SideCounts<C: PackedCode> {
+    counts: Vec<C::Counts>,
+    present: Vec<C::Mask>,
     /// Per target (wide codes only): bit `w` set when word `w` of its mask is not zero.
     words_used: Vec<u64>,
     /// Per target, the words of its mask that its levels use.
     words: Vec<usize>,
-    code: std::marker::PhantomData<C>,
 }
 
 /// Records of a side of a q from which its masks are made from its counts (narrow
@@ -261,11 +285,10 @@ impl<C: PackedCode> SideCounts<C> {
     /// Counts for targets of `n_levels` levels each.
     fn new(n_levels: &[u32]) -> Self {
         SideCounts {
-            counts: vec![0; n_levels.len() * C::LEVELS],
-            present: vec![0; n_levels.len() * Self::MASK_WORDS],
+            counts: vec![C::NO_COUNTS; n_levels.len()],
+            present: vec![C::NO_MASK; n_levels.len()],
             words_used: vec![0; n_levels.len()],
             words: n_levels.iter().map(|&l| (l as usize).div_ceil(64).clamp(1, Self::MASK_WORDS)).collect(),
-            code: std::marker::PhantomData,
         }
     }
 
@@ -273,19 +296,23 @@ impl<C: PackedCode> SideCounts<C> {
     /// indexes its target's counts and mask without a bounds check.
     #[inline(always)]
     fn count(&mut self, rows: &[u32], codes: Rows<'_, C>, targets: &std::ops::Range<usize>) {
+        let n = targets.len();
+        let (counts, present, used) = (&mut self.counts[..n], &mut self.present[..n], &mut self.words_used[..n]);
         for &r in rows {
-            let row = &codes.row(r)[targets.clone()];
-            let per_target = self
-                .counts
-                .chunks_exact_mut(C::LEVELS)
-                .zip(self.present.chunks_exact_mut(Self::MASK_WORDS))
-                .zip(self.words_used.iter_mut());
-            for (((counts, present), used), &code) in per_target.zip(row) {
-                let level = code.index();
-                counts[level] += 1;
-                present[level >> 6] |= 1 << (level & 63);
-                if Self::MARKS_WORDS {
+            let row = codes.targets_of(r, targets);
+            if Self::MARKS_WORDS {
+                let per_target = counts.iter_mut().zip(present.iter_mut()).zip(used.iter_mut());
+                for (((counts, present), used), &code) in per_target.zip(row) {
+                    let level = code.index();
+                    counts[level] += 1;
+                    present[level >> 6] |= 1 << (level & 63);
                     *used |= 1 << (level >> 6);
+                }
+            } else {
+                for ((counts, present), &code) in counts.iter_mut().zip(present.iter_mut()).zip(row) {
+                    let level = code.index();
+                    counts[level] += 1;
+                    present[level >> 6] |= 1 << (level & 63);
                 }
             }
         }
@@ -299,15 +326,15 @@ impl<C: PackedCode> SideCounts<C> {
         if Self::MARKS_WORDS || rows.len() < MANY_ROWS {
             return self.count(rows, codes, targets);
         }
+        let counts = &mut self.counts[..targets.len()];
         for &r in rows {
-            let row = &codes.row(r)[targets.clone()];
-            for (counts, &code) in self.counts.chunks_exact_mut(C::LEVELS).zip(row) {
+            for (counts, &code) in counts.iter_mut().zip(codes.targets_of(r, targets)) {
                 counts[code.index()] += 1;
             }
         }
-        let per_target = self.counts.chunks_exact(C::LEVELS).zip(self.present.chunks_exact_mut(Self::MASK_WORDS));
-        for ((counts, present), &n) in per_target.zip(n_levels) {
-            for (word, levels) in present.iter_mut().zip(counts[..n as usize].chunks(64)) {
+        for ((counts, present), &n) in self.counts.iter().zip(self.present.iter_mut()).zip(n_levels) {
+            let levels = &counts.as_ref()[..n as usize];
+            for (word, levels) in present.as_mut().iter_mut().zip(levels.chunks(64)) {
                 *word = levels.iter().enumerate().fold(0u64, |bits, (b, &c)| bits | (((c != 0) as u64) << b));
             }
         }
@@ -315,13 +342,13 @@ impl<C: PackedCode> SideCounts<C> {
 
     #[inline(always)]
     fn at(&self, i: usize, level: usize) -> u64 {
-        self.counts[i * C::LEVELS + level] as u64
+        self.counts[i][level] as u64
     }
 
     /// Calls `f(level)` for each level of target `i` present, ascending.
     #[inline(always)]
     fn for_each_level(&self, i: usize, mut f: impl FnMut(usize)) {
-        let mask = &self.present[i * Self::MASK_WORDS..(i + 1) * Self::MASK_WORDS];
+        let mask = self.present[i].as_ref();
         let mut each_word = |w: usize| {
             let mut rest = mask[w];
             while rest != 0 {
@@ -343,8 +370,8 @@ impl<C: PackedCode> SideCounts<C> {
     /// Zeroes target `i`'s counts.
     #[inline(always)]
     fn clear(&mut self, i: usize) {
-        let counts = &mut self.counts[i * C::LEVELS..(i + 1) * C::LEVELS];
-        let mask = &mut self.present[i * Self::MASK_WORDS..(i + 1) * Self::MASK_WORDS];
+        let counts = self.counts[i].as_mut();
+        let mask = self.present[i].as_mut();
         let mut clear_word = |w: usize| {
             let mut bits = mask[w];
             while bits != 0 {

@@ -17,6 +17,14 @@ const COUNT_LANES: usize = 4;
 pub trait CodeSource: Sync {
     fn code(&self, row: usize) -> u32;
     fn n_rows(&self) -> usize;
+    /// Calls `f(i, code)` for the rows `rows` in order, `i` counting from 0: the codes
+    /// read in sequence, without a bounds check per row.
+    #[inline(always)]
+    fn for_each_in(&self, rows: std::ops::Range<usize>, mut f: impl FnMut(usize, u32)) {
+        for (i, row) in rows.enumerate() {
+            f(i, self.code(row));
+        }
+    }
 }
 
 macro_rules! narrow_source {
@@ -28,6 +36,12 @@ macro_rules! narrow_source {
             }
             fn n_rows(&self) -> usize {
                 self.len()
+            }
+            #[inline(always)]
+            fn for_each_in(&self, rows: std::ops::Range<usize>, mut f: impl FnMut(usize, u32)) {
+                for (i, &c) in self[rows].iter().enumerate() {
+                    f(i, c as u32);
+                }
             }
         }
     )*};
@@ -59,45 +73,46 @@ impl<'a> FactorCodes<'a> {
             }
             table.push(r as u32);
         }
-        let n_slots = table.len();
-        // Four lanes of counts, so that consecutive rows of one level do not wait on
-        // each other's increment (most factors have few levels), and one slot past the
-        // table for codes beyond it: a pass without branches.
-        let mut lanes = vec![[0u64; COUNT_LANES]; n_slots + 1];
-        // Codes 0 and below (other than NA) would land on the NA slot: counted apart.
-        let mut not_positive = [0usize; COUNT_LANES];
-        let slot = |c: i32| (c.max(0) as usize).min(n_slots);
-        let mut quads = raw.chunks_exact(COUNT_LANES);
-        for quad in quads.by_ref() {
-            for (lane, &c) in quad.iter().enumerate() {
-                not_positive[lane] += (c <= 0 && c != NA_INTEGER) as usize;
-                lanes[slot(c)][lane] += 1;
-            }
-        }
-        for &c in quads.remainder() {
-            not_positive[0] += (c <= 0 && c != NA_INTEGER) as usize;
-            lanes[slot(c)][0] += 1;
-        }
-        let beyond = if lanes[n_slots].iter().any(|&n| n > 0) {
-            raw.iter().copied().find(|&c| c.max(0) as usize >= n_slots)
-        } else {
-            None
-        };
-        lanes.pop();
-        let not_positive: usize = not_positive.iter().sum();
-        let raw_counts: Vec<u64> = lanes.iter().map(|l| l.iter().sum()).collect();
-        let bad = beyond.or_else(|| {
-            if not_positive > 0 {
-                raw.iter().copied().find(|&c| c <= 0 && c != NA_INTEGER)
-            } else {
-                None
-            }
-        });
-        if let Some(bad) = bad {
-            return Err(CoreError::new(format!("internal: factor code {bad} has no level")));
-        }
+        let raw_counts = count_raw_codes(raw, remap.len())
+            .map_err(|bad| CoreError::new(format!("internal: factor code {bad} has no level")))?;
         Ok(FactorCodes { raw, table, raw_counts })
     }
+}
+
+/// Rows of each of R's codes of a factor column of `n_codes` levels: `[0]` its NAs,
+/// `[r]` the rows of code `r`; or the first code that is neither NA nor a level. Not
+/// inlined: its loop compiles the same wherever it is called from.
+#[inline(never)]
+fn count_raw_codes(raw: &[i32], n_codes: usize) -> Result<Vec<u64>, i32> {
+    // Code r counted at slot r - 1, and NA and every code outside 1..=n_codes at the
+    // last slot (R's code less one, as unsigned, clamped to it): no branch, and no
+    // bounds check. NAs are counted apart, to tell them from bad codes. Four lanes, so
+    // that consecutive rows of one level do not wait on each other's increment (most
+    // factors have few levels).
+    let mut lanes = vec![[0u64; COUNT_LANES]; n_codes + 1];
+    let mut na = 0u64;
+    let last = n_codes;
+    let slot = |c: i32| ((c as u32).wrapping_sub(1) as usize).min(last);
+    let mut quads = raw.chunks_exact(COUNT_LANES);
+    for quad in quads.by_ref() {
+        for (lane, &c) in quad.iter().enumerate() {
+            na += (c == NA_INTEGER) as u64;
+            // SAFETY: `slot` is at most `last`, and `lanes` has `last + 1` slots.
+            unsafe { lanes.get_unchecked_mut(slot(c))[lane] += 1 };
+        }
+    }
+    for &c in quads.remainder() {
+        na += (c == NA_INTEGER) as u64;
+        lanes[slot(c)][0] += 1;
+    }
+    if lanes[last].iter().sum::<u64>() != na {
+        let level = |c: i32| c >= 1 && c as usize <= n_codes;
+        return Err(raw.iter().copied().find(|&c| c != NA_INTEGER && !level(c)).unwrap_or(0));
+    }
+    let mut counts = Vec::with_capacity(n_codes + 1);
+    counts.push(na);
+    counts.extend(lanes[..last].iter().map(|l| l.iter().sum::<u64>()));
+    Ok(counts)
 }
 
 impl CodeSource for FactorCodes<'_> {
@@ -107,6 +122,15 @@ impl CodeSource for FactorCodes<'_> {
     }
     fn n_rows(&self) -> usize {
         self.raw.len()
+    }
+    #[inline(always)]
+    fn for_each_in(&self, rows: std::ops::Range<usize>, mut f: impl FnMut(usize, u32)) {
+        let table = self.table.as_slice();
+        for (i, &r) in self.raw[rows].iter().enumerate() {
+            // SAFETY: `new` checked every code to be NA (0 once clamped) or a level of
+            // the table, `1..table.len()`.
+            f(i, unsafe { *table.get_unchecked(r.max(0) as usize) });
+        }
     }
 }
 
@@ -365,6 +389,30 @@ mod tests {
                 expected[if c == na { 4 } else { remap[c as usize - 1] as usize }] += 1;
             }
             assert_eq!(f.level_counts(5), expected, "length {len}");
+        }
+    }
+
+    /// `for_each_in` reads, for any range of rows, what `code` reads row by row, from
+    /// owned codes of each width and from a factor's codes through its table.
+    #[test]
+    fn codes_read_in_sequence_equal_codes_read_by_row() {
+        let na = NA_INTEGER;
+        let raw = [2, na, 1, 3, 3, na, 1, 2, 2];
+        let sources = [
+            LevelCodes::narrow(vec![4, 0, 1, 3, 3, 4, 1, 2, 2], 5),
+            LevelCodes::narrow(vec![4, 0, 300, 3, 3, 4, 1, 299, 2], 301),
+            LevelCodes::narrow(vec![4, 0, 70_000, 3, 3, 4, 1, 2, 69_999], 70_001),
+            LevelCodes::Factor(FactorCodes::new(&raw, &[3, 0, 2], 5, 4).unwrap()),
+        ];
+        for source in &sources {
+            for start in 0..raw.len() {
+                for end in start..=raw.len() {
+                    let mut read = Vec::new();
+                    with_codes!(source, |s| s.for_each_in(start..end, |i, c| read.push((i, c))));
+                    let by_row: Vec<(usize, u32)> = (start..end).map(|r| (r - start, source.code(r))).collect();
+                    assert_eq!(read, by_row, "rows {start}..{end}");
+                }
+            }
         }
     }
 }
