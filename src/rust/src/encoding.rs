@@ -129,9 +129,7 @@ fn info_robj(v: &EncodedVar<'_>, integer_kind: bool) -> GlueResult<(Robj, bool)>
     // its rows (a nearly unique target).
     let level_counts: Robj = if v.one_sided {
         List::from_values(
-            v.codes
-                .iter()
-                .map(|c| Robj::from(c.level_counts(v.n_levels).into_iter().map(|n| n as f64).collect::<Vec<f64>>())),
+            (0..v.codes.len()).map(|d| Robj::from(v.level_counts(d).iter().map(|&n| n as f64).collect::<Vec<f64>>())),
         )
         .into()
     } else {
@@ -139,7 +137,7 @@ fn info_robj(v: &EncodedVar<'_>, integer_kind: bool) -> GlueResult<(Robj, bool)>
     };
     let original_distinct: Robj = match (&v.numeric_levels, v.codes.first()) {
         (Some(l), Some(orig)) if l.len() > orig.len() / 2 => {
-            let counts = orig.level_counts(v.n_levels);
+            let counts = v.level_counts(0);
             let distinct = counts.iter().enumerate().filter(|&(i, &n)| n > 0 && i != v.missing_code as usize).count();
             Robj::from(distinct as i32)
         }
@@ -278,9 +276,9 @@ pub fn level_counts(encoded: Robj, request: LevelCountsRequest) -> GlueResult<Ro
         return Err(internal(format!("{} weights for {} datasets", weights.len(), v.codes.len())));
     }
     let mut out = Vec::with_capacity(v.codes.len());
-    for (codes, w) in v.codes.iter().zip(&weights) {
+    for (d, (codes, w)) in v.codes.iter().zip(&weights).enumerate() {
         let counts: Vec<f64> = match w {
-            None => codes.level_counts(v.n_levels).into_iter().map(|n| n as f64).collect(),
+            None => v.level_counts(d).iter().map(|&n| n as f64).collect(),
             Some(w) => {
                 codes.weighted_level_counts(v.n_levels, w).ok_or_else(|| internal("weights do not match the rows"))?
             }

@@ -341,7 +341,7 @@ impl Prepared {
                 .map(|t| {
                     let target = &vars[t.var];
                     let count = || match weights_orig {
-                        None => target.codes[orig].level_counts(target.n_levels),
+                        None => target.level_counts(orig).into_owned(),
                         Some(w) => weighted_level_counts(&target.codes[orig], w, target.n_levels),
                     };
                     run.cache.margin(t.var, count).into_owned()

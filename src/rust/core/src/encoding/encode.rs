@@ -13,6 +13,8 @@ use crate::codes::{FactorCodes, LevelCodes};
 use crate::error::{check_row_count, CoreError, CoreResult};
 use crate::workers::{chunks_by_cost, ShouldStop, Workers};
 use hashbrown::HashMap;
+use std::borrow::Cow;
+use std::sync::OnceLock;
 
 /// R's `NA_real_` is the NaN whose low 32 bits are 1954 (what `R_IsNA` tests); any
 /// other NaN is the value `NaN`, a level of its own (definitions vignette 2.2).
@@ -74,14 +76,52 @@ pub struct EncodedVar<'a> {
     /// that print alike are merged): the magnitudes the distances of section 11 use,
     /// kept beside the codes. `None` for factors.
     pub magnitudes: Option<Vec<RawColumn<'a>>>,
+    /// Per dataset, its records at each level once counted (`level_counts`), kept for
+    /// variables of at most `KEPT_COUNT_LEVELS` levels: counted when the variable is
+    /// made (which levels occur), and read again for R (levels on one side, distinct
+    /// values) and for the targets' margins.
+    counted: Vec<OnceLock<Vec<u64>>>,
 }
+
+/// Variables of up to this many levels keep their level counts (`EncodedVar::counted`,
+/// at most half a megabyte a dataset); wider ones count again when asked.
+const KEPT_COUNT_LEVELS: u32 = 1 << 16;
 
 impl<'a> EncodedVar<'a> {
     /// Builds the variable and works out what follows from its codes.
     pub fn new(codes: Vec<LevelCodes<'a>>, n_levels: u32, missing_code: u32, numeric_levels: Option<Vec<f64>>) -> Self {
         use rayon::prelude::*;
-        let present: Vec<Vec<bool>> = codes.par_iter().map(|c| c.presence(n_levels)).collect();
-        Self::with_presence(codes, n_levels, missing_code, numeric_levels, present)
+        let counted: Vec<OnceLock<Vec<u64>>> = codes.iter().map(|_| OnceLock::new()).collect();
+        let present: Vec<Vec<bool>> = codes
+            .par_iter()
+            .zip(counted.par_iter())
+            .map(|(c, kept)| {
+                let counts = c.level_counts(n_levels);
+                let present = counts.iter().map(|&n| n > 0).collect();
+                if n_levels <= KEPT_COUNT_LEVELS {
+                    // A new cell: it takes the counts.
+                    let _ = kept.set(counts);
+                }
+                present
+            })
+            .collect();
+        Self::with_presence(codes, n_levels, missing_code, numeric_levels, present).with_counted(counted)
+    }
+
+    /// The records of dataset `d` at each level: kept ones, or counted now.
+    pub fn level_counts(&self, d: usize) -> Cow<'_, [u64]> {
+        match self.counted.get(d) {
+            Some(kept) if self.n_levels <= KEPT_COUNT_LEVELS => {
+                Cow::Borrowed(kept.get_or_init(|| self.codes[d].level_counts(self.n_levels)))
+            }
+            _ => Cow::Owned(self.codes[d].level_counts(self.n_levels)),
+        }
+    }
+
+    /// The same variable with the counts `counted` kept (one cell per dataset).
+    fn with_counted(mut self, counted: Vec<OnceLock<Vec<u64>>>) -> Self {
+        self.counted = counted;
+        self
     }
 
     /// As `new`, given which levels occur in each dataset.
@@ -94,7 +134,8 @@ impl<'a> EncodedVar<'a> {
     ) -> Self {
         let has_missing = present.iter().map(|p| p[missing_code as usize]).collect();
         let one_sided = one_sided(&present, missing_code);
-        EncodedVar { codes, n_levels, missing_code, numeric_levels, has_missing, one_sided, magnitudes: None }
+        let counted = codes.iter().map(|_| OnceLock::new()).collect();
+        EncodedVar { codes, n_levels, missing_code, numeric_levels, has_missing, one_sided, magnitudes: None, counted }
     }
 
     /// The same variable with its values kept beside the codes.
@@ -682,6 +723,42 @@ mod tests {
         assert!(merge_numeric_levels(&w, &mut enc.clone(), &[1, 1, 2]).is_err());
         assert!(merge_numeric_levels(&w, &mut enc.clone(), &[0, 0, 1]).is_err());
         assert!(merge_numeric_levels(&w, &mut enc.clone(), &[0, 1]).is_err());
+    }
+
+    /// The level counts a variable keeps (or counts again, past `KEPT_COUNT_LEVELS`
+    /// levels) are its codes' counts, asked once or twice, for factors, doubles, whole
+    /// numbers and after a merge.
+    #[test]
+    fn kept_level_counts_are_the_codes_counts() {
+        let w = Workers::new(2).unwrap();
+        let check = |enc: &EncodedVar<'_>, what: &str| {
+            for d in 0..enc.codes.len() {
+                let want = enc.codes[d].level_counts(enc.n_levels);
+                assert_eq!(&*enc.level_counts(d), want.as_slice(), "{what}, dataset {d}");
+                assert_eq!(&*enc.level_counts(d), want.as_slice(), "{what}, dataset {d}, again");
+            }
+        };
+        let factor = encode_factor(
+            &[
+                RawColumn::Factor { codes: &[1, 2, NA_INTEGER, 2], remap: &[2, 0] },
+                RawColumn::Factor { codes: &[2, 2], remap: &[0, 1] },
+            ],
+            4,
+            3,
+        )
+        .unwrap();
+        check(&factor, "factor");
+        let (a, b) = ([0.1 + 0.2, 0.3, 1.0, NA_REAL, 1.0], [0.3, 2.5]);
+        let mut doubles = encode_numeric(&[RawColumn::Double(&a), RawColumn::Double(&b)]).unwrap();
+        check(&doubles, "doubles");
+        merge_numeric_levels(&w, &mut doubles, &[0, 0, 2, 3]).unwrap();
+        check(&doubles, "doubles merged");
+        let whole = encode_numeric(&[RawColumn::Integer(&[3, NA_INTEGER, 3, -2]), RawColumn::Integer(&[7])]).unwrap();
+        check(&whole, "whole numbers");
+        let many: Vec<f64> = (0..(KEPT_COUNT_LEVELS as usize + 5)).map(|i| i as f64 + 0.5).collect();
+        let wide = encode_numeric(&[RawColumn::Double(&many), RawColumn::Double(&many[..3])]).unwrap();
+        assert!(wide.n_levels > KEPT_COUNT_LEVELS);
+        check(&wide, "more levels than kept");
     }
 
     #[test]
