@@ -310,6 +310,34 @@ fn mark_whole_values(col: &RawColumn<'_>, lo: i64, present: &mut [bool]) {
     }
 }
 
+/// Counts in `counts` each value of a column that `whole_range` accepted, at its
+/// offset from `lo` (the span fits `counts`); returns its missing values. Columns have
+/// at most 2^31 - 1 rows (`check_rows`): a count fits.
+fn count_whole_values(col: &RawColumn<'_>, lo: i64, counts: &mut [u32]) -> u64 {
+    let mut missing = 0u64;
+    match col {
+        RawColumn::Integer(x) => x.iter().for_each(|&v| {
+            if v == NA_INTEGER {
+                missing += 1;
+            } else {
+                counts[(v as i64 - lo) as usize] += 1;
+            }
+        }),
+        RawColumn::Double(x) => {
+            let lo = lo as f64;
+            x.iter().for_each(|&v| {
+                if v.is_nan() {
+                    missing += 1;
+                } else {
+                    counts[offset_of(v, lo)] += 1;
+                }
+            })
+        }
+        RawColumn::Factor { .. } => {}
+    }
+    missing
+}
+
 /// The codes of a column that `whole_range` accepted: `code(offset from lo)`, or
 /// `missing` for a missing value, in the narrowest width for `n_levels` levels.
 fn whole_codes<'a>(
@@ -355,14 +383,29 @@ fn encode_whole_numbers<'a>(columns: &[RawColumn<'_>]) -> Option<EncodedVar<'a>>
         return None;
     }
     let span = span as usize;
-    let present: Vec<Vec<bool>> = columns
-        .par_iter()
-        .map(|c| {
-            let mut p = vec![false; span];
-            mark_whole_values(c, lo, &mut p);
-            p
-        })
-        .collect();
+    // Each column's values counted by offset when the variable keeps its level counts
+    // (`KEPT_COUNT_LEVELS`; then no later pass counts them), else only marked.
+    let counted_by_offset: Option<Vec<(Vec<u32>, u64)>> = (span < KEPT_COUNT_LEVELS as usize).then(|| {
+        columns
+            .par_iter()
+            .map(|c| {
+                let mut counts = vec![0u32; span];
+                let missing = count_whole_values(c, lo, &mut counts);
+                (counts, missing)
+            })
+            .collect()
+    });
+    let present: Vec<Vec<bool>> = match &counted_by_offset {
+        Some(counted) => counted.iter().map(|(counts, _)| counts.iter().map(|&n| n > 0).collect()).collect(),
+        None => columns
+            .par_iter()
+            .map(|c| {
+                let mut p = vec![false; span];
+                mark_whole_values(c, lo, &mut p);
+                p
+            })
+            .collect(),
+    };
     // The values present anywhere: one OR of the columns' tables (a wide span, such as
     // incomes, is read once per column in bulk, then once whole).
     let mut anywhere = vec![false; span];
@@ -386,7 +429,19 @@ fn encode_whole_numbers<'a>(columns: &[RawColumn<'_>]) -> Option<EncodedVar<'a>>
         .zip(&ranges)
         .map(|(p, &(_, _, missing))| offsets.iter().map(|&o| p[o]).chain([missing]).collect())
         .collect();
-    Some(EncodedVar::with_presence(codes, n_levels, missing_code, Some(levels), present_by_level))
+    let encoded = EncodedVar::with_presence(codes, n_levels, missing_code, Some(levels), present_by_level);
+    Some(match counted_by_offset {
+        Some(counted) => encoded.with_counted(
+            counted
+                .iter()
+                .map(|(counts, missing)| {
+                    let by_level: Vec<u64> = offsets.iter().map(|&o| counts[o] as u64).chain([*missing]).collect();
+                    OnceLock::from(by_level)
+                })
+                .collect(),
+        ),
+        None => encoded,
+    })
 }
 
 /// Encodes a numeric variable over all its datasets: levels are the distinct values
@@ -755,6 +810,10 @@ mod tests {
         check(&doubles, "doubles merged");
         let whole = encode_numeric(&[RawColumn::Integer(&[3, NA_INTEGER, 3, -2]), RawColumn::Integer(&[7])]).unwrap();
         check(&whole, "whole numbers");
+        // A span past the kept levels: marked, then counted when asked.
+        let spread =
+            encode_numeric(&[RawColumn::Integer(&[0, 70_000, NA_INTEGER, 0]), RawColumn::Integer(&[5])]).unwrap();
+        check(&spread, "whole numbers of a wide span");
         let many: Vec<f64> = (0..(KEPT_COUNT_LEVELS as usize + 5)).map(|i| i as f64 + 0.5).collect();
         let wide = encode_numeric(&[RawColumn::Double(&many), RawColumn::Double(&many[..3])]).unwrap();
         assert!(wide.n_levels > KEPT_COUNT_LEVELS);
