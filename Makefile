@@ -6,7 +6,7 @@ RSCRIPT := R_LIBS=$(R_LIB) Rscript
 PKG_VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := synthrisk_$(PKG_VERSION).tar.gz
 
-.PHONY: setup setup-runtime install demo test test-rust test-r check check-cran vendor-check site readme bench bench-anonymeter bench-cluster anonymeter-venv clean docs
+.PHONY: setup setup-runtime install demo test test-rust rust-tests test-r check check-cran cran-check vendor-check site readme bench bench-anonymeter bench-cluster anonymeter-venv clean docs
 
 # Everything (tests, checks, site); setup-runtime: only what install and demo need.
 setup:
@@ -28,6 +28,9 @@ demo: install
 	$(RSCRIPT) tools/demo.R demo-output
 
 test-rust: setup
+	@$(MAKE) --no-print-directory rust-tests
+
+rust-tests:
 	cargo test --manifest-path src/rust/Cargo.toml -p synthrisk-core
 
 test-r: setup install
@@ -47,6 +50,9 @@ check: setup
 # Tests run as on CRAN (NOT_CRAN unset); the full suite runs in test-r. Fails on an ERROR or a WARNING; the NOTEs are
 # explained in cran-comments.md.
 check-cran: setup
+	@$(MAKE) --no-print-directory cran-check
+
+cran-check:
 	rm -rf synthrisk.Rcheck $(TARBALL) /tmp/synthrisk-check-cran.log
 	@scratch=$$(mktemp -d) && mkdir -p $$scratch/cargo-home $$scratch/home && \
 	Rscript tools/offline-cran-db.R $$scratch/cran && export R_CRAN_WEB=file://$$scratch/cran && \
@@ -67,8 +73,25 @@ check-cran: setup
 vendor-check:
 	sh tools/vendor.sh --check
 
-test: test-rust vendor-check test-r check-cran
-	@cat .test-summary
+# The tarball's check runs beside the Rust tests and testthat (each of those leaves a
+# core mostly idle; the check's builds are long single-threaded link steps); its log is
+# printed after them. It starts once the package is installed and builds from its own
+# copy of the tree: the tests start when that copy is made.
+test: setup vendor-check install
+	@rm -f .check-cran.log .test-summary
+	@$(MAKE) --no-print-directory cran-check > .check-cran.log 2>&1 & check=$$!; \
+	for _ in $$(seq 1 600); do \
+	  grep -q "installing the package to build vignettes" .check-cran.log 2>/dev/null && break; \
+	  kill -0 $$check 2>/dev/null || break; sleep 0.5; \
+	done; \
+	$(MAKE) --no-print-directory rust-tests; rust=$$?; \
+	$(RSCRIPT) tools/run-tests.R; tests=$$?; \
+	echo "Waiting for R CMD check --as-cran, run beside the tests (its log follows)"; \
+	wait $$check; cran=$$?; \
+	cat .check-cran.log; \
+	echo "cargo test: exit $$rust; testthat: exit $$tests; check-cran: exit $$cran"; \
+	cat .test-summary 2>/dev/null; \
+	[ $$rust -eq 0 ] && [ $$tests -eq 0 ] && [ $$cran -eq 0 ]
 
 # The pkgdown site in docs/ (articles from vignettes/), from the package in .rlib;
 # offline (no look-up of the package on CRAN).

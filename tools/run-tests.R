@@ -4,9 +4,26 @@ library(testthat)
 options(testthat.progress.max_fails = Inf)
 Sys.setenv(NOT_CRAN = "true")
 library(synthrisk)
-res <- as.data.frame(testthat::test_dir("tests/testthat", package = "synthrisk", load_package = "installed",
+# The Spark cluster takes a minute or more to start: it starts now, in the background,
+# and the Spark tests (helper-spark.R) wait for it; it is stopped when the run ends.
+spark_script <- "tools/spark-cluster.sh"
+if (file.exists(spark_script) && nzchar(Sys.which("java"))) {
+  spark_dir <- tempfile("synthrisk-spark-", tmpdir = "/tmp")
+  system2("bash", c("-c", shQuote(sprintf("bash %s start %s > %s.log 2>&1; echo $? > %s.status",
+                                           spark_script, spark_dir, spark_dir, spark_dir))), wait = FALSE)
+  Sys.setenv(SYNTHRISK_SPARK_STARTING = spark_dir)
+  on_exit_stop_spark <- function() {
+    while (!file.exists(paste0(spark_dir, ".status"))) Sys.sleep(0.5)
+    system2("bash", c(spark_script, "stop", spark_dir), stdout = FALSE, stderr = FALSE)
+    unlink(c(spark_dir, paste0(spark_dir, c(".log", ".status"))), recursive = TRUE)
+  }
+} else {
+  on_exit_stop_spark <- function() invisible()
+}
+res <- tryCatch(as.data.frame(testthat::test_dir("tests/testthat", package = "synthrisk", load_package = "installed",
                                         reporter = ProgressReporter$new(show_praise = FALSE),
-                                        stop_on_failure = FALSE))
+                                        stop_on_failure = FALSE)),
+                finally = on_exit_stop_spark())
 passed <- sum(res$passed)
 failed <- sum(res$failed) + sum(res$error)
 skipped <- sum(res$skipped)

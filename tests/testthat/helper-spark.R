@@ -1,6 +1,7 @@
 # Spark for the tests: a standalone cluster (a master, two workers and the Thrift JDBC
 # server; tools/spark-cluster.sh) started once for the test run and stopped by the
-# PIDs of its processes when the run ends. Spark itself is installed by `make setup`
+# PIDs of its processes when the run ends (tools/run-tests.R starts it in the background
+# as the run begins and names its directory in SYNTHRISK_SPARK_STARTING). Spark itself is installed by `make setup`
 # (tools/setup.sh all), from the shell: a test never downloads it, and fails naming
 # `make setup` when it is missing. R reaches the Thrift server through Spark's
 # own Hive JDBC driver with rJava, behind the small DBI connection below: test code,
@@ -24,18 +25,35 @@ spark_cluster <- local({
     script <- testthat::test_path("..", "..", "tools", "spark-cluster.sh")
     if (!file.exists(script)) testthat::skip("tools/spark-cluster.sh is not beside the tests")
     if (!nzchar(Sys.which("java"))) testthat::skip("java is not installed (openjdk-17-jre-headless)")
-    dir <- tempfile("synthrisk-spark-", tmpdir = "/tmp")
-    # A failed start is reported below with the script's own message.
-    started <- suppressWarnings(system2("bash", c(shQuote(script), "start", shQuote(dir)), stdout = TRUE, stderr = TRUE))
-    stop_cluster <- function() {
-      system2("bash", c(shQuote(script), "stop", shQuote(dir)), stdout = FALSE, stderr = FALSE)
-      unlink(dir, recursive = TRUE)
+    starting <- Sys.getenv("SYNTHRISK_SPARK_STARTING")
+    if (nzchar(starting)) {
+      # tools/run-tests.R started the cluster when the run began, and stops it.
+      dir <- starting
+      status_file <- paste0(dir, ".status")
+      waited <- 0
+      while (!file.exists(status_file) && waited < 600) {
+        Sys.sleep(0.5)
+        waited <- waited + 0.5
+      }
+      status <- if (file.exists(status_file)) readLines(status_file) else "no status after 600 s"
+      if (!identical(status, "0")) {
+        stop("the Spark cluster did not start (", status, "):\n",
+             paste(readLines(paste0(dir, ".log")), collapse = "\n"))
+      }
+    } else {
+      dir <- tempfile("synthrisk-spark-", tmpdir = "/tmp")
+      # A failed start is reported below with the script's own message.
+      started <- suppressWarnings(system2("bash", c(shQuote(script), "start", shQuote(dir)), stdout = TRUE, stderr = TRUE))
+      stop_cluster <- function() {
+        system2("bash", c(shQuote(script), "stop", shQuote(dir)), stdout = FALSE, stderr = FALSE)
+        unlink(dir, recursive = TRUE)
+      }
+      if (!is.null(attr(started, "status"))) {
+        stop_cluster()
+        stop("the Spark cluster did not start:\n", paste(started, collapse = "\n"))
+      }
+      withr::defer(stop_cluster(), envir = testthat::teardown_env())
     }
-    if (!is.null(attr(started, "status"))) {
-      stop_cluster()
-      stop("the Spark cluster did not start:\n", paste(started, collapse = "\n"))
-    }
-    withr::defer(stop_cluster(), envir = testthat::teardown_env())
     cluster <<- list(dir = dir, home = readLines(file.path(dir, "spark-home")),
                      thrift_port = as.integer(readLines(file.path(dir, "thrift-port"))),
                      master_port = as.integer(readLines(file.path(dir, "master-port"))),
