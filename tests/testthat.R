@@ -4,7 +4,7 @@ library(synthrisk)
 # As CRAN runs the tests (NOT_CRAN unset), the files below are left out so that the
 # check stays within CRAN's time: reports, plots, SQLite, the key sweep and the long
 # random comparisons with the plain-R references. `make test` runs every file in full
-# (tools/run-tests.R, NOT_CRAN=true) before its R CMD check --as-cran.
+# (tools/run-tests.R, NOT_CRAN=true) beside its R CMD check --as-cran.
 long_on_cran <- c("cell-counts", "database-sqlite", "dcr", "disclosure-report", "encode", "intervals",
                   "key-sweep", "key-sweep-report", "linkability-risk", "plot", "print", "reference-inputs",
                   "resynthesize", "singling-out-risk", "tau-curve")
