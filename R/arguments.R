@@ -45,8 +45,8 @@ frame_arguments <- function(family, env) {
   signature <- request_signature(family)
   names <- signature$names
   # missing() says whether each argument carries a value (a symbol bound to a missing
-  # argument does not).
-  given <- names[!vapply(names, function(n) eval(call("missing", as.name(n)), env), logical(1))]
+  # argument does not); one call asks it of every argument.
+  given <- names[!eval(signature$missing, env)]
   has_value <- names %in% given | !signature$no_default
   values <- vector("list", length(names))
   names(values) <- names
@@ -73,7 +73,10 @@ request_signature <- function(family) {
     f <- rlang::new_function(formals, quote(list(env = environment())))
     names <- setdiff(names(formals), "...")
     signature_cache[[family]] <- list(bind = f, names = names,
-                                      no_default = vapply(formals[names], rlang::is_missing, logical(1)))
+                                      no_default = vapply(formals[names], rlang::is_missing, logical(1)),
+                                      missing = as.call(c(as.name("c"), lapply(names, function(n) {
+                                        call("missing", as.name(n))
+                                      }))))
     signature_cache[[family]]
   }
 }

@@ -85,8 +85,9 @@ disclosure_notes <- function(x, enc, m) {
   if (is_one_sided_target(enc, target)) notes[["one_sided"]] <- sprintf(one_sided_note, target)
   tcap <- x$measures$TCAP_synthpop
   if (!is.null(tcap)) {
-    notes[[two_definition_measure]] <- sprintf(tcap_synthpop_note, paste(format(round(tcap, x$digits), nsmall = 0),
-                                                                         collapse = ", "))
+    # Fixed decimals by sprintf(): format() took a tenth of a small call's notes.
+    values <- sprintf("%.*f", as.integer(x$digits), round(tcap, x$digits) + 0)
+    notes[[two_definition_measure]] <- sprintf(tcap_synthpop_note, paste(values, collapse = ", "))
   }
   if (length(enc$adjusted) > 0) {
     adjusted <- adjusted_line(enc$adjusted[enc$adjusted %in% c(x$keys, target)], m)

@@ -23,8 +23,10 @@ dataset_name <- function(j, m) {
 
 # NULL when `x` can be a key or target, else what is wrong with it.
 unusable_column_type <- function(x) {
-  # The usual columns, plain vectors and factors, in few steps.
-  if (is.atomic(x) && is.null(dim(x)) && !is.null(x) && !is.complex(x) && (!is.object(x) || is.factor(x))) {
+  # The usual columns, plain vectors and factors, in few steps (their dimensions are
+  # their attribute: no dim() dispatch).
+  if (is.atomic(x) && is.null(attr(x, "dim", exact = TRUE)) && !is.null(x) && !is.complex(x) &&
+      (!is.object(x) || is.factor(x))) {
     return(NULL)
   }
   if (is.data.frame(x)) {

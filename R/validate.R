@@ -234,8 +234,9 @@ check_targets_vs_keys <- function(targets, keys, arg, call) {
 
 check_in_syntheses <- function(vars, syn, call) {
   for (j in seq_along(syn)) {
-    bad <- setdiff(vars, dataset_names(syn[[j]]))
+    bad <- vars[!vars %in% dataset_names(syn[[j]])]
     if (length(bad) > 0) {
+      bad <- unique(bad)
       which <- if (length(syn) > 1) paste("Synthesis", j) else "The synthetic data"
       cli::cli_abort("{which} must have every key and target; {.val {bad}} {?is/are} missing.", call = call)
     }
