@@ -75,17 +75,19 @@ vendor-check:
 
 # testthat, the longest step, runs in the foreground as soon as the package is
 # installed; beside it, at a lower priority (nice), the Rust tests and the tarball's
-# check run on the core testthat leaves idle, their logs printed after the testthat
-# run; a failed step counts as a failure in the totals line. The check builds the
-# tarball from its own copy of the tree: the other steps start once that copy is made.
+# check run on the core testthat leaves idle, their logs (.rust-tests.log,
+# .check-cran.log) printed after the testthat run; a failed step counts as a failure
+# in the totals line. The check builds the tarball from its own copy of the tree: the
+# other steps start once that copy is made. Each background step runs in a session of
+# its own (setsid), stopped whole if make test is interrupted.
 test: setup vendor-check install
-	@rm -f .check-cran.log .rust-tests.log .test-summary
-	@nice -n 10 $(MAKE) --no-print-directory cran-check > .check-cran.log 2>&1 & check=$$!; \
-	for _ in $$(seq 1 600); do \
-	  grep -q "installing the package to build vignettes" .check-cran.log 2>/dev/null && break; \
-	  kill -0 $$check 2>/dev/null || break; sleep 0.5; \
+	@rm -f .check-cran.log .rust-tests.log .test-summary .test-summary.new
+	@trap 'kill -- -$$check -$$rust 2>/dev/null; exit 130' INT TERM; \
+	setsid -w nice -n 10 $(MAKE) --no-print-directory cran-check > .check-cran.log 2>&1 & check=$$!; \
+	while kill -0 $$check 2>/dev/null && ! grep -q "installing the package to build vignettes" .check-cran.log; do \
+	  sleep 0.5; \
 	done; \
-	nice -n 10 $(MAKE) --no-print-directory rust-tests > .rust-tests.log 2>&1 & rust=$$!; \
+	setsid -w nice -n 10 $(MAKE) --no-print-directory rust-tests > .rust-tests.log 2>&1 & rust=$$!; \
 	$(RSCRIPT) tools/run-tests.R; tests=$$?; \
 	echo "Waiting for cargo test and R CMD check --as-cran, run beside testthat (their logs follow)"; \
 	wait $$rust; rust_status=$$?; cat .rust-tests.log; \
@@ -153,4 +155,4 @@ bench-cluster: setup install
 
 clean:
 	rm -rf $(R_LIB) synthrisk.Rcheck $(TARBALL) src/rust/target src/*.o src/*.so src/Makevars src/vendor src/.cargo \
-	  demo-output docs .test-summary
+	  demo-output docs .test-summary .test-summary.new .check-cran.log .rust-tests.log

@@ -6,16 +6,27 @@ Sys.setenv(NOT_CRAN = "true")
 library(synthrisk)
 # The Spark cluster takes a minute or more to start: it starts now, in the background,
 # and the Spark tests (helper-spark.R) wait for it; it is stopped when the run ends.
+# Only when the Spark tests can run (helper-spark.R skips them otherwise; the packages
+# are looked up, not loaded). The status
+# file appears whole (written aside, then renamed), so a reader never sees it empty.
 spark_script <- "tools/spark-cluster.sh"
-if (file.exists(spark_script) && nzchar(Sys.which("java"))) {
+spark_packages <- c("DBI", "dplyr", "dbplyr", "rJava", "jsonlite")
+if (file.exists(spark_script) && nzchar(Sys.which("java")) &&
+    all(nzchar(vapply(spark_packages, function(p) system.file(package = p), character(1))))) {
   spark_dir <- tempfile("synthrisk-spark-", tmpdir = "/tmp")
-  system2("bash", c("-c", shQuote(sprintf("bash %s start %s > %s.log 2>&1; echo $? > %s.status",
-                                           spark_script, spark_dir, spark_dir, spark_dir))), wait = FALSE)
+  system2("bash", c("-c", shQuote(sprintf("bash %s start %s > %s.log 2>&1; echo $? > %s.status.tmp; mv %s.status.tmp %s.status",
+                                           spark_script, spark_dir, spark_dir, spark_dir, spark_dir, spark_dir))),
+          wait = FALSE)
   Sys.setenv(SYNTHRISK_SPARK_STARTING = spark_dir)
   on_exit_stop_spark <- function() {
-    while (!file.exists(paste0(spark_dir, ".status"))) Sys.sleep(0.5)
+    # The start gives up within six minutes (tools/spark-cluster.sh); stopped either way.
+    waited <- 0
+    while (!file.exists(paste0(spark_dir, ".status")) && waited < 600) {
+      Sys.sleep(0.5)
+      waited <- waited + 0.5
+    }
     system2("bash", c(spark_script, "stop", spark_dir), stdout = FALSE, stderr = FALSE)
-    unlink(c(spark_dir, paste0(spark_dir, c(".log", ".status"))), recursive = TRUE)
+    unlink(c(spark_dir, paste0(spark_dir, c(".log", ".status", ".status.tmp"))), recursive = TRUE)
   }
 } else {
   on_exit_stop_spark <- function() invisible()
