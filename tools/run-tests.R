@@ -27,8 +27,8 @@ system2(file.path(R.home("bin"), "Rscript"), c("tools/run-tests.R", "--beside", 
 # The Spark cluster takes a minute or more to start: it starts now, in the background,
 # and the Spark tests (helper-spark.R) wait for it; it is stopped when the run ends.
 # Only when the Spark tests can run (helper-spark.R skips them otherwise; the packages
-# are looked up, not loaded). The status
-# file appears whole (written aside, then renamed), so a reader never sees it empty.
+# are looked up, not loaded). The status file appears whole (written aside, then
+# renamed), so a reader never sees it empty.
 spark_script <- "tools/spark-cluster.sh"
 spark_packages <- c("DBI", "dplyr", "dbplyr", "rJava", "jsonlite")
 if (file.exists(spark_script) && nzchar(Sys.which("java")) &&
