@@ -7,8 +7,12 @@ library(synthrisk)
 
 # The long files that need no server run in a second R process beside the others (two
 # cores): `Rscript tools/run-tests.R --beside <result.rds>` runs only them and saves
-# their results, which the main run prints and adds to its totals.
-beside_files <- "^(property|cell-counts)$"
+# their results, which the main run prints and adds to its totals. Chosen so that the
+# two take about as long (by one clean clone's times per file in a slow phase of the
+# machine, about 1,060 s and 1,010 s); the database files stay in the main process,
+# where they mostly wait on their servers.
+beside_files <- paste0("^(property|cell-counts|dcr|disclosure-report|identification-risk|singling-out-risk|plot|plot-curves|",
+                       "print|holdout-reference|reference-inputs|reference-random|linkability-risk|tau-curve)$")
 run_dir <- function(...) {
   as.data.frame(testthat::test_dir("tests/testthat", package = "synthrisk", load_package = "installed",
                                    reporter = ProgressReporter$new(show_praise = FALSE), stop_on_failure = FALSE, ...))
