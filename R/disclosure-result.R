@@ -8,18 +8,19 @@ as_disclosure <- function(request, counted) {
   limits <- request$limits
   output <- request$output
   enc <- counted$enc
-  build <- function(raw) {
-    build_disclosure(raw[[1]], target, keys, enc$labels, m, limits$thresh_1way, limits$thresh_2way,
-                     output$digits, output$to.print, request$call)
+  build <- function(raw, two) {
+    build_disclosure(raw[[1]], target, keys, enc$labels, m, limits$thresh_1way, two, output$digits, output$to.print,
+                     request$call)
   }
-  x <- build(counted$raw$train)
+  x <- build(counted$raw$train, two_way_checks(counted$raw$train[1], m, target, keys, enc$labels, limits$thresh_2way)[[1]])
   x$grouping <- enc$grouping %||% list()
   x$notes <- c(disclosure_notes(x, enc, m), first_synthesis = synorig_cut_note(request$synorig_adjusted, m))
   warn_label_gaps(x$notes, request$env)
   x$input <- counted$input
   x$database <- counted$fetch
   if (!is.null(request$control)) {
-    x <- add_holdout(x, build(counted$raw$control), enc$records[length(enc$records)], enc$control)
+    # The holdout records' result gives only its measures (add_holdout()): no 2-way checks.
+    x <- add_holdout(x, build(counted$raw$control, NULL), enc$records[length(enc$records)], enc$control)
   }
   x <- add_intervals(x, request, counted, target)
   if (!is.null(counted$pooled)) {
@@ -92,73 +93,104 @@ one_way_checks <- function(raw, m, target, t_labels, thresh) {
   out
 }
 
-# Per synthesis (1..m), the 2-way check: the data frame of the pairs whose target level
-# makes up more than thresh[2] percent of the key level, or NULL. The pairs of all
-# syntheses are labelled and sorted together, then split by synthesis.
-two_way_checks <- function(raw, m, target, keys, labels, thresh) {
-  out <- vector("list", m)
-  tw <- raw$two_way
-  counted <- which(tw$synthesis <= m)
-  pct <- 100 * tw$key_target_total[counted] / tw$key_total[counted]
+# Per target (`targets`, named) and synthesis (1..m), the 2-way check: the data frame
+# of the pairs whose target level makes up more than thresh[2] percent of the key
+# level, or NULL. `raws`: each target's raw counts, in the order of `targets`. The pairs
+# of all targets and syntheses are labelled, ranked and sorted together (a call pays
+# once for what each target paid apart: about a tenth of a small call), then split by
+# target and synthesis.
+two_way_checks <- function(raws, m, targets, keys, labels, thresh) {
+  out <- rep(list(vector("list", m)), length(targets))
+  names(out) <- targets
+  tws <- lapply(raws, .subset2, "two_way")
+  column <- function(name) unlist(lapply(tws, .subset2, name), use.names = FALSE)
+  all_synthesis <- column("synthesis")
+  target_of <- rep.int(seq_along(targets), lengths(lapply(tws, .subset2, "synthesis"), use.names = FALSE))
+  # Rows of the holdout records (synthesis m + 1) are not the syntheses' tables.
+  counted <- if (length(all_synthesis) > 0 && max(all_synthesis) > m) which(all_synthesis <= m)
+  pick <- if (is.null(counted)) identity else function(x) x[counted]
+  key_target_total <- pick(column("key_target_total"))
+  key_total <- pick(column("key_total"))
+  pct <- 100 * key_target_total / key_total
   keep <- pct > thresh[2]
   if (!any(keep)) return(out)
+  target_of <- pick(target_of)
+  # Only the targets with a pair to show are labelled.
+  labelled <- target_of %in% target_of[keep]
+  if (!all(labelled)) {
+    counted <- if (is.null(counted)) which(labelled) else counted[labelled]
+    pick <- function(x) x[counted]
+    target_of <- target_of[labelled]
+    key_target_total <- key_target_total[labelled]
+    key_total <- key_total[labelled]
+    pct <- pct[labelled]
+    keep <- keep[labelled]
+  }
+  synthesis <- pick(all_synthesis)
+  key <- pick(column("key"))
+  npairs <- pick(column("npairs"))
   # Every pair of the DiSCO cells above thresh[1] is labelled: the factor's levels.
-  synthesis <- tw$synthesis[counted]
-  key <- tw$key[counted]
-  target_level <- tw$target_level[counted]
-  # Each (key, key level, target level) as one number; the syntheses share most pairs,
-  # so each distinct pair is labelled once.
+  # Each (target, target level, key, key level) as one number; the syntheses share
+  # most pairs, so each distinct pair is labelled once.
   key_labels <- unlist(labels[keys], use.names = FALSE)
   key_offset <- c(0L, cumsum(lengths(labels[keys], use.names = FALSE)))
-  key_id <- key_offset[key] + tw$key_level[counted]
-  target_labels <- labels[[target]]
-  pair_id <- (key_id - 1) * length(target_labels) + target_level
+  key_id <- key_offset[key] + pick(column("key_level"))
+  target_labels <- unlist(labels[targets], use.names = FALSE)
+  target_offset <- c(0L, cumsum(lengths(labels[targets], use.names = FALSE)))
+  target_id <- target_offset[target_of] + pick(column("target_level"))
+  pair_id <- (key_id - 1) * length(target_labels) + target_id
   first <- which(!duplicated(pair_id))
-  distinct_target <- target_labels[target_level[first]]
+  distinct_target <- target_labels[target_id[first]]
   distinct_key <- key_labels[key_id[first]]
   distinct_pairs <- paste(distinct_target, distinct_key, sep = "|")
   of_distinct <- match(pair_id, pair_id[first])
   pair <- distinct_pairs[of_distinct]
+  # Each pair's label as a number (one for equal labels), for the factors below.
+  pair_label <- match(distinct_pairs, distinct_pairs)[of_distinct]
   # The labels' text order (the locale's, as synthpop sorts them), worked out once on
-  # the distinct labels: the sorts below then compare integers. Target label, then
-  # key label, by bytes is most often that order already (locale_rank() checks it).
-  pair_rank <- locale_rank(distinct_pairs, order(distinct_target, distinct_key, method = "radix"))[of_distinct]
-  # All syntheses' pairs key by key, pair labels sorted: each synthesis's run of them
-  # gives its factor levels and, as synthpop's row names, each pair's place in it.
-  by_key <- order(synthesis, key, pair_rank, method = "radix")
-  sorted_synthesis <- synthesis[by_key]
-  run_start <- match(sorted_synthesis, sorted_synthesis)
-  place <- integer(length(counted))
+  # the distinct labels, within each target: the sorts below then compare integers.
+  # Target label, then key label, by bytes is most often that order already
+  # (locale_rank() checks it).
+  distinct_of <- target_of[first]
+  pair_rank <- locale_rank(distinct_pairs, order(distinct_of, distinct_target, distinct_key, method = "radix"),
+                           group = distinct_of)[of_distinct]
+  # All pairs by target and synthesis, key by key, pair labels sorted: each
+  # (target, synthesis) run gives its factor levels and, as synthpop's row names, each
+  # pair's place in it.
+  run <- (target_of - 1L) * m + synthesis
+  by_key <- order(run, key, pair_rank, method = "radix")
+  sorted_run <- run[by_key]
+  run_start <- match(sorted_run, sorted_run)
+  place <- integer(length(run))
   place[by_key] <- seq_along(by_key) - run_start + 1L
-  # Per synthesis, most pairs first; ties keep synthpop's order: key by key, pair
-  # labels sorted.
-  npairs <- tw$npairs[counted]
+  run_end <- length(by_key) + 1L - match(sorted_run, rev(sorted_run))
+  # Per run, most pairs first; ties keep synthpop's order: key by key, pair labels
+  # sorted.
   shown <- which(keep)
-  shown <- shown[order(synthesis[shown], -npairs[shown], key[shown], pair_rank[shown], method = "radix")]
+  shown <- shown[order(run[shown], -npairs[shown], key[shown], pair_rank[shown], method = "radix")]
   columns <- list(target_key_levs = pair[shown], npairs = as.integer(npairs[shown]), key = unname(keys)[key[shown]],
-                  key_target_total = tw$key_target_total[counted][shown], key_total = tw$key_total[counted][shown],
+                  key_target_total = key_target_total[shown], key_total = key_total[shown],
                   PctTargetKeyLevel = pct[shown])
   key_names <- names(keys)[key[shown]]
   # Keys named by the user: their names, when distinct, name the rows (as
   # data.frame() took them from the key column). Otherwise, as synthpop's, each row
   # is named by its place among all of its synthesis's pairs (the table synthpop
   # sorts and then filters).
-  shown_synthesis <- synthesis[shown]
-  # Both orders put each synthesis's pairs in one run.
-  shown_start <- match(shown_synthesis, shown_synthesis)
-  run_end <- length(by_key) + 1L - match(sorted_synthesis, rev(sorted_synthesis))
+  shown_run <- run[shown]
+  shown_start <- match(shown_run, shown_run)
   for (s in which(shown_start == seq_along(shown))) {
-    j <- shown_synthesis[s]
-    at <- s:(s + sum(shown_synthesis == j) - 1L)
+    r <- shown_run[s]
+    at <- s:(s + sum(shown_run == r) - 1L)
     cols <- lapply(columns, `[`, at)
     names_j <- key_names[at]
     row_names <- if (!is.null(names_j) && !anyDuplicated(names_j) && any(nzchar(names_j))) names_j else place[shown[at]]
-    # A factor, as synthpop gives it: its levels are every pair of synthesis j's DiSCO
+    # A factor, as synthpop gives it: its levels are every pair of the run's DiSCO
     # cells above thresh[1], key by key, pair labels sorted, the table's rows among them.
-    first_j <- match(j, sorted_synthesis)
-    levels_j <- unique(pair[by_key[first_j:run_end[first_j]]])
-    cols$target_key_levs <- structure(match(cols$target_key_levs, levels_j), levels = levels_j, class = "factor")
-    out[[j]] <- vctrs::new_data_frame(cols, n = length(at), row.names = row_names)
+    first_r <- match(r, sorted_run)
+    levels_r <- unique(pair_label[by_key[first_r:run_end[first_r]]])
+    cols$target_key_levs <- structure(match(pair_label[shown[at]], levels_r), levels = distinct_pairs[levels_r],
+                                      class = "factor")
+    out[[target_of[shown[s]]]][[synthesis[shown[s]]]] <- vctrs::new_data_frame(cols, n = length(at), row.names = row_names)
   }
   out
 }
@@ -172,10 +204,12 @@ check_component <- function(tables, m) {
   lapply(tables, function(x) if (is.null(x)) "" else x)
 }
 
-build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, thresh_2way, digits, to.print, call) {
+# `two`: the target's 2-way checks (two_way_checks(), made for all targets at once), or
+# NULL for none.
+build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, two, digits, to.print, call) {
+  two <- two %||% vector("list", m)
   stats <- stats_columns(raw)
   one <- one_way_checks(raw, m, target, labels[[target]], thresh_1way)
-  two <- two_way_checks(raw, m, target, keys, labels, thresh_2way)
   # synthpop 1.9-3 keeps the message of the last synthesis the 1-way check flags;
   # check_1way has every synthesis's table.
   one_msgs <- unlist(lapply(one, `[[`, "message"))

@@ -10,20 +10,22 @@ as_multi_disclosure <- function(request, counted) {
   output <- request$output
   enc <- counted$enc
   n_control <- enc$records[length(enc$records)]
-  build <- function(raw, tv) {
-    build_disclosure(raw[[tv]], tv, keys, enc$labels, m, limits$thresh_1way, limits$thresh_2way, output$digits,
-                     "short", NULL)
+  # Every target's 2-way checks at once; the holdout records' result gives only its
+  # measures (add_holdout()), so it is built without them.
+  two_train <- two_way_checks(counted$raw$train[targets], m, targets, keys, enc$labels, limits$thresh_2way)
+  build <- function(raw, tv, two) {
+    build_disclosure(raw[[tv]], tv, keys, enc$labels, m, limits$thresh_1way, two[[tv]], output$digits, "short", NULL)
   }
   pooled <- if (!is.null(counted$pooled)) as_multi_disclosure(counted$pooled$request, counted$pooled$counted)
   outputs <- lapply(targets, function(tv) {
-    d <- build(counted$raw$train, tv)
+    d <- build(counted$raw$train, tv, two_train)
     d$grouping <- (enc$grouping %||% list())[intersect(c(keys, tv), names(enc$grouping))]
     d$notes <- disclosure_notes(d, enc, m)
     d$input <- counted$input
     d$database <- counted$fetch
     if (!is.null(request$control)) {
       d$to.print <- c(d$to.print, "holdout")
-      d <- add_holdout(d, build(counted$raw$control, tv), n_control, enc$control)
+      d <- add_holdout(d, build(counted$raw$control, tv, NULL), n_control, enc$control)
     }
     d <- add_intervals(d, request, counted, tv)
     add_release(d, counted, tv, pooled$output.list[[tv]])

@@ -46,3 +46,31 @@ test_that("locale_rank() takes empty and single labels", {
   expect_identical(locale_rank(character(0), integer(0)), integer(0))
   expect_identical(locale_rank("a", 1L), 1L)
 })
+
+test_that("locale_rank() by group orders each group as its own rank() does", {
+  here <- Sys.getlocale("LC_COLLATE")
+  withr::defer(Sys.setlocale("LC_COLLATE", here))
+  pool <- c("a", "A", "b", "B", "\u00e9", "\u00c9", "e", "E", " ", "-", "|", ".", "1", "10", "9")
+  set.seed(20261129)
+  for (collation in collations()) {
+    Sys.setlocale("LC_COLLATE", collation)
+    for (i in 1:200) {
+      x <- random_labels(sample(0:60, 1), pool)
+      group <- sample.int(sample(1:4, 1), length(x), replace = TRUE)
+      # Guesses ordered by group first: by bytes within it (often the locale's), shuffled
+      # within it (seldom), and the locale's own order (always).
+      guesses <- list(bytes = order(group, x, method = "radix"), shuffled = order(group, runif(length(x))),
+                      right = order(group, rank(x, ties.method = "min"), seq_along(x)))
+      for (kind in names(guesses)) {
+        got <- locale_rank(x, guesses[[kind]], group = group)
+        for (g in unique(group)) {
+          at <- which(group == g)
+          expect_identical(rank(got[at], ties.method = "min"), rank(x[at], ties.method = "min"),
+                           label = paste(collation, kind, "group", g, paste(x[at], collapse = "/")))
+        }
+      }
+    }
+  }
+  expect_identical(locale_rank(character(0), integer(0), group = integer(0)), integer(0))
+  expect_identical(locale_rank("a", 1L, group = 1L), 1L)
+})

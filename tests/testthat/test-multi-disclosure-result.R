@@ -89,3 +89,25 @@ test_that("attrib.plot is drawn once for an object read twice, and again for a c
   # The object holds no cache: it is unchanged by the reads.
   expect_null(.subset2(md, "attrib.plot"))
 })
+
+test_that("each target's 2-way checks, made for all targets at once, equal disclosure()'s for it alone", {
+  # SD2011 (m = 5, with a holdout) and Adult (m = 1): several targets flagged,
+  # their pairs labelled and ranked together; a target with pairs but none shown
+  # (Adult's income) is left out of the ranking.
+  parts <- holdout_split(sd2011, prop = 0.3, seed = 7)
+  cases <- list(
+    list(object = sd2011_synds5, data = parts$train, keys = keys4, control = parts$control),
+    list(object = adult_synds, data = adult, keys = c("age", "sex", "occupation", "race"), control = NULL))
+  for (case in cases) {
+    md <- multi.disclosure(case$object, case$data, keys = case$keys, control = case$control, print.flag = FALSE,
+                           plot = FALSE)
+    flagged <- names(md$output.list)[nzchar(md$attrib.table$check2[match(names(md$output.list), attr(md$attrib.table, "targets"))])]
+    expect_gte(length(flagged), 2)
+    for (tv in names(md$output.list)) {
+      d <- disclosure(case$object, case$data, keys = case$keys, target = tv, control = case$control, print.flag = FALSE)
+      expect_identical(md$output.list[[tv]]$check_2way, d$check_2way, label = tv)
+      expect_identical(md$output.list[[tv]]$check2, d$check2, label = tv)
+      expect_identical(md$output.list[[tv]]$holdout, d$holdout, label = tv)
+    }
+  }
+})
