@@ -80,28 +80,26 @@ build_multi_disclosure <- function(outputs, request) {
                                       check2 = unname(check2[ord])),
                                  row.names = paste0(rank, " ", names(outputs)[ord], flags[ord]))
   attr(table, "targets") <- names(outputs)[ord]
-  x <- structure(
-    list(
-      attrib.table = table,
-      attrib.plot = NULL,
-      keys = request$keys,
-      ident.orig = unname(target_mean(ident_orig_measure)),
-      ident.syn = unname(target_mean(ident_meas_columns[[ident.meas]])),
-      Norig = outputs[[1]]$Norig,
-      denom_lim = request$limits$denom_lim,
-      exclude_ov_denom_lim = request$limits$exclude_ov_denom_lim,
-      digits = output$digits,
-      usetargetsNA = request$usetargetsNA,
-      usekeysNA = request$usekeysNA,
-      ident.meas = ident.meas,
-      attrib.meas = attrib.meas,
-      m = length(request$syn),
-      plot = output$plot,
-      output.list = outputs,
-      call = request$call
-    ),
-    class = c("synthrisk_multi.disclosure", "multi.disclosure")
+  x <- list(
+    attrib.table = table,
+    attrib.plot = NULL,
+    keys = request$keys,
+    ident.orig = unname(target_mean(ident_orig_measure)),
+    ident.syn = unname(target_mean(ident_meas_columns[[ident.meas]])),
+    Norig = outputs[[1]]$Norig,
+    denom_lim = request$limits$denom_lim,
+    exclude_ov_denom_lim = request$limits$exclude_ov_denom_lim,
+    digits = output$digits,
+    usetargetsNA = request$usetargetsNA,
+    usekeysNA = request$usekeysNA,
+    ident.meas = ident.meas,
+    attrib.meas = attrib.meas,
+    m = length(request$syn),
+    plot = output$plot,
+    output.list = outputs,
+    call = request$call
   )
+  class(x) <- c("synthrisk_multi.disclosure", "multi.disclosure")
   # attrib.plot is drawn on first access (`$.synthrisk_multi.disclosure` below), not here: a third of a
   # small call's time went to a ggplot that plot = FALSE never shows.
   x
