@@ -223,7 +223,8 @@ build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, two, dig
   # synthpop 1.9-3 keeps the message of the last synthesis the 1-way check flags;
   # check_1way has every synthesis's table.
   one_msgs <- unlist(lapply(one, `[[`, "message"))
-  n_pairs <- vapply(two, NROW, integer(1))
+  # Rows of each table (its first column's length; none for NULL), without NROW()'s dispatch.
+  n_pairs <- lengths(lapply(two, .subset2, 1L), use.names = FALSE)
   x <- list(
     ident = measure_frame(stats, ident_names),
     attrib = measure_frame(stats, attrib_names),

@@ -208,11 +208,13 @@ text_unsorted <- function(x) {
 # level to union code, and the union's labels. NA, an NA level and a level "Missing"
 # are all the missing level (definitions vignette, section 2.3).
 factor_spec <- function(cols, n_control = 0L, var = "", call = rlang::caller_env()) {
-  raw_levels <- lapply(cols, levels)
+  # The levels attribute, as levels() gives it for a factor, without its dispatch.
+  raw_levels <- lapply(cols, attr, "levels", exact = TRUE)
   # Every side with the same levels (as synthpop's syntheses mostly have): cleaned,
   # united and mapped once (what clean_side_levels(), union_levels() and the shared
-  # maps below give then).
-  same_levels <- all(vapply(raw_levels, identical, logical(1), raw_levels[[1]]))
+  # maps below give then). unique() finds them in one call; levels it tells apart
+  # that are one text in two encodings take the general path, which gives the same.
+  same_levels <- length(unique(raw_levels)) == 1L
   if (same_levels) {
     side_levels <- rep(list(clean_labels(raw_levels[[1]], var, call)), length(cols))
     lev <- unique(enc2utf8(side_levels[[1]]))

@@ -147,6 +147,14 @@ column_kind <- function(x) {
 # data and never change what is done to those.
 comparable_columns <- function(var, data, syn, strict, call, control = NULL) {
   # .subset2() as in check_variable_columns(), which has checked these columns.
+  # Most variables are factors on every side, or plain numbers on every side: those
+  # stay as they are (what the steps below give them), found with primitives only.
+  as_given <- lapply(c(list(data), syn, if (!is.null(control)) list(control)), .subset2, var)
+  classes <- unlist(lapply(as_given, oldClass), use.names = FALSE)
+  if ((length(classes) == length(as_given) && all(classes == "factor")) ||
+      (is.null(classes) && all(vapply(as_given, is.numeric, NA)))) {
+    return(list(cols = as_given, adjusted = FALSE))
+  }
   cols <- lapply(c(list(data), syn), function(d) plain_column(.subset2(d, var)))
   control_col <- if (!is.null(control)) plain_column(.subset2(control, var))
   if ("integer64" %in% unlist(lapply(c(cols, list(control_col)), oldClass), use.names = FALSE)) {
