@@ -150,8 +150,11 @@ comparable_columns <- function(var, data, syn, strict, call, control = NULL) {
   # Most variables are factors on every side, or plain numbers on every side: those
   # stay as they are (what the steps below give them), found with primitives only.
   as_given <- lapply(c(list(data), syn, if (!is.null(control)) list(control)), .subset2, var)
-  classes <- unlist(lapply(as_given, oldClass), use.names = FALSE)
-  if ((length(classes) == length(as_given) && all(classes == "factor")) ||
+  class_list <- lapply(as_given, oldClass)
+  classes <- unlist(class_list, use.names = FALSE)
+  # One class each, "factor" (a side of class c("factor", "factor") must not stand in
+  # for a side with none).
+  if ((all(lengths(class_list) == 1L) && all(classes == "factor")) ||
       (is.null(classes) && all(vapply(as_given, is.numeric, NA)))) {
     return(list(cols = as_given, adjusted = FALSE))
   }

@@ -105,3 +105,19 @@ test_that("a stratified synds takes the union of its cont.na rows (definitions v
                                        cont.na = list(-8)), class = "rlang_error")
   expect_match(conditionMessage(err), "cont.na.*name")
 })
+
+test_that("a side whose class repeats \"factor\" does not pass a side without a class for a factor", {
+  # The shortcut for sides that are all factors counts one class per side.
+  set.seed(1)
+  n <- 60
+  data <- data.frame(k = factor(sample(c("a", "b", "c"), n, TRUE)), t = factor(sample(c("x", "y"), n, TRUE)))
+  syn <- data.frame(k = sample(c("a", "b", "c"), n, TRUE), t = factor(sample(c("x", "y"), n, TRUE)))
+  odd <- data
+  odd_k <- odd$k
+  class(odd_k) <- c("factor", "factor")
+  odd$k <- odd_k
+  want <- disclosure(list(syn), data, keys = "k", target = "t", print.flag = FALSE)
+  got <- disclosure(list(syn), odd, keys = "k", target = "t", print.flag = FALSE)
+  expect_equal(got$ident, want$ident)
+  expect_equal(got$attrib, want$attrib)
+})
