@@ -26,12 +26,14 @@
 #   on the merged encoding).
 
 encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_threads, call, control = NULL) {
+  cont.na <- normalise_cont_na(cont.na, call)
   encode_prepared(prepare_variables(vars, data, syn, cont.na, ngroups, strict, call, control), n_threads, call)
 }
 
 # What R does before the core: per variable the core's spec, with what is known of
 # the encoding before it (`before`: list(vars, labels (NULL for numeric variables not
-# yet labelled), weights)).
+# yet labelled), weights)). `cont.na` is normalised (normalise_cont_na()): by
+# prepare_inputs() for a request, by encode_variables() otherwise, so not twice a call.
 prepare_variables <- function(vars, data, syn, cont.na, ngroups, strict, call, control = NULL) {
   check_variable_columns(vars, data, syn, call, control)
   n_control <- if (is.null(control)) 0L else 1L
@@ -43,7 +45,6 @@ prepare_variables <- function(vars, data, syn, cont.na, ngroups, strict, call, c
     if (is.null(weights[[j]])) as.double(nrow(datasets[[j]])) else sum(as.double(weights[[j]]))
   }, numeric(1))
   control_grouping <- list()
-  cont.na <- normalise_cont_na(cont.na, call)
   specs <- vector("list", length(vars))
   factor_levels <- vector("list", length(vars))
   adjusted <- character(0)

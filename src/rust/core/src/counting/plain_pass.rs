@@ -645,6 +645,9 @@ fn add_few_synthetic_records<C: PackedCode>(
     orig_sums: &[(u64, u32)],
 ) {
     let n_views = input.view_rows.len();
+    if let [row] = rows {
+        return add_one_synthetic_record(input, targets, tallies, q, v, *row, d_q, orig, orig_sums);
+    }
     let s_q = rows.len() as u64;
     let mut codes: [&[C]; FEW_ROWS] = [&[]; FEW_ROWS];
     for (slot, &r) in codes.iter_mut().zip(rows) {
@@ -686,6 +689,48 @@ fn add_few_synthetic_records<C: PackedCode>(
             syn_levels: n_levels as u32,
             syn_level: syn_level as u32,
             d_of_syn_level: orig.at(i, syn_level),
+        };
+        add_plain_sums(tally, q, &sums, input.twoway_min_cell[t]);
+    }
+}
+
+/// `add_few_synthetic_records` for one synthetic record in q (most of small data's):
+/// its level is the only one, with one record, so the sums over levels are its
+/// original count.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn add_one_synthetic_record<C: PackedCode>(
+    input: &PlainCodes<'_, C>,
+    targets: &std::ops::Range<usize>,
+    tallies: &mut [Tally],
+    q: usize,
+    v: usize,
+    row: u32,
+    d_q: u64,
+    orig: &SideCounts<C>,
+    orig_sums: &[(u64, u32)],
+) {
+    let n_views = input.view_rows.len();
+    let codes = input.view_codes[v].row(row);
+    for (i, t) in targets.clone().enumerate() {
+        let tally = &mut tallies[i * n_views + v];
+        if d_q == 0 {
+            add_one_sided_sums(tally, false, 1, 1, true);
+            continue;
+        }
+        let level = codes[t].index();
+        let d = orig.at(i, level);
+        let (dd, orig_levels) = orig_sums[i];
+        let sums = PlainSums {
+            d_q,
+            s_q: 1,
+            sd: d,
+            dd,
+            ss: 1,
+            orig_levels,
+            syn_levels: 1,
+            syn_level: level as u32,
+            d_of_syn_level: d,
         };
         add_plain_sums(tally, q, &sums, input.twoway_min_cell[t]);
     }
