@@ -644,53 +644,72 @@ fn add_few_synthetic_records<C: PackedCode>(
     orig: &SideCounts<C>,
     orig_sums: &[(u64, u32)],
 ) {
-    let n_views = input.view_rows.len();
-    if let [row] = rows {
-        return add_one_synthetic_record(input, targets, tallies, q, v, *row, d_q, orig, orig_sums);
+    let few = FewRecords { input, targets, q, v, d_q, orig, orig_sums };
+    match rows {
+        [row] => add_one_synthetic_record(input, targets, tallies, q, v, *row, d_q, orig, orig_sums),
+        [a, b] => few.add::<2>([*a, *b], tallies),
+        [a, b, c] => few.add::<3>([*a, *b, *c], tallies),
+        [a, b, c, d] => few.add::<4>([*a, *b, *c, *d], tallies),
+        // The caller passes 1 to FEW_ROWS records (checked below at compile time).
+        _ => {}
     }
-    let s_q = rows.len() as u64;
-    let mut codes: [&[C]; FEW_ROWS] = [&[]; FEW_ROWS];
-    for (slot, &r) in codes.iter_mut().zip(rows) {
-        *slot = input.view_codes[v].row(r);
-    }
-    let codes = &codes[..rows.len()];
-    for (i, t) in targets.clone().enumerate() {
-        // The distinct levels and their records.
-        let (mut levels, mut records) = ([0usize; FEW_ROWS], [0u64; FEW_ROWS]);
-        let mut n_levels = 0;
-        for row in codes {
-            let level = row[t].index();
-            match levels[..n_levels].iter().position(|&l| l == level) {
-                Some(j) => records[j] += 1,
-                None => {
-                    levels[n_levels] = level;
-                    records[n_levels] = 1;
-                    n_levels += 1;
-                }
+}
+
+// `add_few_synthetic_records` has an arm for each count of records up to FEW_ROWS.
+const _: () = assert!(FEW_ROWS == 4);
+
+/// What `add_few_synthetic_records` reads for a synthesis of 2 to `FEW_ROWS` records
+/// in q.
+struct FewRecords<'p, 'a, C: PackedCode> {
+    input: &'p PlainCodes<'a, C>,
+    targets: &'p std::ops::Range<usize>,
+    q: usize,
+    v: usize,
+    d_q: u64,
+    orig: &'p SideCounts<C>,
+    orig_sums: &'p [(u64, u32)],
+}
+
+impl<C: PackedCode> FewRecords<'_, '_, C> {
+    /// The `K` records `rows`, for every target. The sums over levels are sums over
+    /// the records, compared pairwise without branches: a record's level has as many
+    /// records as match it (their sum is the sum of squares), a level is counted at
+    /// its first record, and the original's records at each record's level sum to s'd'.
+    #[inline(always)]
+    fn add<const K: usize>(&self, rows: [u32; K], tallies: &mut [Tally]) {
+        let FewRecords { input, targets, q, v, d_q, orig, orig_sums } = *self;
+        let n_views = input.view_rows.len();
+        let codes: [&[C]; K] = rows.map(|r| input.view_codes[v].row(r));
+        for (i, t) in targets.clone().enumerate() {
+            let levels: [usize; K] = codes.map(|row| row[t].index());
+            let (mut ss, mut n_levels, mut top) = (0u64, 0u32, 0usize);
+            for (j, &l) in levels.iter().enumerate() {
+                ss += levels.iter().map(|&m| (m == l) as u64).sum::<u64>();
+                n_levels += levels[..j].iter().all(|&m| m != l) as u32;
+                top = top.max(l);
             }
+            let tally = &mut tallies[i * n_views + v];
+            if d_q == 0 {
+                add_one_sided_sums(tally, false, K as u64, ss, n_levels == 1);
+                continue;
+            }
+            let sd: u64 = levels.iter().map(|&l| orig.at(i, l)).sum();
+            let (dd, orig_levels) = orig_sums[i];
+            let sums = PlainSums {
+                d_q,
+                s_q: K as u64,
+                sd,
+                dd,
+                ss,
+                orig_levels,
+                syn_levels: n_levels,
+                // The highest level, as the pass by level leaves it (read only when it
+                // is the one).
+                syn_level: top as u32,
+                d_of_syn_level: orig.at(i, top),
+            };
+            add_plain_sums(tally, q, &sums, input.twoway_min_cell[t]);
         }
-        let ss: u64 = records[..n_levels].iter().map(|&n| n * n).sum();
-        let tally = &mut tallies[i * n_views + v];
-        if d_q == 0 {
-            add_one_sided_sums(tally, false, s_q, ss, n_levels == 1);
-            continue;
-        }
-        let sd: u64 = levels[..n_levels].iter().zip(&records[..n_levels]).map(|(&l, &n)| n * orig.at(i, l)).sum();
-        // The highest level, as the pass by level leaves it (read only when it is the one).
-        let syn_level = levels[..n_levels].iter().copied().max().unwrap_or(0);
-        let (dd, orig_levels) = orig_sums[i];
-        let sums = PlainSums {
-            d_q,
-            s_q,
-            sd,
-            dd,
-            ss,
-            orig_levels,
-            syn_levels: n_levels as u32,
-            syn_level: syn_level as u32,
-            d_of_syn_level: orig.at(i, syn_level),
-        };
-        add_plain_sums(tally, q, &sums, input.twoway_min_cell[t]);
     }
 }
 
