@@ -646,7 +646,7 @@ fn add_few_synthetic_records<C: PackedCode>(
 ) {
     let few = FewRecords { input, targets, q, v, d_q, orig, orig_sums };
     match rows {
-        [row] => add_one_synthetic_record(input, targets, tallies, q, v, *row, d_q, orig, orig_sums),
+        [row] => few.add_one(*row, tallies),
         [a, b] => few.add::<2>([*a, *b], tallies),
         [a, b, c] => few.add::<3>([*a, *b, *c], tallies),
         [a, b, c, d] => few.add::<4>([*a, *b, *c, *d], tallies),
@@ -671,6 +671,37 @@ struct FewRecords<'p, 'a, C: PackedCode> {
 }
 
 impl<C: PackedCode> FewRecords<'_, '_, C> {
+    /// One synthetic record in q (most of small data's): its level is the only one,
+    /// with one record, so the sums over levels are its original count.
+    #[inline(always)]
+    fn add_one(&self, row: u32, tallies: &mut [Tally]) {
+        let FewRecords { input, targets, q, v, d_q, orig, orig_sums } = *self;
+        let n_views = input.view_rows.len();
+        let codes = input.view_codes[v].row(row);
+        for (i, t) in targets.clone().enumerate() {
+            let tally = &mut tallies[i * n_views + v];
+            if d_q == 0 {
+                add_one_sided_sums(tally, false, 1, 1, true);
+                continue;
+            }
+            let level = codes[t].index();
+            let d = orig.at(i, level);
+            let (dd, orig_levels) = orig_sums[i];
+            let sums = PlainSums {
+                d_q,
+                s_q: 1,
+                sd: d,
+                dd,
+                ss: 1,
+                orig_levels,
+                syn_levels: 1,
+                syn_level: level as u32,
+                d_of_syn_level: d,
+            };
+            add_plain_sums(tally, q, &sums, input.twoway_min_cell[t]);
+        }
+    }
+
     /// The `K` records `rows`, for every target. The sums over levels are sums over
     /// the records, compared pairwise without branches: a record's level has as many
     /// records as match it (their sum is the sum of squares), a level is counted at
@@ -710,48 +741,6 @@ impl<C: PackedCode> FewRecords<'_, '_, C> {
             };
             add_plain_sums(tally, q, &sums, input.twoway_min_cell[t]);
         }
-    }
-}
-
-/// `add_few_synthetic_records` for one synthetic record in q (most of small data's):
-/// its level is the only one, with one record, so the sums over levels are its
-/// original count.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn add_one_synthetic_record<C: PackedCode>(
-    input: &PlainCodes<'_, C>,
-    targets: &std::ops::Range<usize>,
-    tallies: &mut [Tally],
-    q: usize,
-    v: usize,
-    row: u32,
-    d_q: u64,
-    orig: &SideCounts<C>,
-    orig_sums: &[(u64, u32)],
-) {
-    let n_views = input.view_rows.len();
-    let codes = input.view_codes[v].row(row);
-    for (i, t) in targets.clone().enumerate() {
-        let tally = &mut tallies[i * n_views + v];
-        if d_q == 0 {
-            add_one_sided_sums(tally, false, 1, 1, true);
-            continue;
-        }
-        let level = codes[t].index();
-        let d = orig.at(i, level);
-        let (dd, orig_levels) = orig_sums[i];
-        let sums = PlainSums {
-            d_q,
-            s_q: 1,
-            sd: d,
-            dd,
-            ss: 1,
-            orig_levels,
-            syn_levels: 1,
-            syn_level: level as u32,
-            d_of_syn_level: d,
-        };
-        add_plain_sums(tally, q, &sums, input.twoway_min_cell[t]);
     }
 }
 
