@@ -26,6 +26,7 @@ as_disclosure <- function(request, counted) {
   if (!is.null(counted$pooled)) {
     x <- add_release(x, counted, target, as_disclosure(counted$pooled$request, counted$pooled$counted))
   }
+  class(x) <- disclosure_class
   if (output$print.flag) {
     cat(wrap_lines(c(preparation_lines(x, enc, timing = TRUE), x$holdout_notes,
                      counted_line(target, keys, x$Norig, x$Nsyn))), sep = "\n")
@@ -215,7 +216,7 @@ check_component <- function(tables, m) {
 }
 
 # `two`: the target's 2-way checks (two_way_checks(), made for all targets at once), or
-# NULL for none.
+# NULL for none. The list is not yet classed (disclosure_class).
 build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, two, digits, to.print, call) {
   two <- two %||% vector("list", m)
   stats <- stats_columns(raw)
@@ -245,9 +246,13 @@ build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, two, dig
     Nsyn = as.integer(stats[["Ns"]]),
     m = m
   )
-  class(x) <- c("synthrisk_disclosure", "disclosure")
   x
 }
+
+# The class of a target's result, set by its callers once they have added their
+# components (as_disclosure(), as_multi_disclosure()): `$<-` on a classed list looks
+# for a method at every assignment.
+disclosure_class <- c("synthrisk_disclosure", "disclosure")
 
 # "<n> pairs need checks". With m > 1 the count is that of the last synthesis with any
 # pairs, as synthpop 1.9-3 reports the last synthesis; check_2way has them all.

@@ -27,8 +27,9 @@ as_multi_disclosure <- function(request, counted) {
       d$to.print <- c(d$to.print, "holdout")
       d <- add_holdout(d, build(counted$raw$control, tv, NULL), n_control, enc$control)
     }
-    d <- add_intervals(d, request, counted, tv)
-    add_release(d, counted, tv, pooled$output.list[[tv]])
+    d <- add_release(add_intervals(d, request, counted, tv), counted, tv, pooled$output.list[[tv]])
+    class(d) <- disclosure_class
+    d
   })
   names(outputs) <- targets
   x <- build_multi_disclosure(outputs, request)
@@ -39,16 +40,21 @@ as_multi_disclosure <- function(request, counted) {
   x$input <- counted$input
   x$database <- counted$fetch
   if (!is.null(request$control)) x <- add_multi_holdout(x, n_control, enc$control)
+  # (.subset2(): the targets' results are classed, and `[[` would look for a method.)
   with_target <- function(part) {
-    bind_frames(lapply(outputs, function(d) if (!is.null(d[[part]])) cbind(target = d$target, d[[part]])))
+    bind_frames(lapply(outputs, function(d) {
+      value <- .subset2(d, part)
+      if (!is.null(value)) cbind(target = .subset2(d, "target"), value)
+    }))
   }
   x$intervals <- with_target("intervals")
   x$holdout_intervals <- with_target("holdout_intervals")
-  x$uncertainty <- outputs[[1]]$uncertainty
+  x$uncertainty <- .subset2(outputs[[1]], "uncertainty")
   if (!is.null(pooled)) {
-    x$release <- bind_frames(lapply(outputs, `[[`, "release"))
+    x$release <- bind_frames(lapply(outputs, .subset2, "release"))
     x$pooled <- pooled
   }
+  class(x) <- multi_disclosure_class
   if (output$print.flag) {
     cat(wrap_lines(c(multi_preparation_lines(x, enc, timing = TRUE), x$holdout_notes,
                      counted_line(targets, keys, x$Norig, outputs[[1]]$Nsyn))), sep = "\n")
@@ -61,15 +67,20 @@ build_multi_disclosure <- function(outputs, request) {
   ident.meas <- output$ident.meas
   attrib.meas <- output$attrib.meas
   cols <- attrib_meas_columns[[attrib.meas]]
-  measures <- lapply(outputs, .subset2, "measures")
-  # Each target's mean over the syntheses; with one synthesis, its value (what the
-  # mean of one number is, exactly).
-  target_mean <- function(col) {
-    values <- lapply(measures, .subset2, col)
-    if (length(request$syn) == 1) unlist(values) else vapply(values, mean.default, numeric(1))
-  }
-  orig <- target_mean(cols[1])
-  syn <- target_mean(cols[2])
+  # Per target (columns), the mean over the syntheses of the four measures the summary
+  # shows (rows), in one pass over the targets; with one synthesis, each value (what
+  # the mean of one number is, exactly).
+  shown <- c(cols, ident_orig_measure, ident_meas_columns[[ident.meas]])
+  one <- length(request$syn) == 1
+  means <- vapply(outputs, function(d) {
+    measures <- .subset2(d, "measures")
+    if (one) unlist(.subset(measures, shown), use.names = FALSE) else {
+      c(mean.default(.subset2(measures, shown[1])), mean.default(.subset2(measures, shown[2])),
+        mean.default(.subset2(measures, shown[3])), mean.default(.subset2(measures, shown[4])))
+    }
+  }, numeric(4))
+  orig <- means[1, ]
+  syn <- means[2, ]
   check1 <- vapply(outputs, .subset2, character(1), "check1")
   check2 <- vapply(outputs, .subset2, character(1), "check2")
   ord <- order(syn)
@@ -84,8 +95,8 @@ build_multi_disclosure <- function(outputs, request) {
     attrib.table = table,
     attrib.plot = NULL,
     keys = request$keys,
-    ident.orig = unname(target_mean(ident_orig_measure)),
-    ident.syn = unname(target_mean(ident_meas_columns[[ident.meas]])),
+    ident.orig = unname(means[3, ]),
+    ident.syn = unname(means[4, ]),
     Norig = outputs[[1]]$Norig,
     denom_lim = request$limits$denom_lim,
     exclude_ov_denom_lim = request$limits$exclude_ov_denom_lim,
@@ -99,11 +110,13 @@ build_multi_disclosure <- function(outputs, request) {
     output.list = outputs,
     call = request$call
   )
-  class(x) <- c("synthrisk_multi.disclosure", "multi.disclosure")
   # attrib.plot is drawn on first access (`$.synthrisk_multi.disclosure` below), not here: a third of a
-  # small call's time went to a ggplot that plot = FALSE never shows.
+  # small call's time went to a ggplot that plot = FALSE never shows. The class is set
+  # by as_multi_disclosure() once it has added its components (as disclosure_class).
   x
 }
+
+multi_disclosure_class <- c("synthrisk_multi.disclosure", "multi.disclosure")
 
 multi_print_choices <- c("ident", "attrib", "checks", "holdout", "all")
 

@@ -22,13 +22,8 @@ dataset_name <- function(j, m) {
 }
 
 # NULL when `x` can be a key or target, else what is wrong with it.
+# (check_variable_columns() lets the usual columns through before asking.)
 unusable_column_type <- function(x) {
-  # The usual columns, plain vectors and factors, in few steps (their dimensions are
-  # their attribute: no dim() dispatch).
-  if (is.atomic(x) && is.null(attr(x, "dim", exact = TRUE)) && !is.null(x) && !is.complex(x) &&
-      (!is.object(x) || is.factor(x))) {
-    return(NULL)
-  }
   if (is.data.frame(x)) {
     return(sprintf("a data-frame column (%d columns)", ncol(x)))
   }
@@ -59,6 +54,14 @@ check_variable_columns <- function(vars, data, syn, call, control = NULL) {
       # .subset2(): the column itself, without `[[.data.frame`'s checks, for every
       # data-frame class (the names were checked before).
       x <- .subset2(datasets[[j]], v)
+      # A plain vector or a factor of the right length, as most columns are, passes
+      # with primitives alone: no call per column (`any(oldClass(x) == "factor")` is
+      # inherits(x, "factor") for the S3 classes columns have; dimensions are an
+      # attribute, read without dim()'s dispatch).
+      if (is.atomic(x) && !is.null(x) && !is.complex(x) && is.null(attr(x, "dim", exact = TRUE)) &&
+          (!is.object(x) || any(oldClass(x) == "factor")) && length(x) == n_rows) {
+        next
+      }
       problem <- unusable_column_type(x)
       if (!is.null(problem)) {
         cli::cli_abort(c(paste0("Variable {.val {v}} in ", where, " is {problem}."),
