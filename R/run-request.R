@@ -78,8 +78,10 @@ request_work <- function(request, group) {
 # door's frame (`frame`, see front_door()), run, and its result. Errors name the
 # method's call.
 run_front_door <- function(family, object, cont.na, data, frame) {
-  request <- disclosure_request(family, object, cont.na, data, .bound = frame_arguments(family, frame), .env = frame,
-                                .call = sys.call(-1))
+  # Unclassed: the steps below read it some 60 times a call, and `$` on a classed list
+  # looks for a method each time.
+  request <- unclass(disclosure_request(family, object, cont.na, data, .bound = frame_arguments(family, frame),
+                                        .env = frame, .call = sys.call(-1)))
   counted <- run_request(request)
   result <- if (family == "multi") as_multi_disclosure(request, counted) else as_disclosure(request, counted)
   if (request$uncertainty$resynthesize > 0) {
