@@ -55,14 +55,16 @@ prepare_variables <- function(vars, data, syn, cont.na, ngroups, strict, call, c
     comparable <- comparable_columns(v, data, syn, strict, call, control)
     cols <- comparable$cols
     if (comparable$adjusted) adjusted <- c(adjusted, v)
-    if (is.factor(cols[[1]]) && ngroups[[v]] > 0) {
-      # Grouping asked for a variable that is not numeric on every side: said, not done.
-      grouping[[v]] <- grouping_record(v, ngroups[[v]], FALSE, reason = not_groupable_reason(v, data, syn))
-    } else if (!is.factor(cols[[1]]) && ngroups[[v]] > 0) {
-      grouped <- group_numeric(v, cols, ngroups[[v]], cont_na_codes(cont.na, v), call, n_control, weights)
-      grouping[[v]] <- grouped$record
-      if (n_control > 0 && !is.null(grouped$control)) control_grouping[[v]] <- grouped$control
-      if (!is.null(grouped$cols)) cols <- grouped$cols
+    if (ngroups[[v]] > 0) {
+      if (is.factor(cols[[1]])) {
+        # Grouping asked for a variable that is not numeric on every side: said, not done.
+        grouping[[v]] <- grouping_record(v, ngroups[[v]], FALSE, reason = not_groupable_reason(v, data, syn))
+      } else {
+        grouped <- group_numeric(v, cols, ngroups[[v]], cont_na_codes(cont.na, v), call, n_control, weights)
+        grouping[[v]] <- grouped$record
+        if (n_control > 0 && !is.null(grouped$control)) control_grouping[[v]] <- grouped$control
+        if (!is.null(grouped$cols)) cols <- grouped$cols
+      }
     }
     if (is.factor(cols[[1]])) {
       specs[[i]] <- factor_spec(cols, n_control, v, call)
