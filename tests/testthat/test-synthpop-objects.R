@@ -75,9 +75,10 @@ test_that("every class the package makes is ours (synthrisk_), synthpop's or bas
   synthpop_or_base <- c("disclosure", "multi.disclosure", "repuniq.synds", "synds", "factor", "data.frame")
   made <- unlist(lapply(sources, function(f) {
     lines <- grep("^\\s*#", readLines(f, warn = FALSE), value = TRUE, invert = TRUE)
-    at <- grep("class = c?\\(?\"|class\\([a-z]+\\) <- c?\\(?\"", lines, value = TRUE)
-    sets <- regmatches(at, regexpr("class(\\([a-z]+\\) <-| =) (c\\([^)]*\\)|\"[^\"]*\")", at))
-    lapply(sets, function(x) eval(parse(text = sub("^class(\\([a-z]+\\) <-| =) ", "", x))))
+    # class(x) <- ..., class = ..., and the classes named once (`<name>_class <- c(...)`).
+    at <- grep("class = c?\\(?\"|class\\([a-z]+\\) <- c?\\(?\"|^[a-z_]+_class <- c\\(\"", lines, value = TRUE)
+    sets <- regmatches(at, regexpr("(class(\\([a-z]+\\) <-| =)|^[a-z_]+_class <-) (c\\([^)]*\\)|\"[^\"]*\")", at))
+    lapply(sets, function(x) eval(parse(text = sub("^(class(\\([a-z]+\\) <-| =)|[a-z_]+_class <-) ", "", x))))
   }), recursive = FALSE)
   expect_gte(length(made), 15)
   for (classes in made) {
