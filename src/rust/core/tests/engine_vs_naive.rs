@@ -676,7 +676,7 @@ proptest! {
         let use_na = &case.options[0].use_keys_na;
         // usekeysNA is shared by all targets of a call.
         let specs: Vec<LabelSpec> = specs.into_iter().map(|mut s| { s.use_keys_na = use_na.clone(); s }).collect();
-        let sizes = ChunkSizes { range_rows: case.range_rows, chunk_rows: case.chunk_rows, view_words: 1 << 25, copy_bytes: 1, one_trip_rows: 0, target_pieces: Some(1) };
+        let sizes = ChunkSizes { range_rows: case.range_rows, chunk_rows: case.chunk_rows, view_words: 1 << 25, copy_bytes: 1, one_trip_rows: 0, target_pieces: Some(1), plain_split_rows: case.chunk_rows };
         let a = run(&one, &enc, &keys, use_na, &reqs, &never_stop).unwrap();
         let b = run_with(&one, &enc, &keys, use_na, &reqs, sizes, &never_stop).unwrap();
         let c = run_with(&two, &enc, &keys, use_na, &reqs, sizes, &never_stop).unwrap();
@@ -742,7 +742,7 @@ proptest! {
         // Batches of views never change a sum; q ranges may (floating point), so runs are
         // compared to the bit only at equal ranges, and each with the reference.
         let batched = ChunkSizes { view_words: if tiny_batches { 1 } else { 1 << 25 }, ..ChunkSizes::default() };
-        let small = ChunkSizes { range_rows: case.range_rows, chunk_rows: case.chunk_rows, view_words: 1, copy_bytes: 1, one_trip_rows: usize::MAX, target_pieces: Some(3) };
+        let small = ChunkSizes { range_rows: case.range_rows, chunk_rows: case.chunk_rows, view_words: 1, copy_bytes: 1, one_trip_rows: usize::MAX, target_pieces: Some(3), plain_split_rows: 1 };
         let a = run_plan(&one, &enc, &keys, use_na, &reqs, &plan, &never_stop).unwrap();
         let request = CountRequest { vars: &enc, keys: &keys, use_keys_na: use_na, targets: &reqs, plan: &plan };
         let b = engine::run_plan_with(&two, &request, batched, &never_stop).unwrap();

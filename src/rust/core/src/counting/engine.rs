@@ -15,7 +15,10 @@ use crate::exclusions::*;
 use crate::key_target_counts::{KeyTargetCache, MAX_TABLE_CELLS};
 use crate::keys::{build_key_index, KeyIndex};
 use crate::measures::{base_cap_d, SynthesisMeasures};
-use crate::plain_pass::{sweep_plain, JointTables, KeyJoint, PlainInput, PlainView, TargetRows, PACKED_LEVELS};
+use crate::plain_pass::{
+    add_joint_tables, sweep_plain, sweep_plain_adding, JointTables, KeyJoint, PlainInput, PlainPiece, PlainView,
+    TargetRows, PACKED_LEVELS,
+};
 use crate::plan::{Plan, SynthesisView};
 use crate::rows_by_q::RowsByQ;
 use crate::sweep::{sweep_views, Scratch, SweepInput, Tally};
@@ -38,9 +41,16 @@ pub struct ChunkSizes {
     /// checks (`Workers::call`).
     pub one_trip_rows: usize,
     /// Pieces the targets of the plain pass are split into, to run in parallel (`None`:
-    /// one per thread). A key sweep, whose subsets already run in parallel, asks for one,
-    /// so that each q is read once for all targets.
+    /// enough for one piece per thread with the runs of q). A key sweep, whose subsets
+    /// already run in parallel, asks for one, so that each q is read once for all targets.
     pub target_pieces: Option<usize>,
+    /// Records of the original from which the plain pass reads the q in two runs, each
+    /// for all targets, rather than the targets in pieces each over all q: every
+    /// piece of targets reads each q's records again. The runs depend on the original
+    /// alone (never the threads, nor the syntheses), and their tallies merge in q
+    /// order: they change the sums over q (floating point) as other q ranges do, the
+    /// threads never.
+    pub plain_split_rows: usize,
 }
 
 impl Default for ChunkSizes {
@@ -54,6 +64,7 @@ impl Default for ChunkSizes {
             copy_bytes: 1 << 26,
             one_trip_rows: ONE_TRIP_ROWS,
             target_pieces: None,
+            plain_split_rows: 1 << 12,
         }
     }
 }
@@ -621,16 +632,20 @@ fn plain_parts(
         .collect::<CoreResult<_>>()?;
     let n_levels: Vec<u32> = group.clone().map(|ti| vars[targets[ti].var].n_levels).collect();
     let twoway_min_cell: Vec<f64> = group.clone().map(|ti| targets[ti].twoway_min_cell).collect();
+    // The q in one run, or two of about equal records (`plain_q_runs`).
+    let q_runs = plain_q_runs(prepared.whole(orig)?, view_rows, prepared.index.n_q, sizes.plain_split_rows);
     // The key tables the 2-way totals would count from the original's rows (data of at
     // most `DECODED_ROWS` rows, tables within `MAX_TABLE_CELLS`), unless the cache
-    // keeps them already (a key sweep's later subsets): made in the pass instead.
-    // They live from the pass to the 2-way totals: at most `PASS_TABLE_BYTES` for a group.
+    // keeps them already (a key sweep's later subsets): made in the pass instead, each
+    // run of q its own. They live from the pass to the 2-way totals: at most
+    // `PASS_TABLE_BYTES` for a group.
     let mut table_bytes = 0usize;
     let joint_wanted: Vec<bool> = group
         .clone()
         .map(|ti| {
             let target_levels = vars[targets[ti].var].n_levels as u64;
-            let bytes: u64 = prepared.key_levels.iter().map(|&kl| kl as u64 * target_levels * 8).sum();
+            let bytes: u64 =
+                q_runs.len() as u64 * prepared.key_levels.iter().map(|&kl| kl as u64 * target_levels * 8).sum::<u64>();
             let wanted = dataset_rows[orig] <= DECODED_ROWS
                 && prepared.key_levels.iter().all(|&kl| kl as u64 * target_levels <= MAX_TABLE_CELLS)
                 && table_bytes as u64 + bytes <= PASS_TABLE_BYTES as u64
@@ -655,28 +670,82 @@ fn plain_parts(
         joint,
     };
     let rows_per_target = dataset_rows[orig] + views.iter().map(|v| v.n_rows(dataset_rows[v.dataset])).sum::<usize>();
-    // Pieces of targets: one per thread at least (when there are targets enough), each
-    // at most a chunk of work.
-    let per_piece = group
-        .len()
-        .div_ceil(sizes.target_pieces.unwrap_or(workers.threads()).max(1))
-        .min((sizes.chunk_rows / rows_per_target.max(1)).max(1));
-    let pieces: Vec<std::ops::Range<usize>> =
-        (0..group.len()).step_by(per_piece.max(1)).map(|s| s..(s + per_piece).min(group.len())).collect();
-    let piece_rows: Vec<usize> = pieces.iter().map(|p| p.len() * rows_per_target).collect();
-    let n_q = prepared.index.n_q;
-    let mut parts: Vec<Vec<Tally>> = Vec::with_capacity(group.len() * views.len());
-    let mut tables: Vec<Option<JointTables>> = Vec::with_capacity(group.len());
+    // Pieces: runs of targets for each run of q, with one piece per thread at least
+    // (when there are targets enough), each at most a chunk of work.
+    let target_runs = sizes.target_pieces.unwrap_or(workers.threads().div_ceil(q_runs.len())).max(1);
+    let per_piece = group.len().div_ceil(target_runs).min((sizes.chunk_rows / rows_per_target.max(1)).max(1)).max(1);
+    let pieces: Vec<(std::ops::Range<usize>, std::ops::Range<usize>, usize)> = (0..group.len())
+        .step_by(per_piece)
+        .map(|s| s..(s + per_piece).min(group.len()))
+        .flat_map(|t| q_runs.iter().map(move |(q, rows)| (t.clone(), q.clone(), t.len() * rows)))
+        .collect();
+    let piece_rows: Vec<usize> = pieces.iter().map(|p| p.2).collect();
+    let n_views = views.len();
+    // Per (target, view), its tallies of each run of q, in q order; per target its tables.
+    let mut parts: Vec<Vec<Tally>> = (0..group.len() * n_views).map(|_| Vec::with_capacity(q_runs.len())).collect();
+    let mut tables: Vec<Option<JointTables>> = vec![None; group.len()];
     for chunk in chunks_by_cost(&piece_rows, sizes.chunk_rows) {
         let done: Vec<_> = workers.chunk(should_stop, || {
-            pieces[chunk].par_iter().map(|p| sweep_plain(&input, p.clone(), 0, n_q)).collect::<CoreResult<Vec<_>>>()
+            if workers.threads() > 1 {
+                return pieces[chunk.clone()]
+                    .par_iter()
+                    .map(|(targets, q, _)| sweep_plain(&input, targets.clone(), q.start, q.end))
+                    .collect::<CoreResult<Vec<_>>>();
+            }
+            // One thread: the runs of q of a piece of targets, one after the other, add
+            // to one set of key tables (the sum of the runs' sets, without the second
+            // set and the adding), which the last run returns.
+            let mut done: Vec<PlainPiece> = Vec::with_capacity(chunk.len());
+            for (targets, q, _) in &pieces[chunk.clone()] {
+                let same_targets = !done.is_empty() && pieces[chunk.start + done.len() - 1].0 == *targets;
+                let tables = if same_targets { done.last_mut().map(|p| std::mem::take(&mut p.joint)) } else { None };
+                done.push(sweep_plain_adding(&input, targets.clone(), q.start, q.end, tables)?);
+            }
+            Ok(done)
         })??;
-        for piece in done {
-            parts.extend(piece.tallies.into_iter().map(|t| vec![t]));
-            tables.extend(piece.joint);
+        for ((targets, _, _), piece) in pieces[chunk].iter().zip(done) {
+            for (k, tally) in piece.tallies.into_iter().enumerate() {
+                parts[(targets.start + k / n_views) * n_views + k % n_views].push(tally);
+            }
+            for (sum, part) in tables[targets.clone()].iter_mut().zip(piece.joint) {
+                match (sum.as_mut(), part) {
+                    (Some(sum), Some(part)) => add_joint_tables(sum, &part),
+                    (None, part) => *sum = part,
+                    (Some(_), None) => return Err(CoreError::new("internal: key tables of one run of q only")),
+                }
+            }
         }
     }
     Ok((parts, tables))
+}
+
+/// The q of the plain pass in one run, or, from `split_rows` records of the original,
+/// in two: the q before the one where the original's records reach half, and the rest
+/// (a q is never split); with their records (the original's and the views'). Two runs
+/// let two threads share the pass over all targets; more would make more sets of key
+/// tables (each run makes its own) for little more. Which run a key combination falls
+/// in depends on the original alone (the original's records before it), so that a
+/// synthesis's tally does not depend on the others counted with it.
+fn plain_q_runs(
+    rows_orig: &RowsByQ,
+    view_rows: &[&RowsByQ],
+    n_q: usize,
+    split_rows: usize,
+) -> Vec<(std::ops::Range<usize>, usize)> {
+    let records_in = |q: std::ops::Range<usize>| {
+        std::iter::once(rows_orig).chain(view_rows.iter().copied()).map(|r| r.offsets[q.end] - r.offsets[q.start]).sum()
+    };
+    let n_orig = rows_orig.offsets[n_q];
+    if n_orig < split_rows.max(2) {
+        return vec![(0..n_q, records_in(0..n_q))];
+    }
+    let half = n_orig / 2;
+    // The first q with half the original's records before it (offsets ascend).
+    let middle = rows_orig.offsets[..n_q].partition_point(|&before| before < half);
+    if middle >= n_q {
+        return vec![(0..n_q, records_in(0..n_q))];
+    }
+    vec![(0..middle, records_in(0..middle)), (middle..n_q, records_in(middle..n_q))]
 }
 
 /// Every (job, bucket) in job order, then bucket order; the partial tallies of a job
@@ -858,13 +927,17 @@ mod tests {
     fn assert_same_target(a: &TargetResult, b: &TargetResult, what: &str) {
         assert_eq!(a.synthesis.len(), b.synthesis.len(), "{what}");
         for (x, y) in a.synthesis.iter().zip(&b.synthesis) {
-            for ((name, u), (_, v)) in x.measures.named().into_iter().zip(y.measures.named()) {
-                assert!(u.to_bits() == v.to_bits() || (u.is_nan() && v.is_nan()), "{what} {name}");
-            }
-            assert_eq!(x.total, y.total, "{what}");
-            assert_eq!(x.one_way, y.one_way, "{what}");
-            assert_eq!(x.two_way, y.two_way, "{what}");
+            assert_same_synthesis(x, y, what);
         }
+    }
+
+    fn assert_same_synthesis(x: &SynthesisResult, y: &SynthesisResult, what: &str) {
+        for ((name, u), (_, v)) in x.measures.named().into_iter().zip(y.measures.named()) {
+            assert!(u.to_bits() == v.to_bits() || (u.is_nan() && v.is_nan()), "{what} {name}");
+        }
+        assert_eq!(x.total, y.total, "{what}");
+        assert_eq!(x.one_way, y.one_way, "{what}");
+        assert_eq!(x.two_way, y.two_way, "{what}");
     }
 
     /// Counted cells give the numbers of the records they stand for: a dataset of rows
@@ -1062,6 +1135,84 @@ mod tests {
             // The 2-way totals are compared on pairs (made by the plain pass's key tables
             // on one side, counted from the rows on the other).
             pairs_seen += assert_same_targets(&run(None), &run(Some(u64::MAX)), case);
+        }
+        assert!(pairs_seen > 0, "no 2-way pairs to compare");
+    }
+
+    /// The plain pass in two runs of q gives the numbers of the engine's pass: counts, the
+    /// 1- and 2-way tables and the key tables' 2-way totals exactly, the sums over q to
+    /// rounding; and the same bits with one thread or two, whatever the pieces of targets.
+    #[test]
+    fn plain_pass_in_runs_of_q_gives_the_engines_numbers() {
+        let mut rng = XorShift::new(0x6A09_E667_BB67_AE85u64);
+        let mut next = move |k: u64| rng.below(k);
+        let (one, two) = (Workers::new(1).unwrap(), Workers::new(2).unwrap());
+        let target_levels = [2u32, 7, 300];
+        let mut pairs_seen = 0usize;
+        for case in 0..12 {
+            let n_datasets = 2 + (case % 3);
+            let key_levels: [u32; 2] = if case % 2 == 0 { [3, 4] } else { [9, 11] };
+            let sizes: Vec<usize> = (0..n_datasets).map(|_| 100 + next(600) as usize).collect();
+            let vars = keys_and_following_targets(&mut next, &sizes, &key_levels, &target_levels, 3);
+            let split_rows = 1 + next(400) as usize;
+            let target_pieces = [None, Some(1), Some(2)][case % 3];
+            let run = |workers: &Workers, denom_lim: Option<u64>, sizes: ChunkSizes| {
+                let targets: Vec<TargetRequest> = target_levels
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &l)| {
+                        let mut spec = ExclusionSpec::none(l as usize, l - 1);
+                        spec.denom_lim = denom_lim;
+                        TargetRequest { var: 2 + i, spec, twoway_min_cell: 1.0 }
+                    })
+                    .collect();
+                let plan = Plan::standard(n_datasets);
+                let request = CountRequest {
+                    vars: &vars,
+                    keys: &[0, 1],
+                    use_keys_na: &[true, true],
+                    targets: &targets,
+                    plan: &plan,
+                };
+                super::run_plan_with(workers, &request, sizes, &never_stop).unwrap()
+            };
+            let runs = ChunkSizes { plain_split_rows: split_rows, target_pieces, ..ChunkSizes::default() };
+            let (plain_1, plain_2) = (run(&one, None, runs), run(&two, None, runs));
+            pairs_seen += assert_same_targets(&plain_1, &plain_2, case);
+            // The first synthesis counted alone (its own key index) gives its numbers of
+            // the call with all: the runs depend on the original alone.
+            let pair: Vec<EncodedVar<'static>> = vars
+                .iter()
+                .map(|v| {
+                    let codes = (0..2).map(|d| v.codes[d].to_u32()).collect();
+                    EncodedVar::from_u32(codes, v.n_levels, v.missing_code, None)
+                })
+                .collect();
+            let targets: Vec<TargetRequest> = (0..target_levels.len())
+                .map(|i| {
+                    let l = target_levels[i];
+                    TargetRequest { var: 2 + i, spec: ExclusionSpec::none(l as usize, l - 1), twoway_min_cell: 1.0 }
+                })
+                .collect();
+            let plan = Plan::standard(2);
+            let request =
+                CountRequest { vars: &pair, keys: &[0, 1], use_keys_na: &[true, true], targets: &targets, plan: &plan };
+            let alone = super::run_plan_with(&two, &request, runs, &never_stop).unwrap();
+            for (t, (a, b)) in alone.iter().zip(&plain_2).enumerate() {
+                assert_same_synthesis(&a.synthesis[0], &b.synthesis[0], &format!("case {case} target {t}, alone"));
+            }
+            let engine = run(&two, Some(u64::MAX), ChunkSizes::default());
+            for (t, (a, b)) in plain_1.iter().zip(&engine).enumerate() {
+                for (x, y) in a.synthesis.iter().zip(&b.synthesis) {
+                    for ((name, u), (_, v)) in x.measures.named().into_iter().zip(y.measures.named()) {
+                        let close = (u - v).abs() <= 1e-12 * u.abs().max(v.abs()) || (u.is_nan() && v.is_nan());
+                        assert!(close, "case {case} target {t} {name}: {u} vs {v}");
+                    }
+                    assert_eq!(x.total, y.total, "case {case} target {t}");
+                    assert_eq!(x.one_way, y.one_way, "case {case} target {t}");
+                    assert_eq!(x.two_way, y.two_way, "case {case} target {t}");
+                }
+            }
         }
         assert!(pairs_seen > 0, "no 2-way pairs to compare");
     }

@@ -217,8 +217,17 @@ pub struct KeyJoint<'a> {
 /// `KeyTargetCounts`).
 pub type JointTables = Vec<Vec<u64>>;
 
+/// Adds the key tables `part` (of another run of q) into `sum`, table by table.
+pub fn add_joint_tables(sum: &mut JointTables, part: &JointTables) {
+    for (s, p) in sum.iter_mut().zip(part) {
+        for (x, y) in s.iter_mut().zip(p) {
+            *x += y;
+        }
+    }
+}
+
 /// What a piece of the pass returns: one tally per (target, synthesis), target-major,
-/// and per target its key tables when it wanted them.
+/// and per target its key tables (of its run of q) when it wanted them.
 pub struct PlainPiece {
     pub tallies: Vec<Tally>,
     pub joint: Vec<Option<JointTables>>,
@@ -401,25 +410,40 @@ pub fn sweep_plain(
     q_lo: usize,
     q_hi: usize,
 ) -> CoreResult<PlainPiece> {
+    sweep_plain_adding(input, targets, q_lo, q_hi, None)
+}
+
+/// `sweep_plain` adding its key tables to `tables` (those of another run of q, for the
+/// same targets) when given, rather than to tables of its own: runs of q one after the
+/// other on one thread share one set.
+pub fn sweep_plain_adding(
+    input: &PlainInput<'_>,
+    targets: std::ops::Range<usize>,
+    q_lo: usize,
+    q_hi: usize,
+    tables: Option<Vec<Option<JointTables>>>,
+) -> CoreResult<PlainPiece> {
     if input.codes_orig.is_wide() {
-        sweep_plain_at::<u16>(input, targets, q_lo, q_hi)
+        sweep_plain_at::<u16>(input, targets, q_lo, q_hi, tables)
     } else {
-        sweep_plain_at::<u8>(input, targets, q_lo, q_hi)
+        sweep_plain_at::<u8>(input, targets, q_lo, q_hi, tables)
     }
 }
 
-/// `sweep_plain` with codes of width `C`.
+/// `sweep_plain_adding` with codes of width `C`.
 fn sweep_plain_at<C: PackedCode>(
     input: &PlainInput<'_>,
     targets: std::ops::Range<usize>,
     q_lo: usize,
     q_hi: usize,
+    tables: Option<Vec<Option<JointTables>>>,
 ) -> CoreResult<PlainPiece> {
     let n_views = input.views.len();
-    // A key table holds the original's records of every q: made in a pass over all q.
+    // A pass over part of the q makes that part's key tables (passes over the other
+    // parts make the rest, and the tables add up).
     if let Some(j) = input.joint {
-        if q_lo != 0 || q_hi * j.key_levels.len() != j.q_keys.len() {
-            return Err(CoreError::new("internal: key tables asked of a pass over part of the q"));
+        if q_hi * j.key_levels.len() > j.q_keys.len() {
+            return Err(CoreError::new("internal: a pass over q beyond the keys' index"));
         }
     }
     let mut tallies: Vec<Tally> =
@@ -440,13 +464,27 @@ fn sweep_plain_at<C: PackedCode>(
         twoway_min_cell: input.twoway_min_cell,
         joint: input.joint,
     };
-    let joint: Vec<Option<JointTables>> = targets
+    // Per target: the key tables' sizes, when it wants them.
+    let sizes: Vec<Option<Vec<usize>>> = targets
         .clone()
         .map(|t| {
             let j = input.joint.filter(|j| j.wanted.get(t).copied().unwrap_or(false))?;
-            Some(j.key_levels.iter().map(|&kl| vec![0u64; kl as usize * input.n_levels[t] as usize]).collect())
+            Some(j.key_levels.iter().map(|&kl| kl as usize * input.n_levels[t] as usize).collect())
         })
         .collect();
+    let joint: Vec<Option<JointTables>> = match tables {
+        None => sizes.iter().map(|s| s.as_ref().map(|s| s.iter().map(|&n| vec![0u64; n]).collect())).collect(),
+        Some(tables) => {
+            let fits = |t: &Option<JointTables>, s: &Option<Vec<usize>>| match (t, s) {
+                (Some(t), Some(s)) => t.len() == s.len() && t.iter().zip(s).all(|(t, &n)| t.len() == n),
+                (t, s) => t.is_none() && s.is_none(),
+            };
+            if tables.len() != sizes.len() || !tables.iter().zip(&sizes).all(|(t, s)| fits(t, s)) {
+                return Err(CoreError::new("internal: key tables of other targets given to a pass"));
+            }
+            tables
+        }
+    };
     let mut scratch = PlainScratch {
         orig: SideCounts::new(&input.n_levels[targets.clone()]),
         syn: SideCounts::new(&input.n_levels[targets.clone()]),
@@ -783,18 +821,19 @@ mod tests {
             joint: None,
         };
         assert!(sweep_plain(&input, 0..1, 0, 2).is_ok());
-        // Key tables hold every q: a pass over part of them may not make them.
-        let q_keys = [0u32, 1];
+        // Key tables from a pass over part of the q, but not beyond the keys' index.
+        let q_keys = [0u32];
         let joint = KeyJoint { q_keys: &q_keys, key_levels: &[2], wanted: &[true] };
         let input = PlainInput { joint: Some(joint), ..input };
-        assert!(sweep_plain(&input, 0..1, 0, 1).is_err());
-        assert!(sweep_plain(&input, 0..1, 0, 2).is_ok());
+        assert!(sweep_plain(&input, 0..1, 0, 1).is_ok());
+        assert!(sweep_plain(&input, 0..1, 0, 2).is_err());
     }
 
     /// The plain pass equals the engine's pass, tally for tally and bit for bit, for
     /// targets of few and many levels, one to three syntheses (one a subsample), q of
     /// one record a side and q of many (masks made as counted, or from the counts), and
-    /// any split of the targets.
+    /// any split of the targets and of the q; the key tables of the two parts of the q
+    /// add up to those counted from the original's rows.
     #[test]
     fn the_plain_pass_equals_the_engines_pass() {
         let mut rng = XorShift::new(0x7A3F_19C2_55E1_0B6Du64);
@@ -859,10 +898,22 @@ mod tests {
             };
             let n_t = target_levels.len();
             let split = next(n_t as u64 + 1) as usize;
-            let first = sweep_plain(&input, 0..split, 0, index.n_q).unwrap();
-            let second = sweep_plain(&input, split..n_t, 0, index.n_q).unwrap();
-            let got: Vec<Tally> = first.tallies.into_iter().chain(second.tallies).collect();
-            let tables: Vec<Option<JointTables>> = first.joint.into_iter().chain(second.joint).collect();
+            let q_split = next(index.n_q as u64 + 1) as usize;
+            // Per part of the q, the tallies (target-major); the key tables summed.
+            let mut got: Vec<Vec<Tally>> = Vec::new();
+            let mut tables: Vec<Option<JointTables>> = vec![None; n_t];
+            for (q_lo, q_hi) in [(0, q_split), (q_split, index.n_q)] {
+                let first = sweep_plain(&input, 0..split, q_lo, q_hi).unwrap();
+                let second = sweep_plain(&input, split..n_t, q_lo, q_hi).unwrap();
+                got.push(first.tallies.into_iter().chain(second.tallies).collect());
+                for (sum, part) in tables.iter_mut().zip(first.joint.into_iter().chain(second.joint)) {
+                    match (sum.as_mut(), part) {
+                        (None, part) => *sum = part,
+                        (Some(sum), Some(part)) => add_joint_tables(sum, &part),
+                        (Some(_), None) => panic!("case {case}: tables made in one part of the q only"),
+                    }
+                }
+            }
             // Each wanted target's tables equal those counted from the original's rows.
             for t in 0..n_t {
                 match &tables[t] {
@@ -907,9 +958,11 @@ mod tests {
                         weights_syn: None,
                     })
                     .collect();
-                let want = sweep_views(&inputs, 0, index.n_q, &mut scratch);
-                for (v, w) in want.iter().enumerate() {
-                    assert_eq!(&got[t * n_syn + v], w, "case {case}, target {t}, synthesis {v}");
+                for (part, (q_lo, q_hi)) in [(0, q_split), (q_split, index.n_q)].into_iter().enumerate() {
+                    let want = sweep_views(&inputs, q_lo, q_hi, &mut scratch);
+                    for (v, w) in want.iter().enumerate() {
+                        assert_eq!(&got[part][t * n_syn + v], w, "case {case}, target {t}, synthesis {v}, part {part}");
+                    }
                 }
             }
         }

@@ -86,26 +86,26 @@ impl<'a> FactorCodes<'a> {
 fn count_raw_codes(raw: &[i32], n_codes: usize) -> Result<Vec<u64>, i32> {
     // Code r counted at slot r - 1, and NA and every code outside 1..=n_codes at the
     // last slot (R's code less one, as unsigned, clamped to it): no branch, and no
-    // bounds check. NAs are counted apart, to tell them from bad codes. Four lanes, so
-    // that consecutive rows of one level do not wait on each other's increment (most
-    // factors have few levels).
+    // bounds check. Four lanes, so that consecutive rows of one level do not wait on
+    // each other's increment (most factors have few levels). NAs are told from bad
+    // codes afterwards, only when the last slot has rows (a second pass, which
+    // vectorizes, rather than a comparison a row).
     let mut lanes = vec![[0u64; COUNT_LANES]; n_codes + 1];
-    let mut na = 0u64;
     let last = n_codes;
     let slot = |c: i32| ((c as u32).wrapping_sub(1) as usize).min(last);
     let mut quads = raw.chunks_exact(COUNT_LANES);
     for quad in quads.by_ref() {
         for (lane, &c) in quad.iter().enumerate() {
-            na += (c == NA_INTEGER) as u64;
             // SAFETY: `slot` is at most `last`, and `lanes` has `last + 1` slots.
             unsafe { lanes.get_unchecked_mut(slot(c))[lane] += 1 };
         }
     }
     for &c in quads.remainder() {
-        na += (c == NA_INTEGER) as u64;
         lanes[slot(c)][0] += 1;
     }
-    if lanes[last].iter().sum::<u64>() != na {
+    let beyond = lanes[last].iter().sum::<u64>();
+    let na = if beyond == 0 { 0 } else { raw.iter().map(|&c| (c == NA_INTEGER) as u64).sum::<u64>() };
+    if beyond != na {
         let level = |c: i32| c >= 1 && c as usize <= n_codes;
         return Err(raw.iter().copied().find(|&c| c != NA_INTEGER && !level(c)).unwrap_or(0));
     }
