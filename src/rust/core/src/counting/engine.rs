@@ -42,7 +42,8 @@ pub struct ChunkSizes {
     pub one_trip_rows: usize,
     /// Pieces the targets of the plain pass are split into, to run in parallel (`None`:
     /// enough for one piece per thread with the runs of q). A key sweep, whose subsets
-    /// already run in parallel, asks for one, so that each q is read once for all targets.
+    /// already run in parallel, asks for one, so that each q is read once for all
+    /// targets; with one piece, the runs of q are read one after the other.
     pub target_pieces: Option<usize>,
     /// Records of the original from which the plain pass reads the q in two runs, each
     /// for all targets, rather than the targets in pieces each over all q: every
@@ -686,13 +687,14 @@ fn plain_parts(
     let mut tables: Vec<Option<JointTables>> = vec![None; group.len()];
     for chunk in chunks_by_cost(&piece_rows, sizes.chunk_rows) {
         let done: Vec<_> = workers.chunk(should_stop, || {
-            if workers.threads() > 1 {
+            if workers.threads() > 1 && sizes.target_pieces != Some(1) {
                 return pieces[chunk.clone()]
                     .par_iter()
                     .map(|(targets, q, _)| sweep_plain(&input, targets.clone(), q.start, q.end))
                     .collect::<CoreResult<Vec<_>>>();
             }
-            // One thread: the runs of q of a piece of targets, one after the other, add
+            // One thread, or one piece of targets (a key sweep's subset, in parallel with
+            // the others): the runs of q of a piece of targets, one after the other, add
             // to one set of key tables (the sum of the runs' sets, without the second
             // set and the adding), which the last run returns.
             let mut done: Vec<PlainPiece> = Vec::with_capacity(chunk.len());
@@ -924,6 +926,33 @@ mod tests {
         a.iter().flat_map(|t| &t.synthesis).map(|s| s.two_way.len()).sum()
     }
 
+    /// Targets of `levels` levels (variables 2, 3, ...) that exclude nothing, with a
+    /// denominator limit when given (which forces the engine's pass).
+    fn unexcluded_targets(levels: &[u32], denom_lim: Option<u64>) -> Vec<TargetRequest> {
+        levels
+            .iter()
+            .enumerate()
+            .map(|(i, &l)| {
+                let mut spec = ExclusionSpec::none(l as usize, l - 1);
+                spec.denom_lim = denom_lim;
+                TargetRequest { var: 2 + i, spec, twoway_min_cell: 1.0 }
+            })
+            .collect()
+    }
+
+    /// `targets` counted by the keys 0 and 1 over every dataset of `vars` (the first the
+    /// original).
+    fn run_two_keys(
+        workers: &Workers,
+        vars: &[EncodedVar<'_>],
+        targets: &[TargetRequest],
+        sizes: ChunkSizes,
+    ) -> Vec<TargetResult> {
+        let plan = Plan::standard(vars[0].codes.len());
+        let request = CountRequest { vars, keys: &[0, 1], use_keys_na: &[true, true], targets, plan: &plan };
+        super::run_plan_with(workers, &request, sizes, &never_stop).unwrap()
+    }
+
     fn assert_same_target(a: &TargetResult, b: &TargetResult, what: &str) {
         assert_eq!(a.synthesis.len(), b.synthesis.len(), "{what}");
         for (x, y) in a.synthesis.iter().zip(&b.synthesis) {
@@ -1113,24 +1142,7 @@ mod tests {
             let sizes: Vec<usize> = (0..n_datasets).map(|_| 200 + next(800) as usize).collect();
             let vars = keys_and_following_targets(&mut next, &sizes, &key_levels, &target_levels, 3);
             let run = |denom_lim: Option<u64>| {
-                let targets: Vec<TargetRequest> = target_levels
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &l)| {
-                        let mut spec = ExclusionSpec::none(l as usize, l - 1);
-                        spec.denom_lim = denom_lim;
-                        TargetRequest { var: 2 + i, spec, twoway_min_cell: 1.0 }
-                    })
-                    .collect();
-                let plan = Plan::standard(n_datasets);
-                let request = CountRequest {
-                    vars: &vars,
-                    keys: &[0, 1],
-                    use_keys_na: &[true, true],
-                    targets: &targets,
-                    plan: &plan,
-                };
-                super::run_plan(&workers, &request, &never_stop).unwrap()
+                run_two_keys(&workers, &vars, &unexcluded_targets(&target_levels, denom_lim), ChunkSizes::default())
             };
             // The 2-way totals are compared on pairs (made by the plain pass's key tables
             // on one side, counted from the rows on the other).
@@ -1157,24 +1169,7 @@ mod tests {
             let split_rows = 1 + next(400) as usize;
             let target_pieces = [None, Some(1), Some(2)][case % 3];
             let run = |workers: &Workers, denom_lim: Option<u64>, sizes: ChunkSizes| {
-                let targets: Vec<TargetRequest> = target_levels
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &l)| {
-                        let mut spec = ExclusionSpec::none(l as usize, l - 1);
-                        spec.denom_lim = denom_lim;
-                        TargetRequest { var: 2 + i, spec, twoway_min_cell: 1.0 }
-                    })
-                    .collect();
-                let plan = Plan::standard(n_datasets);
-                let request = CountRequest {
-                    vars: &vars,
-                    keys: &[0, 1],
-                    use_keys_na: &[true, true],
-                    targets: &targets,
-                    plan: &plan,
-                };
-                super::run_plan_with(workers, &request, sizes, &never_stop).unwrap()
+                run_two_keys(workers, &vars, &unexcluded_targets(&target_levels, denom_lim), sizes)
             };
             let runs = ChunkSizes { plain_split_rows: split_rows, target_pieces, ..ChunkSizes::default() };
             let (plain_1, plain_2) = (run(&one, None, runs), run(&two, None, runs));
@@ -1188,16 +1183,7 @@ mod tests {
                     EncodedVar::from_u32(codes, v.n_levels, v.missing_code, None)
                 })
                 .collect();
-            let targets: Vec<TargetRequest> = (0..target_levels.len())
-                .map(|i| {
-                    let l = target_levels[i];
-                    TargetRequest { var: 2 + i, spec: ExclusionSpec::none(l as usize, l - 1), twoway_min_cell: 1.0 }
-                })
-                .collect();
-            let plan = Plan::standard(2);
-            let request =
-                CountRequest { vars: &pair, keys: &[0, 1], use_keys_na: &[true, true], targets: &targets, plan: &plan };
-            let alone = super::run_plan_with(&two, &request, runs, &never_stop).unwrap();
+            let alone = run_two_keys(&two, &pair, &unexcluded_targets(&target_levels, None), runs);
             for (t, (a, b)) in alone.iter().zip(&plain_2).enumerate() {
                 assert_same_synthesis(&a.synthesis[0], &b.synthesis[0], &format!("case {case} target {t}, alone"));
             }
