@@ -633,7 +633,7 @@ fn plain_parts(
         .collect::<CoreResult<_>>()?;
     let n_levels: Vec<u32> = group.clone().map(|ti| vars[targets[ti].var].n_levels).collect();
     let twoway_min_cell: Vec<f64> = group.clone().map(|ti| targets[ti].twoway_min_cell).collect();
-    // The q in one run, or two of about equal records (`plain_q_runs`).
+    // The q in one run, or two split at half the original's records (`plain_q_runs`).
     let q_runs = plain_q_runs(prepared.whole(orig)?, view_rows, prepared.index.n_q, sizes.plain_split_rows);
     // The key tables the 2-way totals would count from the original's rows (data of at
     // most `DECODED_ROWS` rows, tables within `MAX_TABLE_CELLS`), unless the cache

@@ -827,6 +827,17 @@ mod tests {
         let input = PlainInput { joint: Some(joint), ..input };
         assert!(sweep_plain(&input, 0..1, 0, 1).is_ok());
         assert!(sweep_plain(&input, 0..1, 0, 2).is_err());
+        // Tables carried from another run are added to only when they are this pass's.
+        let carried = sweep_plain(&input, 0..1, 0, 1).unwrap().joint;
+        let added = sweep_plain_adding(&input, 0..1, 0, 1, Some(carried.clone())).unwrap().joint;
+        let mut twice = carried.clone();
+        add_joint_tables(twice[0].as_mut().unwrap(), carried[0].as_ref().unwrap());
+        assert!(carried[0].as_ref().unwrap()[0].iter().sum::<u64>() > 0);
+        assert_eq!(added, twice);
+        let short: Vec<Option<JointTables>> = vec![Some(vec![vec![0; 1]])];
+        assert!(sweep_plain_adding(&input, 0..1, 0, 1, Some(short)).is_err());
+        assert!(sweep_plain_adding(&input, 0..1, 0, 1, Some(vec![None])).is_err());
+        assert!(sweep_plain_adding(&input, 0..1, 0, 1, Some(Vec::new())).is_err());
     }
 
     /// The plain pass equals the engine's pass, tally for tally and bit for bit, for
