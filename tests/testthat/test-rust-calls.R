@@ -217,6 +217,12 @@ test_that("nothing points back up: the core has no R types and links no R API; t
   expect_identical(glue, character(0), label = paste(glue, collapse = "\n"))
 })
 
+test_that("the installed library has no phase timer compiled in (only bench/phase-times.sh builds one)", {
+  library_path <- getLoadedDLLs()[["synthrisk"]][["path"]]
+  bytes <- readBin(library_path, "raw", file.size(library_path))
+  expect_length(grepRaw("synthrisk phase ", bytes, fixed = TRUE), 0)
+})
+
 test_that("each glue `mod wire` reads requests by serde, and lists of the handle by name, never with the prelude", {
   files <- list.files(test_path("..", "..", "src", "rust", "src"), pattern = "[.]rs$", full.names = TRUE)
   skip_if(length(files) == 0, "Rust sources not beside the tests")

@@ -201,8 +201,9 @@ fn count(vars: &[EncodedVar<'_>], call: CountCall, n_threads: i32) -> GlueResult
     let work_rows = (dataset_rows[plan.original] + view_rows) * requests.len();
     let workers = workers_for(n_threads, work_rows)?;
     let request = CountRequest { vars, keys: &keys, use_keys_na: use_na, targets: &requests, plan: &plan };
-    let results = run_plan(&workers, &request, &user_interrupt)?;
-    let out: Vec<Robj> = results.iter().map(target_result_robj).collect::<GlueResult<_>>()?;
+    let results = synthrisk_core::phase!("counted (run_plan)", run_plan(&workers, &request, &user_interrupt)?);
+    let out: Vec<Robj> =
+        synthrisk_core::phase!("results made R's", results.iter().map(target_result_robj).collect::<GlueResult<_>>()?);
     Ok(List::from_values(out).into())
 }
 
@@ -212,7 +213,7 @@ fn count(vars: &[EncodedVar<'_>], call: CountCall, n_threads: i32) -> GlueResult
 /// (`close_pairs`): then `raw` is NULL and R merges those levels before counting.
 pub fn encode_compute(vars: Robj, request: EncodeComputeRequest) -> GlueResult<Robj> {
     let EncodeComputeRequest { n_threads, calls } = request;
-    let encoding = crate::encoding::encode_vars(vars, n_threads)?;
+    let encoding = synthrisk_core::phase!("encoded (R's columns read)", crate::encoding::encode_vars(vars, n_threads)?);
     let calls = match calls {
         Some(calls) if !encoding.look_alike => calls,
         _ => return Ok(EncodedAndCounted { encoding: encoding.into_robj(), raw: Robj::from(()) }.into()),

@@ -272,7 +272,7 @@ fn run_validated(
 ) -> CoreResult<Vec<TargetResult>> {
     stop_point(should_stop)?;
     let run = Run { workers, request, sizes, dataset_rows, cache, should_stop };
-    let prepared = Prepared::new(&run, index)?;
+    let prepared = crate::phase!("prepared (key index, rows by q, margins)", Prepared::new(&run, index)?);
     let plan = request.plan;
     let mut by_target: Vec<Vec<SynthesisResult>> =
         (0..request.targets.len()).map(|_| Vec::with_capacity(plan.syntheses.len())).collect();
@@ -318,7 +318,10 @@ impl Prepared {
         let key_levels: Vec<u32> = keys.iter().map(|&k| vars[k].n_levels).collect();
         let index = match given {
             Some(index) => index,
-            None => Arc::new(workers.chunk(should_stop, || build_key_index(&key_codes, &key_levels))??),
+            None => crate::phase!(
+                "key index",
+                Arc::new(workers.chunk(should_stop, || build_key_index(&key_codes, &key_levels))??)
+            ),
         };
         let orig = plan.original;
         let mut used_whole = vec![false; dataset_rows.len()];
@@ -513,7 +516,10 @@ fn count_batch(
         // Key tables of the 2-way totals made by the plain pass, per target of the group.
         let mut pass_tables: Vec<Option<JointTables>> = Vec::new();
         let parts = if plain {
-            let (parts, tables) = plain_parts(run, prepared, views, &view_rows, &plain_datasets, group.clone())?;
+            let (parts, tables) = crate::phase!(
+                "plain pass (packing included)",
+                plain_parts(run, prepared, views, &view_rows, &plain_datasets, group.clone())?
+            );
             pass_tables = tables;
             parts
         } else {
@@ -611,20 +617,23 @@ fn plain_parts(
     let target_vars: Vec<usize> = group.clone().map(|ti| targets[ti].var).collect();
     // One width for the group's codes: two bytes when any target has more than 256 levels.
     let max_levels = target_vars.iter().map(|&v| vars[v].n_levels).max().unwrap_or(1);
-    let packed: Vec<Option<Arc<TargetRows>>> = workers.chunk(should_stop, || {
-        (0..dataset_rows.len())
-            .into_par_iter()
-            .map(|d| {
-                datasets.contains(&d).then(|| {
-                    run.cache.packed_targets(&target_vars, d, || {
-                        let columns: Vec<&LevelCodes<'_>> =
-                            group.clone().map(|ti| &vars[targets[ti].var].codes[d]).collect();
-                        TargetRows::new(&columns, dataset_rows[d], max_levels)
+    let packed: Vec<Option<Arc<TargetRows>>> = crate::phase!(
+        "targets packed",
+        workers.chunk(should_stop, || {
+            (0..dataset_rows.len())
+                .into_par_iter()
+                .map(|d| {
+                    datasets.contains(&d).then(|| {
+                        run.cache.packed_targets(&target_vars, d, || {
+                            let columns: Vec<&LevelCodes<'_>> =
+                                group.clone().map(|ti| &vars[targets[ti].var].codes[d]).collect();
+                            TargetRows::new(&columns, dataset_rows[d], max_levels)
+                        })
                     })
                 })
-            })
-            .collect()
-    })?;
+                .collect()
+        })
+    )?;
     let packed_of = |d: usize| packed[d].as_deref().ok_or_else(|| CoreError::new("internal: a dataset was not packed"));
     let plain_views: Vec<PlainView<'_>> = views
         .iter()

@@ -1,0 +1,68 @@
+# The phases of the core's one crossing of a small call (bench/phase-times.sh): the
+# crossing of one multi.disclosure() of SD2011 (m = 5, 4 keys, 5 targets) and of Adult
+# (m = 1, 4 keys, 9 targets) from bench/small-call-workloads.R, called on 1 and on 2
+# threads in turn (which goes first alternating), so that both see the same machine.
+# A library built with `--cfg synthrisk_phase_times` writes each phase's wall time on
+# standard error (src/rust/core/src/runtime/phase_times.rs); this script marks each
+# call there and times the whole crossing.
+#
+# Usage: Rscript bench/phase-times.R measure <library> [calls] 2> phases.txt
+#        Rscript bench/phase-times.R summarise phases.txt
+#   (the second writes a markdown table of median microseconds per phase).
+args <- commandArgs(trailingOnly = TRUE)
+if (length(args) < 2 || !args[1] %in% c("measure", "summarise")) {
+  stop("usage: phase-times.R measure <library> [calls] | summarise <file>")
+}
+if (args[1] == "summarise") {
+  lines <- readLines(args[2])
+  lines <- grep("^synthrisk (call|phase) ", lines, value = TRUE)
+  call_at <- cumsum(startsWith(lines, "synthrisk call "))
+  calls <- strsplit(sub("^synthrisk call ", "", lines[startsWith(lines, "synthrisk call ")]), " ")
+  phases <- !startsWith(lines, "synthrisk call ") & call_at > 0
+  fields <- sub("^synthrisk phase ", "", lines[phases])
+  rows <- data.frame(
+    workload = vapply(calls, `[`, "", 1)[call_at[phases]],
+    threads = vapply(calls, `[`, "", 2)[call_at[phases]],
+    phase = sub(" [0-9]+$", "", fields),
+    us = as.numeric(sub("^.* ", "", fields)),
+    stringsAsFactors = FALSE
+  )
+  medians <- aggregate(us ~ workload + phase + threads, rows, stats::median)
+  cat("| workload | phase | 1 thread (us) | 2 threads (us) |\n| --- | --- | --- | --- |\n")
+  for (w in unique(rows$workload)) {
+    for (p in unique(rows$phase[rows$workload == w])) {
+      at <- function(t) medians$us[medians$workload == w & medians$phase == p & medians$threads == t]
+      cat(sprintf("| %s | %s | %.0f | %.0f |\n", w, p, at("1"), at("2")))
+    }
+  }
+  quit(save = "no")
+}
+lib <- args[2]
+n_calls <- if (length(args) >= 3) as.integer(args[3]) else 300L
+suppressPackageStartupMessages(library(synthrisk, lib.loc = lib))
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])),
+                 "small-call-workloads.R"))
+ns <- asNamespace("synthrisk")
+crossing <- get("rust_encode_compute", ns)
+for (id in names(small_call_ids)) {
+  # The crossing's arguments, as the call makes them.
+  captured <- NULL
+  unlockBinding("rust_encode_compute", ns)
+  assign("rust_encode_compute", function(vars, n_threads, calls) {
+    captured <<- list(vars = vars, calls = calls)
+    crossing(vars, n_threads, calls)
+  }, ns)
+  invisible(small_calls[[small_call_ids[[id]]]]())
+  assign("rust_encode_compute", crossing, ns)
+  lockBinding("rust_encode_compute", ns)
+  cross <- function(threads) crossing(captured$vars, threads, captured$calls)
+  for (i in seq_len(20)) for (threads in 1:2) cross(threads)
+  for (i in seq_len(n_calls)) {
+    for (threads in if (i %% 2 == 0) 1:2 else 2:1) {
+      message("synthrisk call ", id, " ", threads)
+      started <- Sys.time()
+      cross(threads)
+      message("synthrisk phase whole crossing ", round(1e6 * as.numeric(Sys.time() - started)))
+    }
+  }
+}

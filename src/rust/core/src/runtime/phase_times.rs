@@ -1,0 +1,18 @@
+//! Wall times of a call's phases, for bench/phase-times.sh: built only with
+//! `RUSTFLAGS="--cfg synthrisk_phase_times"`, which the package's own build never sets,
+//! so that shipped code neither times nor writes anything.
+
+/// `$body`'s value; built with the `synthrisk_phase_times` cfg, also a line
+/// "synthrisk phase <name> <microseconds>" on standard error, read by
+/// bench/phase-times.R.
+#[macro_export]
+macro_rules! phase {
+    ($name:expr, $body:expr) => {{
+        #[cfg(synthrisk_phase_times)]
+        let started = std::time::Instant::now();
+        let value = $body;
+        #[cfg(synthrisk_phase_times)]
+        eprintln!("synthrisk phase {} {}", $name, started.elapsed().as_micros());
+        value
+    }};
+}
