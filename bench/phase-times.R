@@ -4,11 +4,17 @@
 # threads in turn (which goes first alternating), so that both see the same machine.
 # A library built with `--cfg synthrisk_phase_times` writes each phase's wall time on
 # standard error (src/rust/core/src/runtime/phase_times.rs); this script marks each
-# call there and times the whole crossing.
+# timed call there (and the untimed ones, warm-up, which the summary leaves out) and
+# times the whole crossing.
+#
+# Phases nest: "key index" is part of "prepared", "targets packed" of "plain pass", and
+# both of "counted (run_plan)"; the crossing is "encoded", "counted" and "results made
+# R's" and the glue's reading of the request. A median is over the phase's lines (one a
+# call for these two workloads).
 #
 # Usage: Rscript bench/phase-times.R measure <library> [calls] 2> phases.txt
 #        Rscript bench/phase-times.R summarise phases.txt
-#   (the second writes a markdown table of median microseconds per phase).
+#   (the second writes a heading and a markdown table of median microseconds per phase).
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) < 2 || !args[1] %in% c("measure", "summarise")) {
   stop("usage: phase-times.R measure <library> [calls] | summarise <file>")
@@ -27,7 +33,16 @@ if (args[1] == "summarise") {
     us = as.numeric(sub("^.* ", "", fields)),
     stringsAsFactors = FALSE
   )
+  rows <- rows[rows$workload != "warm-up", , drop = FALSE]
+  if (!any(rows$phase != "whole crossing")) {
+    stop("no phase was timed: the library was built without `--cfg synthrisk_phase_times` ",
+         "(did RUSTFLAGS reach cargo? CARGO_ENCODED_RUSTFLAGS overrides it)")
+  }
   medians <- aggregate(us ~ workload + phase + threads, rows, stats::median)
+  cat(sprintf("\n## The core's crossing phase by phase (bench/phase-times.sh), %s UTC\n\n",
+              format(Sys.time(), "%Y-%m-%d %H:%M", tz = "UTC")))
+  cat("Median microseconds; rows nest (key index within prepared, targets packed within the plain pass,",
+      "both within counted).\n\n")
   cat("| workload | phase | 1 thread (us) | 2 threads (us) |\n| --- | --- | --- | --- |\n")
   for (w in unique(rows$workload)) {
     for (p in unique(rows$phase[rows$workload == w])) {
@@ -47,6 +62,8 @@ crossing <- get("rust_encode_compute", ns)
 for (id in names(small_call_ids)) {
   # The crossing's arguments, as the call makes them.
   captured <- NULL
+  # The capturing call and the warm-up crossings write phases too: not timed calls.
+  message("synthrisk call warm-up 0")
   unlockBinding("rust_encode_compute", ns)
   assign("rust_encode_compute", function(vars, n_threads, calls) {
     captured <<- list(vars = vars, calls = calls)
