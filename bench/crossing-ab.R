@@ -20,19 +20,7 @@ n_threads <- if (length(args) >= 4) as.integer(args[4]) else 2L
 suppressPackageStartupMessages(library(synthrisk, lib.loc = libs[["head"]]))
 options(synthrisk.n_threads = n_threads)
 
-# The arguments of the one crossing of a call, captured as the call makes it.
-captured <- NULL
-capture_crossing <- function(vars, n_threads, calls) {
-  captured <<- list(vars = vars, calls = calls)
-  stop("captured")
-}
-crossing_of <- function(f) {
-  original <- get("rust_encode_compute", asNamespace("synthrisk"))
-  utils::assignInNamespace("rust_encode_compute", capture_crossing, "synthrisk")
-  on.exit(utils::assignInNamespace("rust_encode_compute", original, "synthrisk"))
-  try(f(), silent = TRUE)
-  captured
-}
+# The arguments of the one crossing of a call: crossing_of() (small-call-workloads.R).
 source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])),
                  "small-call-workloads.R"))
 calls <- small_calls

@@ -57,22 +57,12 @@ n_calls <- if (length(args) >= 3) as.integer(args[3]) else 300L
 suppressPackageStartupMessages(library(synthrisk, lib.loc = lib))
 source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])),
                  "small-call-workloads.R"))
-ns <- asNamespace("synthrisk")
-crossing <- get("rust_encode_compute", ns)
+crossing <- get("rust_encode_compute", asNamespace("synthrisk"))
 for (id in names(small_call_ids)) {
-  # The crossing's arguments, as the call makes them.
-  captured <- NULL
-  # The capturing call and the warm-up crossings write phases too: not timed calls.
-  message("synthrisk call warm-up 0")
-  unlockBinding("rust_encode_compute", ns)
-  assign("rust_encode_compute", function(vars, n_threads, calls) {
-    captured <<- list(vars = vars, calls = calls)
-    crossing(vars, n_threads, calls)
-  }, ns)
-  invisible(small_calls[[small_call_ids[[id]]]]())
-  assign("rust_encode_compute", crossing, ns)
-  lockBinding("rust_encode_compute", ns)
+  captured <- crossing_of(small_calls[[small_call_ids[[id]]]])
   cross <- function(threads) crossing(captured$vars, threads, captured$calls)
+  # The warm-up crossings write phases too: not timed calls.
+  message("synthrisk call warm-up 0")
   for (i in seq_len(20)) for (threads in 1:2) cross(threads)
   for (i in seq_len(n_calls)) {
     for (threads in if (i %% 2 == 0) 1:2 else 2:1) {
