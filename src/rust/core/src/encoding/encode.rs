@@ -19,8 +19,11 @@ use std::sync::OnceLock;
 /// R's `NA_real_` is the NaN whose low 32 bits are 1954 (what `R_IsNA` tests); any
 /// other NaN is the value `NaN`, a level of its own (definitions vignette 2.2).
 pub fn is_r_na(x: f64) -> bool {
-    x.is_nan() && (x.to_bits() & 0xFFFF_FFFF) == 1954
+    x.is_nan() && x.to_bits() as u32 == R_NA_LOW_WORD
 }
+
+/// The low 32 bits of R's `NA_real_`.
+const R_NA_LOW_WORD: u32 = 1954;
 
 /// One dataset's column, borrowed from R.
 #[derive(Debug, Clone, Copy)]
@@ -262,10 +265,67 @@ fn whole_range(col: &RawColumn<'_>) -> Option<(i64, i64, bool)> {
     }
 }
 
-/// `whole_range` of doubles. (A branch-free pass, four lanes at a time, took fewer
-/// instructions but longer on 1e7 values: it was not vectorized, and its NA check
-/// needed a second pass.)
+/// `whole_range` of doubles: first a pass without branches that accepts columns of
+/// whole numbers below 2^51 in magnitude, NaN allowed (most numeric keys and targets);
+/// a column it cannot accept (a fraction, an infinity, a larger number) is read again
+/// value by value (`exact_whole_doubles_range`), which decides.
 fn whole_doubles_range(x: &[f64]) -> Option<(i64, i64, bool)> {
+    quick_whole_doubles_range(x).unwrap_or_else(|| exact_whole_doubles_range(x))
+}
+
+/// Below 2^51 in magnitude, adding and then subtracting 1.5 * 2^52 rounds a double to
+/// a whole number: it is unchanged exactly when it is one.
+const ROUNDING_SHIFT: f64 = 6_755_399_441_055_744.0;
+
+/// `Some(whole_range)` when every value is a whole number below 2^51 in magnitude or
+/// NaN (`Some(None)` when a NaN is not R's NA: a level of its own); `None` when this
+/// pass cannot tell (then `exact_whole_doubles_range` decides). Four lanes without
+/// branches (min and max as comparisons, which NaN never wins; R's NA told from other
+/// NaN by its low word), so that the compiler keeps them in vector registers: twice as
+/// fast as the exact pass on SD2011's columns, a third faster on 1e7 values.
+fn quick_whole_doubles_range(x: &[f64]) -> Option<Option<(i64, i64, bool)>> {
+    const LANES: usize = 4;
+    let mut lo = [f64::INFINITY; LANES];
+    let mut hi = [f64::NEG_INFINITY; LANES];
+    let mut whole = [true; LANES];
+    let mut nan = [false; LANES];
+    let mut other_nan = [false; LANES];
+    let mut lane = |i: usize, v: f64| {
+        let is_nan = v.is_nan();
+        whole[i] &= ((v + ROUNDING_SHIFT) - ROUNDING_SHIFT == v) | is_nan;
+        nan[i] |= is_nan;
+        other_nan[i] |= is_nan & (v.to_bits() as u32 != R_NA_LOW_WORD);
+        lo[i] = if v < lo[i] { v } else { lo[i] };
+        hi[i] = if v > hi[i] { v } else { hi[i] };
+    };
+    let chunks = x.chunks_exact(LANES);
+    let tail = chunks.remainder();
+    for c in chunks {
+        for (i, &v) in c.iter().enumerate() {
+            lane(i, v);
+        }
+    }
+    for (i, &v) in tail.iter().enumerate() {
+        lane(i, v);
+    }
+    let lo = lo.into_iter().fold(f64::INFINITY, f64::min);
+    let hi = hi.into_iter().fold(f64::NEG_INFINITY, f64::max);
+    let limit = (1u64 << 51) as f64;
+    if !whole.iter().all(|&w| w) || lo < -limit || hi > limit {
+        return None;
+    }
+    if other_nan.iter().any(|&n| n) {
+        return Some(None);
+    }
+    let missing = nan.iter().any(|&n| n);
+    if lo > hi {
+        return Some(Some((i64::MAX, i64::MIN, missing)));
+    }
+    Some(Some((lo as i64, hi as i64, missing)))
+}
+
+/// `whole_range` of doubles, value by value.
+fn exact_whole_doubles_range(x: &[f64]) -> Option<(i64, i64, bool)> {
     // `as` saturates (and sends NaN to 0), so the round trip holds only for whole
     // numbers within i64; NaN (R's NA among them), fractions and infinities fail it:
     // R's NA is missing, any other ends the scan.
@@ -617,6 +677,59 @@ mod tests {
 
     /// R's `NA_real_`.
     const NA_REAL: f64 = f64::from_bits(0x7FF0_0000_0000_07A2);
+
+    #[test]
+    fn quick_range_of_doubles_agrees_with_the_exact_pass() {
+        let na = f64::from_bits(0x7FF0_0000_0000_07A2);
+        let big = (1u64 << 51) as f64;
+        let cases: Vec<Vec<f64>> = vec![
+            vec![],
+            vec![na, na],
+            vec![3.0, na, -2.0, 7.0, 0.0, -0.0],
+            vec![1.5, 2.0],
+            vec![f64::NAN, 1.0],
+            vec![f64::INFINITY, 1.0],
+            vec![f64::NEG_INFINITY],
+            vec![big, -big, 1.0],
+            vec![big + 2.0, 1.0],
+            vec![(1u64 << 53) as f64, na],
+            vec![(1u64 << 54) as f64],
+            vec![-0.0; 9],
+        ];
+        let mut next = {
+            let mut s = 11u64;
+            move || {
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                s >> 33
+            }
+        };
+        // Random columns of every length up to 13 (the four lanes and their tails), of
+        // whole numbers, NA, NaN, fractions and large values.
+        let random: Vec<Vec<f64>> = (0..2000)
+            .map(|case| {
+                (0..case % 14)
+                    .map(|_| match next() % 40 {
+                        0 => na,
+                        1 if case % 3 == 0 => f64::NAN,
+                        2 if case % 5 == 0 => 0.25,
+                        3 if case % 7 == 0 => big * 4.0,
+                        _ => next() as f64 % 1000.0 - 500.0,
+                    })
+                    .collect()
+            })
+            .collect();
+        for x in cases.iter().chain(&random) {
+            let quick = quick_whole_doubles_range(x);
+            let exact = exact_whole_doubles_range(x);
+            if let Some(decided) = quick {
+                assert_eq!(decided, exact, "{x:?}");
+            }
+            assert_eq!(whole_doubles_range(x), exact, "{x:?}");
+        }
+        // Whole numbers below 2^51 and NA are decided by the quick pass.
+        assert_eq!(quick_whole_doubles_range(&[3.0, na, -2.0, 7.0, -0.0]), Some(Some((-2, 7, true))));
+        assert_eq!(quick_whole_doubles_range(&[f64::NAN, 1.0]), Some(None));
+    }
 
     #[test]
     fn whole_range_of_integers_skips_na() {
