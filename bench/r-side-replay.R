@@ -8,9 +8,14 @@
 # call made, on its own values.
 #
 # Times are inclusive (a function's time holds the functions it calls, so the rows
-# nest and do not add up) and per small call (all its calls of that function). Rows
-# marked "crosses to the core" include a crossing, replayed too. The call made while
-# recording must give the object the plain call gives (checked first).
+# nest and do not add up) and per small call (all its calls of that function), less
+# the replay's own cost (the same calls replayed on a function that does nothing: a
+# few microseconds a call, which would otherwise swell the rows of functions called
+# often). Rows marked "crosses to the core" include a crossing, replayed too.
+# Recording evaluates every argument on entry; the call made while recording must
+# give the object the plain call gives (all.equal(), its `call` left out: checked
+# first). Arguments are replayed as values (`quote = TRUE`): a recorded call or
+# symbol is not run again.
 #
 # Usage: Rscript bench/r-side-replay.R [library] [reps] [top]  (defaults: the installed
 # synthrisk, 200 replays, the 30 costliest functions). Writes a heading and one
@@ -25,10 +30,11 @@ source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE)
                  "small-call-workloads.R"))
 ns <- asNamespace("synthrisk")
 
-# The front doors and the functions that read their caller's frame (sys.call(),
-# frame arguments) are left unwrapped: a wrapper would stand between them and it.
+# The front doors, and the steps between them that read the frame or the call of
+# the front door (frame arguments, sys.call()), are left unwrapped: a wrapper would
+# stand between them.
 unwrapped <- c("multi.disclosure", "multi.disclosure.synds", "multi.disclosure.list", "multi.disclosure.data.frame",
-               "run_front_door", "frame_arguments", "front_door", "user_call")
+               "run_front_door", "frame_arguments", "front_door")
 # (S3 methods too: the registry holds them, and dispatch would not see a wrapper.)
 s3_methods <- ls(get(".__S3MethodsTable__.", ns), all.names = TRUE)
 wrapped <- Filter(function(f) {
@@ -69,7 +75,7 @@ cat("\n## Where the R side of a small call goes (bench/r-side-replay.R), ", form
 for (label in names(small_calls)) {
   f <- small_calls[[label]]
   plain <- f()
-  rm(list = ls(recorded), envir = recorded)
+  rm(list = ls(recorded, all.names = TRUE), envir = recorded)
   set_definitions(recorders)
   recording <- TRUE
   made <- tryCatch(f(), finally = {
@@ -78,10 +84,17 @@ for (label in names(small_calls)) {
   })
   same <- isTRUE(all.equal(unclass(made)[names(made) != "call"], unclass(plain)[names(plain) != "call"]))
   if (!same) stop("the call made while recording differs from the plain call: ", label)
-  rows <- lapply(ls(recorded), function(fn) {
+  timed <- function(replay) {
+    started <- as.numeric(Sys.time())
+    for (r in seq_len(reps)) replay()
+    1000 * (as.numeric(Sys.time()) - started) / reps
+  }
+  rows <- lapply(ls(recorded, all.names = TRUE), function(fn) {
     calls <- recorded[[fn]]
     definition <- originals[[fn]]
-    replay <- function() for (a in calls) do.call(definition, a)
+    replay <- function() for (a in calls) do.call(definition, a, quote = TRUE)
+    nothing <- function(...) NULL
+    harness <- function() for (a in calls) do.call(nothing, a, quote = TRUE)
     failed <- tryCatch({
       replay()
       NULL
@@ -94,9 +107,7 @@ for (label in names(small_calls)) {
     replay()
     set_definition("rust_encode_compute", originals[["rust_encode_compute"]])
     crosses <- crossings > 0
-    started <- as.numeric(Sys.time())
-    for (r in seq_len(reps)) replay()
-    ms <- 1000 * (as.numeric(Sys.time()) - started) / reps
+    ms <- max(0, timed(replay) - timed(harness))
     data.frame(`function` = fn, calls = length(calls), ms = ms, crosses = crosses, check.names = FALSE)
   })
   table <- do.call(rbind, rows)
