@@ -134,6 +134,7 @@ bench: setup install anonymeter-venv
 	  bash bench/instructions.sh $$lib $(R_LIB) >> bench/RESULTS.md; git worktree remove --force $$wt; rm -rf $$lib
 	bash bench/phase-times.sh >> bench/RESULTS.md
 	$(RSCRIPT) bench/r-side-replay.R >> bench/RESULTS.md
+	$(RSCRIPT) bench/r-build-floor.R >> bench/RESULTS.md
 	SYNTHPOP_LIB=$${SYNTHPOP_LIB:-} $(RSCRIPT) bench/synthpop.R 3 >> bench/RESULTS.md
 	$(RSCRIPT) bench/intervals.R >> bench/RESULTS.md
 	$(RSCRIPT) bench/coverage.R 200 >> bench/RESULTS.md

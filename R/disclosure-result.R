@@ -9,10 +9,10 @@ as_disclosure <- function(request, counted) {
   output <- request$output
   enc <- counted$enc
   build <- function(raw, two) {
-    build_disclosure(raw[[1]], target, keys, enc$labels, m, limits$thresh_1way, two, output$digits, output$to.print,
-                     request$call)
+    build_disclosures(raw[1], target, keys, enc$labels, m, limits$thresh_1way, two, output$digits, output$to.print,
+                      request$call)[[1]]
   }
-  x <- build(counted$raw$train, two_way_checks(counted$raw$train[1], m, target, keys, enc$labels, limits$thresh_2way)[[1]])
+  x <- build(counted$raw$train, two_way_checks(counted$raw$train[1], m, target, keys, enc$labels, limits$thresh_2way))
   x$grouping <- enc$grouping %||% list()
   x$notes <- c(disclosure_notes(x, enc, m), first_synthesis = synorig_cut_note(request$synorig_adjusted, m))
   warn_label_gaps(x$notes, request$env)
@@ -52,44 +52,60 @@ measure_frame <- function(columns, cols, names = cols) {
   vctrs::new_data_frame(out)
 }
 
+# Per target (in the order of `raws`), its exclusions: per synthesis (1..m) the matrix
+# of the records each step removed from each table, and the table's remaining records.
 # Per table, the core gives for each synthesis in turn the records each step removed
 # and the table's total; "remaining" is the total less the removed. Worked out for all
-# tables and syntheses at once, then each synthesis's matrix read out at its offsets.
-exclusion_matrices <- function(raw, m) {
+# targets, tables and syntheses at once, then each matrix read out at its offsets.
+exclusion_matrices <- function(raws, m) {
   n_steps <- length(exclusion_cols)
   n_tables <- length(exclusion_rows)
-  counts <- unlist(raw$nexcl[exclusion_rows], use.names = FALSE)
+  per_target <- lapply(raws, function(raw) unlist(.subset(.subset2(raw, "nexcl"), exclusion_rows), use.names = FALSE))
+  sizes <- lengths(per_target, use.names = FALSE)
+  counts <- unlist(per_target, use.names = FALSE)
   n_runs <- length(counts) %/% n_steps
   totals <- seq.int(n_steps, by = n_steps, length.out = n_runs)
   # Whole counts below 2^52 (twice a total stays exact): total - sum(removed) exactly.
   counts[totals] <- 2 * counts[totals] - .colSums(counts, n_steps, n_runs)
-  # Synthesis 1's (table, step) cells, column-major; synthesis j's are n_steps further
-  # on per synthesis.
-  first <- rep(seq_len(n_steps), each = n_tables) + (seq_len(n_tables) - 1L) * (n_runs %/% n_tables) * n_steps
-  lapply(seq_len(m) - 1L, function(j) {
-    x <- counts[first + j * n_steps]
-    attributes(x) <- exclusion_matrix_attributes
-    x
+  # A target's synthesis 1's (table, step) cells, column-major, from its start;
+  # synthesis j's are n_steps further on per synthesis.
+  starts <- c(0L, cumsum(sizes))
+  lapply(seq_along(raws), function(i) {
+    runs_per_table <- sizes[i] %/% n_steps %/% n_tables
+    first <- starts[i] + rep(seq_len(n_steps), each = n_tables) + (seq_len(n_tables) - 1L) * runs_per_table * n_steps
+    lapply(seq_len(m) - 1L, function(j) {
+      x <- counts[first + j * n_steps]
+      attributes(x) <- exclusion_matrix_attributes
+      x
+    })
   })
 }
 
-# Per synthesis (1..m), the 1-way check: list(table, message) for a synthesis whose
-# level with most disclosive records passes both thresholds, else NULL. Worked out for
-# all syntheses at once; a table is built only where the check flags.
-one_way_checks <- function(raw, m, target, t_labels, thresh) {
-  w <- lapply(raw$one_way, `[`, seq_len(m))
-  level <- w$level
-  n_level <- w$n_level_dis
-  total <- w$total_disclosive
+# Per target (`targets`, in the order of `raws`) and synthesis (1..m), the 1-way check:
+# list(table, message) for a synthesis whose level with most disclosive records passes
+# both thresholds, else NULL. Worked out for all targets and syntheses at once; a
+# table is built only where the check flags. `labels`: every variable's labels.
+one_way_checks <- function(raws, m, targets, labels, thresh) {
+  ways <- lapply(raws, .subset2, "one_way")
+  first_m <- seq_len(m)
+  field <- function(name) unlist(lapply(ways, function(w) .subset2(w, name)[first_m]), use.names = FALSE)
+  level <- field("level")
+  n_level <- field("n_level_dis")
+  total <- field("total_disclosive")
   pct_dis <- 100 * n_level / total
-  flagged <- !is.na(level) & total != 0 & n_level > thresh[1] & pct_dis > thresh[2]
-  out <- vector("list", m)
-  for (j in which(flagged)) {
-    lab <- t_labels[level[j]]
-    tab <- vctrs::new_data_frame(list(Level = lab, All = w$all_orig[j], PctLevelAll = 100 * w$level_orig[j] / w$all_orig[j],
-                               totalDisclosive = total[j], nLevelDis = n_level[j], PctLevelDis = pct_dis[j]),
+  flagged <- which(!is.na(level) & total != 0 & n_level > thresh[1] & pct_dis > thresh[2])
+  out <- rep(list(vector("list", m)), length(raws))
+  if (length(flagged) == 0) return(out)
+  all_orig <- field("all_orig")
+  level_orig <- field("level_orig")
+  for (k in flagged) {
+    i <- (k - 1L) %/% m + 1L
+    target <- targets[i]
+    lab <- labels[[target]][level[k]]
+    tab <- vctrs::new_data_frame(list(Level = lab, All = all_orig[k], PctLevelAll = 100 * level_orig[k] / all_orig[k],
+                                      totalDisclosive = total[k], nLevelDis = n_level[k], PctLevelDis = pct_dis[k]),
                                  row.names = lab)
-    out[[j]] <- list(table = tab, message = paste("Check ", target, " level ", lab))
+    out[[i]][[k - (i - 1L) * m]] <- list(table = tab, message = paste("Check ", target, " level ", lab))
   }
   out
 }
@@ -215,38 +231,47 @@ check_component <- function(tables, m) {
   lapply(tables, function(x) if (is.null(x)) "" else x)
 }
 
-# `two`: the target's 2-way checks (two_way_checks(), made for all targets at once), or
-# NULL for none. The list is not yet classed (disclosure_class).
-build_disclosure <- function(raw, target, keys, labels, m, thresh_1way, two, digits, to.print, call) {
-  two <- two %||% vector("list", m)
-  stats <- stats_columns(raw)
-  one <- one_way_checks(raw, m, target, labels[[target]], thresh_1way)
-  # synthpop 1.9-3 keeps the message of the last synthesis the 1-way check flags;
-  # check_1way has every synthesis's table.
-  one_msgs <- unlist(lapply(one, `[[`, "message"))
-  # Rows of each table (its first column's length; none for NULL), without NROW()'s dispatch.
-  n_pairs <- lengths(lapply(two, .subset2, 1L), use.names = FALSE)
-  x <- list(
-    ident = measure_frame(stats, ident_names),
-    attrib = measure_frame(stats, attrib_names),
-    allCAPs = measure_frame(stats, cap_core_names, cap_names),
-    check_1way = check_component(lapply(one, function(x) x$table), m),
-    check1 = if (length(one_msgs) == 0) "" else one_msgs[[length(one_msgs)]],
-    check_2way = check_component(two, m),
-    check2 = two_way_message(n_pairs, m),
-    Nexclusions = exclusion_matrices(raw, m),
-    keys = keys,
-    target = target,
-    digits = digits,
-    Norig = as.integer(stats[["Nd"]][1]),
-    to.print = to.print,
-    call = call,
-    # synthrisk's components after synthpop 1.9-3's.
-    measures = measure_frame(stats, names(stats)),
-    Nsyn = as.integer(stats[["Ns"]]),
-    m = m
-  )
-  x
+# Each target's components (`targets`, their raw counts `raws` in the same order), named
+# by target. `two`: the targets' 2-way checks (two_way_checks(), made for all targets
+# at once, named by target), or NULL for none. The exclusions and 1-way checks of all
+# targets are worked out together; each list is not yet classed (disclosure_class).
+build_disclosures <- function(raws, targets, keys, labels, m, thresh_1way, two, digits, to.print, call) {
+  ones <- one_way_checks(raws, m, targets, labels, thresh_1way)
+  exclusions <- exclusion_matrices(raws, m)
+  no_pairs <- vector("list", m)
+  out <- lapply(seq_along(targets), function(i) {
+    target <- targets[i]
+    stats <- stats_columns(raws[[i]])
+    one <- ones[[i]]
+    two_i <- .subset2(two, target) %||% no_pairs
+    # synthpop 1.9-3 keeps the message of the last synthesis the 1-way check flags;
+    # check_1way has every synthesis's table.
+    one_msgs <- unlist(lapply(one, .subset2, "message"))
+    # Rows of each table (its first column's length; none for NULL), without NROW()'s dispatch.
+    n_pairs <- lengths(lapply(two_i, .subset2, 1L), use.names = FALSE)
+    list(
+      ident = measure_frame(stats, ident_names),
+      attrib = measure_frame(stats, attrib_names),
+      allCAPs = measure_frame(stats, cap_core_names, cap_names),
+      check_1way = check_component(lapply(one, .subset2, "table"), m),
+      check1 = if (length(one_msgs) == 0) "" else one_msgs[[length(one_msgs)]],
+      check_2way = check_component(two_i, m),
+      check2 = two_way_message(n_pairs, m),
+      Nexclusions = exclusions[[i]],
+      keys = keys,
+      target = target,
+      digits = digits,
+      Norig = as.integer(stats[["Nd"]][1]),
+      to.print = to.print,
+      call = call,
+      # synthrisk's components after synthpop 1.9-3's.
+      measures = measure_frame(stats, names(stats)),
+      Nsyn = as.integer(stats[["Ns"]]),
+      m = m
+    )
+  })
+  names(out) <- targets
+  out
 }
 
 # The class of a target's result, set by its callers once they have added their

@@ -13,19 +13,21 @@ as_multi_disclosure <- function(request, counted) {
   # Every target's 2-way checks at once; the holdout records' result gives only its
   # measures (add_holdout()), so it is built without them.
   two_train <- two_way_checks(counted$raw$train[targets], m, targets, keys, enc$labels, limits$thresh_2way)
-  build <- function(raw, tv, two) {
-    build_disclosure(raw[[tv]], tv, keys, enc$labels, m, limits$thresh_1way, two[[tv]], output$digits, "short", NULL)
+  build <- function(raw, two) {
+    build_disclosures(raw[targets], targets, keys, enc$labels, m, limits$thresh_1way, two, output$digits, "short", NULL)
   }
   pooled <- if (!is.null(counted$pooled)) as_multi_disclosure(counted$pooled$request, counted$pooled$counted)
+  built <- build(counted$raw$train, two_train)
+  built_control <- if (!is.null(request$control)) build(counted$raw$control, NULL)
   outputs <- lapply(targets, function(tv) {
-    d <- build(counted$raw$train, tv, two_train)
+    d <- built[[tv]]
     d$grouping <- (enc$grouping %||% list())[intersect(c(keys, tv), names(enc$grouping))]
     d$notes <- disclosure_notes(d, enc, m)
     d$input <- counted$input
     d$database <- counted$fetch
     if (!is.null(request$control)) {
       d$to.print <- c(d$to.print, "holdout")
-      d <- add_holdout(d, build(counted$raw$control, tv, NULL), n_control, enc$control)
+      d <- add_holdout(d, built_control[[tv]], n_control, enc$control)
     }
     d <- add_release(add_intervals(d, request, counted, tv), counted, tv, pooled$output.list[[tv]])
     class(d) <- disclosure_class
