@@ -54,14 +54,19 @@ measure_frame <- function(columns, cols, names = cols) {
 
 # Per target (in the order of `raws`), its exclusions: per synthesis (1..m) the matrix
 # of the records each step removed from each table, and the table's remaining records.
-# Per table, the core gives for each synthesis in turn the records each step removed
-# and the table's total; "remaining" is the total less the removed. Worked out for all
-# targets, tables and syntheses at once, then each matrix read out at its offsets.
+# The core gives, per table, each synthesis's removed records and the table's total in
+# turn; "remaining" is the total less the removed. Worked out for all targets, tables
+# and syntheses at once, then each matrix read out at its offsets.
 exclusion_matrices <- function(raws, m) {
   n_steps <- length(exclusion_cols)
   n_tables <- length(exclusion_rows)
   per_target <- lapply(raws, function(raw) unlist(.subset(.subset2(raw, "nexcl"), exclusion_rows), use.names = FALSE))
   sizes <- lengths(per_target, use.names = FALSE)
+  # Every table for every synthesis, or the targets after a short one would be read at
+  # the wrong offsets: an error, never numbers of another target.
+  if (any(sizes %% (n_steps * n_tables) != 0L | sizes < n_steps * n_tables * m)) {
+    stop("internal error: the core's exclusion counts are not a table per step and synthesis", call. = FALSE)
+  }
   counts <- unlist(per_target, use.names = FALSE)
   n_runs <- length(counts) %/% n_steps
   totals <- seq.int(n_steps, by = n_steps, length.out = n_runs)

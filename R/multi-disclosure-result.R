@@ -13,8 +13,10 @@ as_multi_disclosure <- function(request, counted) {
   # Every target's 2-way checks at once; the holdout records' result gives only its
   # measures (add_holdout()), so it is built without them.
   two_train <- two_way_checks(counted$raw$train[targets], m, targets, keys, enc$labels, limits$thresh_2way)
+  # Each target's result names its target without the names `targets` may carry.
   build <- function(raw, two) {
-    build_disclosures(raw[targets], targets, keys, enc$labels, m, limits$thresh_1way, two, output$digits, "short", NULL)
+    build_disclosures(raw[targets], unname(targets), keys, enc$labels, m, limits$thresh_1way, two, output$digits,
+                      "short", NULL)
   }
   pooled <- if (!is.null(counted$pooled)) as_multi_disclosure(counted$pooled$request, counted$pooled$counted)
   built <- build(counted$raw$train, two_train)

@@ -78,3 +78,20 @@ test_that("check_2way's target_key_levs is a factor, as synthpop gives it: level
   expect_false(is.unsorted(match(key_of_level, keys)))
   expect_true(all(as.character(c2$target_key_levs) %in% levels(c2$target_key_levs)))
 })
+
+test_that("exclusion counts short of a table per step and synthesis are an error, not another target's numbers", {
+  steps <- length(exclusion_cols)
+  # Each table: per synthesis, the records each step removed, then the table's total.
+  raw_of <- function(runs, from = 0) {
+    list(nexcl = stats::setNames(rep(list(from + as.double(seq_len(steps * runs))), length(exclusion_rows)),
+                                 exclusion_rows))
+  }
+  whole <- exclusion_matrices(list(raw_of(2), raw_of(2, from = 1000)), 2L)
+  expect_length(whole, 2)
+  expect_identical(dim(whole[[2]][[2]]), c(length(exclusion_rows), steps))
+  # The second target's second synthesis reads its own counts: the removed as given,
+  # remaining its total less the removed.
+  removed <- 1000 + seq(steps + 1, 2 * steps - 1)
+  expect_identical(unname(whole[[2]][[2]][1, ]), c(removed, 1000 + 2 * steps - sum(removed)))
+  expect_error(exclusion_matrices(list(raw_of(1), raw_of(2)), 2L), "exclusion counts")
+})

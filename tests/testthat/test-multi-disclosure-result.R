@@ -111,3 +111,45 @@ test_that("each target's 2-way checks, made for all targets at once, equal discl
     }
   }
 })
+
+test_that("each target's 1-way checks and exclusions, made for all targets at once, equal disclosure()'s for it alone", {
+  # Thresholds low enough that the 1-way check flags some syntheses of some targets
+  # and not others; m = 5 with a holdout, and m = 1.
+  parts <- holdout_split(sd2011, prop = 0.3, seed = 7)
+  cases <- list(
+    list(object = sd2011_synds5, data = parts$train, keys = keys4, control = parts$control, thresh_1way = c(20, 60)),
+    list(object = adult_synds, data = adult, keys = c("age", "sex", "occupation", "race"), control = NULL,
+         thresh_1way = c(10, 80)))
+  for (case in cases) {
+    md <- multi.disclosure(case$object, case$data, keys = case$keys, control = case$control,
+                           thresh_1way = case$thresh_1way, print.flag = FALSE, plot = FALSE)
+    checks <- lapply(md$output.list, function(d) d$check1)
+    expect_true(any(nzchar(unlist(checks))))
+    expect_true(!all(nzchar(unlist(checks))))
+    for (tv in names(md$output.list)) {
+      d <- disclosure(case$object, case$data, keys = case$keys, target = tv, control = case$control,
+                      thresh_1way = case$thresh_1way, print.flag = FALSE)
+      expect_identical(md$output.list[[tv]]$check_1way, d$check_1way, label = tv)
+      expect_identical(md$output.list[[tv]]$check1, d$check1, label = tv)
+      expect_identical(md$output.list[[tv]]$Nexclusions, d$Nexclusions, label = tv)
+      expect_identical(md$output.list[[tv]]$measures, d$measures, label = tv)
+    }
+  }
+})
+
+test_that("targets given with names give the result of the same targets unnamed, without warnings", {
+  parts <- holdout_split(sd2011, prop = 0.2, seed = 1)
+  run <- function(targets) {
+    multi.disclosure(sd2011_train_synds5, parts$train, keys = keys4, targets = targets, print.flag = FALSE,
+                     plot = FALSE, control = parts$control, conf.level = 0.95)
+  }
+  expect_no_warning(named <- run(c(a = "depress", b = "ls")))
+  plain <- run(c("depress", "ls"))
+  expect_identical(named$output.list$depress$target, "depress")
+  without_call <- function(x) {
+    x <- unclass(x)
+    x$call <- NULL
+    x
+  }
+  expect_identical(without_call(named), without_call(plain))
+})
