@@ -42,22 +42,14 @@ namespace_copy <- function(files) {
   env
 }
 copies <- list(A = namespace_copy(character(0)), B = namespace_copy(files))
-
-in_core <- 0
-timed_crossing <- function(value) {
-  t0 <- as.numeric(Sys.time())
-  force(value)
-  in_core <<- in_core + as.numeric(Sys.time()) - t0
-  value
-}
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])),
+                 "small-call-workloads.R"))
 for (copy in copies) assign("crossed", timed_crossing, envir = copy)
 without_call <- function(x) {
   x <- unclass(x)
   x$call <- NULL
   x
 }
-source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])),
-                 "small-call-workloads.R"))
 for (label in names(small_calls)) {
   calls <- lapply(copies, function(copy) {
     f <- small_calls[[label]]

@@ -4,7 +4,9 @@
 # keys, 9 targets), named as the scripts print them; `small_call_ids` gives each its
 # short name (instructions.sh's workloads); `crossing_of(f)` the arguments of the core's
 # one crossing (`rust_encode_compute`) that a call `f` makes, captured as it makes them
-# (for crossing-ab.R and phase-times.R).
+# (for crossing-ab.R and phase-times.R); `timed_crossing()`, put in place of the
+# package's `crossed()`, adds the time of each crossing to `in_core` (small-calls.R,
+# namespace-ab.R).
 small_calls <- list(
   "SD2011 (m = 5, 4 keys, 5 targets)" = function() {
     multi.disclosure(sd2011_synds5, sd2011, c("sex", "age", "region", "placesize"), print.flag = FALSE, plot = FALSE)
@@ -25,4 +27,12 @@ crossing_of <- function(f) {
   on.exit(utils::assignInNamespace("rust_encode_compute", original, "synthrisk"))
   try(f(), silent = TRUE)
   captured
+}
+
+in_core <- 0
+timed_crossing <- function(value) {
+  t0 <- as.numeric(Sys.time())
+  force(value)
+  in_core <<- in_core + as.numeric(Sys.time()) - t0
+  value
 }

@@ -10,16 +10,9 @@ args <- commandArgs(trailingOnly = TRUE)
 lib <- if (length(args) >= 1) args[1] else NULL
 suppressPackageStartupMessages(library(synthrisk, lib.loc = lib))
 options(synthrisk.n_threads = if (length(args) >= 2) as.integer(args[2]) else 2L)
-in_core <- 0
-timed_crossing <- function(value) {
-  t0 <- as.numeric(Sys.time())
-  force(value)
-  in_core <<- in_core + as.numeric(Sys.time()) - t0
-  value
-}
-utils::assignInNamespace("crossed", timed_crossing, "synthrisk")
 source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])),
                  "small-call-workloads.R"))
+utils::assignInNamespace("crossed", timed_crossing, "synthrisk")
 calls <- small_calls
 for (label in names(calls)) {
   f <- calls[[label]]
