@@ -118,6 +118,10 @@ anonymeter-venv:
 
 # bench/ stays out of the tarball: the Performance vignette reads the copies in
 # vignettes/performance/.
+# The stages of a small call whose instructions bench/stage-instructions.sh counts: the
+# whole R side, its request, preparation, encoding and crossing, and its result.
+R_SIDE_STAGES = run_front_door,disclosure_request,prepare_variables,encode_prepared,rust_encode_compute,as_multi_disclosure,build_disclosures,two_way_checks
+
 bench: setup install anonymeter-venv
 	$(RSCRIPT) bench/run.R
 	$(RSCRIPT) bench/records.R >> bench/RESULTS.md
@@ -132,6 +136,8 @@ bench: setup install anonymeter-venv
 	  $(RSCRIPT) bench/ab.R $$lib $(R_LIB) 7 >> bench/RESULTS.md && \
 	  $(RSCRIPT) bench/crossing-ab.R $$lib $(R_LIB) 600 2 >> bench/RESULTS.md && \
 	  bash bench/instructions.sh $$lib $(R_LIB) >> bench/RESULTS.md; git worktree remove --force $$wt; rm -rf $$lib
+	bash bench/stage-instructions.sh $(R_LIB) $(R_SIDE_STAGES) >> bench/RESULTS.md
+	bash bench/stage-instructions.sh --ops >> bench/RESULTS.md
 	bash bench/phase-times.sh >> bench/RESULTS.md
 	$(RSCRIPT) bench/r-side-replay.R >> bench/RESULTS.md
 	$(RSCRIPT) bench/r-build-floor.R >> bench/RESULTS.md

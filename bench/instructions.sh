@@ -18,23 +18,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is needed (apt-get install valgrind)" >&2; exit 1; }
 
-# Instructions of one process per shared object: "<object> <count>" lines.
-by_object() {
-  callgrind_annotate --threshold=100 "$1" | awk '
-    /PROGRAM TOTALS/ { next }
-    match($0, /^ *[0-9,]+ \(/) {
-      count = $1; gsub(",", "", count)
-      object = "other"
-      if (match($0, /\[[^]]*\]$/)) { object = substr($0, RSTART + 1, RLENGTH - 2); sub(/.*\//, "", object) }
-      if (object ~ /^synthrisk/) object = "synthrisk"
-      else if (object ~ /^libR\./) object = "R"
-      else if (object ~ /^libicu/) object = "ICU"
-      else if (object ~ /^libc\./) object = "C library"
-      else object = "other"
-      sum[object] += count
-    }
-    END { for (o in sum) print o, sum[o] }'
-}
+. "$here/callgrind-by-object.sh"
 
 run() {  # library workload calls -> callgrind file
   R_HOME=$r_home valgrind --tool=callgrind --callgrind-out-file="$scratch/$4.out" \
