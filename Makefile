@@ -119,8 +119,10 @@ anonymeter-venv:
 # bench/ stays out of the tarball: the Performance vignette reads the copies in
 # vignettes/performance/.
 # The stages of a small call whose instructions bench/stage-instructions.sh counts: the
-# whole R side, its request, preparation, encoding and crossing, and its result.
-R_SIDE_STAGES = run_front_door,disclosure_request,prepare_variables,encode_prepared,rust_encode_compute,as_multi_disclosure,build_disclosures,two_way_checks
+# whole call after dispatch (run_front_door, its crossing included), the request, the
+# preparation, the encoding and the crossing, the core's calls, and the result and its
+# parts.
+R_SIDE_STAGES = run_front_door,disclosure_request,prepare_variables,encode_prepared,rust_encode_compute,core_calls,as_multi_disclosure,build_disclosures,two_way_checks,disclosure_notes,build_multi_disclosure
 
 bench: setup install anonymeter-venv
 	$(RSCRIPT) bench/run.R
