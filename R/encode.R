@@ -35,15 +35,15 @@ encode_variables <- function(vars, data, syn, cont.na, ngroups, strict, n_thread
 # yet labelled), weights)). `cont.na` is normalised (normalise_cont_na()): by
 # prepare_inputs() for a request, by encode_variables() otherwise, so not twice a call.
 prepare_variables <- function(vars, data, syn, cont.na, ngroups, strict, call, control = NULL) {
-  check_variable_columns(vars, data, syn, call, control)
   n_control <- if (is.null(control)) 0L else 1L
   datasets <- c(list(data), syn, if (n_control > 0) list(control))
+  facts <- column_facts(vars, datasets, call)
+  check_variable_columns(vars, data, syn, call, control, facts)
   weights <- lapply(seq_along(datasets), function(j) {
     dataset_weights(datasets[[j]], dataset_where(j - 1L, length(syn)), call)
   })
-  records <- vapply(seq_along(datasets), function(j) {
-    if (is.null(weights[[j]])) as.double(nrow(datasets[[j]])) else sum(as.double(weights[[j]]))
-  }, numeric(1))
+  records <- facts$n_rows
+  for (j in which(lengths(weights) > 0L)) records[j] <- sum(as.double(weights[[j]]))
   control_grouping <- list()
   specs <- vector("list", length(vars))
   factor_levels <- vector("list", length(vars))
@@ -52,9 +52,15 @@ prepare_variables <- function(vars, data, syn, cont.na, ngroups, strict, call, c
   for (i in seq_along(vars)) {
     v <- vars[[i]]
     if (ngroups[[v]] > 0) check_integer64_grouping(v, datasets, length(syn), n_control > 0, call)
-    comparable <- comparable_columns(v, data, syn, strict, call, control)
-    cols <- comparable$cols
-    if (comparable$adjusted) adjusted <- c(adjusted, v)
+    # Factors on every side, or plain numbers on every side: as given.
+    as_given <- facts$fast[[i]]
+    if (as_given) {
+      cols <- facts$columns[[i]]
+    } else {
+      comparable <- comparable_columns(v, data, syn, strict, call, control)
+      cols <- comparable$cols
+      if (comparable$adjusted) adjusted <- c(adjusted, v)
+    }
     if (ngroups[[v]] > 0) {
       if (is.factor(cols[[1]])) {
         # Grouping asked for a variable that is not numeric on every side: said, not done.
@@ -63,15 +69,21 @@ prepare_variables <- function(vars, data, syn, cont.na, ngroups, strict, call, c
         grouped <- group_numeric(v, cols, ngroups[[v]], cont_na_codes(cont.na, v), call, n_control, weights)
         grouping[[v]] <- grouped$record
         if (n_control > 0 && !is.null(grouped$control)) control_grouping[[v]] <- grouped$control
-        if (!is.null(grouped$cols)) cols <- grouped$cols
+        if (!is.null(grouped$cols)) {
+          cols <- grouped$cols
+          as_given <- FALSE
+        }
       }
     }
-    if (is.factor(cols[[1]])) {
-      specs[[i]] <- factor_spec(cols, n_control, v, call)
+    if (if (as_given) facts$kind[1L, i] == 1L else is.factor(cols[[1]])) {
+      # The columns as given (not grouped or labelled), with the same plain levels on
+      # every side: those levels are the union's.
+      specs[[i]] <- factor_spec(cols, n_control, v, call, plain_levels = as_given && facts$plain_levels[[i]])
       factor_levels[[i]] <- specs[[i]]$labels
       specs[[i]]$labels <- NULL
     } else {
-      all_integer <- all(vapply(cols, is.integer, logical(1)))
+      # Plain numbers as given: their kinds are known.
+      all_integer <- if (as_given) all(facts$kind[, i] == 2L) else all(vapply(cols, is.integer, logical(1)))
       if (!all_integer && n_control > 0) {
         # Whole-number control values do not make integer data double (their labels
         # would change, e.g. 1e+05 for 100000).
@@ -210,20 +222,29 @@ text_unsorted <- function(x) {
 # The core's description of a factor variable: its columns, each side's map from
 # level to union code, and the union's labels. NA, an NA level and a level "Missing"
 # are all the missing level (definitions vignette, section 2.3).
-factor_spec <- function(cols, n_control = 0L, var = "", call = rlang::caller_env()) {
-  # The levels attribute, as levels() gives it for a factor, without its dispatch.
-  raw_levels <- lapply(cols, attr, "levels", exact = TRUE)
-  # Every side with the same levels (as synthpop's syntheses mostly have): cleaned,
-  # united and mapped once (what clean_side_levels(), union_levels() and the shared
-  # maps below give then). unique() finds them in one call; levels it tells apart
-  # that are one text in two encodings take the general path, which gives the same.
-  same_levels <- length(unique(raw_levels)) == 1L
-  if (same_levels) {
-    side_levels <- rep(list(clean_labels(raw_levels[[1]], var, call)), length(cols))
-    lev <- unique(enc2utf8(side_levels[[1]]))
+factor_spec <- function(cols, n_control = 0L, var = "", call = rlang::caller_env(), plain_levels = FALSE) {
+  # `plain_levels` (column_facts() found every side's levels the same R strings, all
+  # ASCII or NA, without attributes): clean_labels() and enc2utf8() leave them as they
+  # are, so they are the union's as given.
+  if (plain_levels) {
+    side_levels <- rep(list(attr(cols[[1]], "levels", exact = TRUE)), length(cols))
+    lev <- unique(side_levels[[1]])
+    same_levels <- TRUE
   } else {
-    side_levels <- clean_side_levels(raw_levels, var, call)
-    lev <- union_levels(side_levels, n_control)
+    # The levels attribute, as levels() gives it for a factor, without its dispatch.
+    raw_levels <- lapply(cols, attr, "levels", exact = TRUE)
+    # Every side with the same levels (as synthpop's syntheses mostly have): cleaned,
+    # united and mapped once (what clean_side_levels(), union_levels() and the shared
+    # maps below give then). unique() finds them in one call; levels it tells apart
+    # that are one text in two encodings take the general path, which gives the same.
+    same_levels <- length(unique(raw_levels)) == 1L
+    if (same_levels) {
+      side_levels <- rep(list(clean_labels(raw_levels[[1]], var, call)), length(cols))
+      lev <- unique(enc2utf8(side_levels[[1]]))
+    } else {
+      side_levels <- clean_side_levels(raw_levels, var, call)
+      lev <- union_levels(side_levels, n_control)
+    }
   }
   lev <- lev[!is.na(lev)]
   missing_at <- match("Missing", lev)

@@ -22,6 +22,12 @@ rust_result <- function(result, call = rlang::caller_env()) {
 
 is_rust_failure <- function(result) inherits(result, "extendr_error")
 
+# Per variable of `vars` and dataset of `datasets` (a list of data frames), what the
+# preparation asks of each column (see column_facts(), R/column-facts.R).
+rust_column_facts <- function(datasets, vars) {
+  crossed(.Call(wrap__rust_column_facts, datasets, list(vars = as.list(unname(vars)))))
+}
+
 # Encodes the variables; then, as R's `factor()` does, doubles that `as.character()`
 # labels alike (15 significant digits, e.g. 0.1 + 0.2 and 0.3) become one level, the
 # smallest value standing for it (definitions vignette 2.2). R's own `as.character()` decides, under the

@@ -43,14 +43,22 @@ unusable_column_type <- function(x) {
 
 # Every key and target in the original, each synthesis (and `control`): a usable type, one value per
 # row, and a row count the core can hold.
-check_variable_columns <- function(vars, data, syn, call, control = NULL) {
+check_variable_columns <- function(vars, data, syn, call, control = NULL, facts = NULL) {
+  # With column_facts(): when every column is of the usual shape and length, and every
+  # dataset within the core's rows, nothing more to look at.
+  if (!is.null(facts) && all(facts$n_rows <= max_rows) && all(facts$usual & facts$length == facts$n_rows)) {
+    return(invisible())
+  }
   datasets <- c(list(data), syn, if (!is.null(control)) list(control))
   m <- length(syn)
   for (j in seq_along(datasets)) {
     where <- if (j > m + 1) "{.arg control}" else dataset_name(j - 1, m)
     n_rows <- nrow(datasets[[j]])
     check_row_count(n_rows, where, call)
-    for (v in vars) {
+    # With column_facts(): only the columns that are not of the usual shape and length
+    # are looked at here.
+    ask <- if (is.null(facts)) vars else vars[!(facts$usual[j, ] & facts$length[j, ] == n_rows)]
+    for (v in ask) {
       # .subset2(): the column itself, without `[[.data.frame`'s checks, for every
       # data-frame class (the names were checked before).
       x <- .subset2(datasets[[j]], v)

@@ -255,16 +255,9 @@ test_that("inputs are not modified and the plots draw", {
 })
 
 test_that("one encoding and one counting call, whatever the number of subsets", {
-  crossings <- function(expr) {
-    n <- 0L
-    trace("crossed", as.call(list(function() n <<- n + 1L)), print = FALSE, where = asNamespace("synthrisk"))
-    on.exit(untrace("crossed", where = asNamespace("synthrisk")))
-    force(expr)
-    n
-  }
   keys <- c("sex", "age", "region", "placesize", "ls", "marital")
-  one <- crossings(key_sweep(sd2011_synds, sd2011, keys = keys, targets = "depress", sizes = 1))
-  all <- crossings(key_sweep(sd2011_synds, sd2011, keys = keys, targets = "depress", sizes = 0:6))
+  one <- core_crossings(key_sweep(sd2011_synds, sd2011, keys = keys, targets = "depress", sizes = 1))
+  all <- core_crossings(key_sweep(sd2011_synds, sd2011, keys = keys, targets = "depress", sizes = 0:6))
   expect_identical(one, 2L)
   expect_identical(all, 2L)
 })

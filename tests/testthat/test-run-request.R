@@ -1,18 +1,19 @@
 # One request, one run (R/run-request.R): the crossings into the core.
 
-# The number of calls into the core while `expr` runs.
-core_crossings <- function(expr) {
-  n <- 0L
-  count <- function() n <<- n + 1L
-  trace("crossed", as.call(list(count)), print = FALSE, where = asNamespace("synthrisk"))
-  on.exit(untrace("crossed", where = asNamespace("synthrisk")))
-  force(expr)
-  n
-}
-
 test_that("core_crossings() counts", {
   expect_identical(core_crossings(NULL), 0L)
   expect_identical(core_crossings(synthrisk:::rust_level_counts(NULL, 0L, list())), 1L)
+  # The columns' facts are counted apart.
+  expect_identical(core_crossings(synthrisk:::rust_column_facts(list(sd2011), "sex")), 0L)
+  expect_identical(facts_reads(synthrisk:::rust_column_facts(list(sd2011), "sex")), 1L)
+})
+
+test_that("a preparation reads its columns' facts in one call", {
+  keys <- c("sex", "age", "region", "placesize")
+  expect_identical(facts_reads(multi.disclosure(sd2011_synds, sd2011, keys, targets = c("depress", "ls", "marital"),
+                                                print.flag = FALSE, plot = FALSE)), 1L)
+  expect_identical(facts_reads(multi.disclosure(adult_synds, adult, c("age", "sex", "race", "marital.status"),
+                                                print.flag = FALSE, plot = FALSE)), 1L)
 })
 
 test_that("an in-memory multi.disclosure() crosses into the core once", {

@@ -1,13 +1,14 @@
 //! R glue for synthrisk-core, one module per topic: `protocol` reads each request into
 //! its typed struct (serde) and writes named results, `wire` the lookup by name with
 //! which the handle's variables are read (extendr's `TryFromList`);
-//! the topics (`encoding`, `compute`, `key_subsets`, `identification`, `records`, `dcr`, `attacks`)
+//! the topics (`column_facts`, `encoding`, `compute`, `key_subsets`, `identification`, `records`, `dcr`, `attacks`)
 //! borrow slices on the R thread, run the core on plain data and build R objects after
 //! the join. Nothing here panics on bad input or throws: an error returns
 //! through extendr's `result_condition` feature as an `extendr_error` condition, whose
 //! `value` the R side raises (rust_result()).
 
 mod attacks;
+mod column_facts;
 mod compute;
 mod dcr;
 mod encoding;
@@ -44,6 +45,7 @@ macro_rules! entry_points {
 }
 
 entry_points! {
+    rust_column_facts => column_facts::column_facts;
     rust_encode_variables => encoding::encode;
     rust_merge_numeric_levels => encoding::merge;
     rust_level_counts => encoding::level_counts;
