@@ -116,7 +116,7 @@ encode_prepared <- function(prepared, n_threads, call, calls = NULL) {
   info <- stats::setNames(res$info, vars)
   labels <- lapply(seq_along(vars), function(i) {
     numeric_levels <- info[[i]]$numeric_levels
-    if (is.null(numeric_levels)) factor_levels[[i]] else c(numeric_level_labels(numeric_levels), "Missing")
+    if (is.null(numeric_levels)) factor_levels[[i]] else c(numeric_level_labels(numeric_levels, info[[i]]$level_labels), "Missing")
   })
   names(labels) <- vars
   for (v in names(grouping)) {
@@ -284,8 +284,17 @@ clean_side_levels <- function(side_levels, var, call) {
 }
 
 # Labels of the core's numeric levels: as factor() labels numbers, i.e. as.character().
-numeric_level_labels <- function(values) {
+#
+# `written`: the labels the glue wrote for the levels that are written as integers
+# (integer levels, and whole doubles within R's integers that are not multiples of
+# 1e5), NA for the others; used unless a negative scipen asks for e-notation.
+numeric_level_labels <- function(values, written = NULL) {
   if (is.character(values)) return(values)
+  if (!is.null(written) && (is.integer(values) || isTRUE(getOption("scipen", 0) >= 0))) {
+    left <- is.na(written)
+    if (any(left)) written[left] <- as.character(values[left])
+    return(written)
+  }
   labels <- character(length(values))
   # R writes integers many times faster than doubles. A whole number within integer
   # range reads the same either way unless e-notation is shorter, which needs at least

@@ -37,8 +37,13 @@ target_request <- function(opt, enc, request) {
   call <- request$env
   limits <- request$limits
   tv <- opt$target
-  t_labels <- enc$labels[[tv]]
   names_levels <- !(is.null(opt$not.targetlev) || identical(opt$not.targetlev, ""))
+  if (!names_levels && length(opt$exclude.keys) == 0 && length(opt$exclude.keylevs) == 0 &&
+      length(opt$exclude.targetlevs) == 0) {
+    # No level named (synthpop's defaults): nothing to look up among the labels.
+    return(core_target_request(match(tv, enc$vars) - 1L, integer(0), opt, limits, integer(0), integer(0), integer(0)))
+  }
+  t_labels <- enc$labels[[tv]]
   needs <- c(if (names_levels) tv, if (length(opt$exclude.keys) > 0) c(tv, as.character(opt$exclude.keys)))
   unlabelled <- vapply(needs, function(v) v %in% enc$vars && is.null(enc$labels[[v]]), logical(1))
   if (any(unlabelled)) return(NULL)
@@ -78,13 +83,20 @@ target_request <- function(opt, enc, request) {
     }
   }
 
+  core_target_request(match(tv, enc$vars) - 1L, as.integer(match(not_lev, t_labels) - 1L), opt, limits,
+                      as.integer(kt_key - 1L), as.integer(kt_key_level - 1L), as.integer(kt_target_level - 1L))
+}
+
+# The core's request for one target (0-based variable, excluded levels, and the
+# key-target exclusions' keys and levels), with its options and the request's limits.
+core_target_request <- function(var, excluded_levels, opt, limits, kt_key, kt_key_level, kt_target_level) {
   list(
-    var = match(tv, enc$vars) - 1L,
-    excluded_levels = as.integer(match(not_lev, t_labels) - 1L),
+    var = var,
+    excluded_levels = excluded_levels,
     use_target_na = isTRUE(opt$usetargetNA),
-    kt_key = as.integer(kt_key - 1L),
-    kt_key_level = as.integer(kt_key_level - 1L),
-    kt_target_level = as.integer(kt_target_level - 1L),
+    kt_key = kt_key,
+    kt_key_level = kt_key_level,
+    kt_target_level = kt_target_level,
     denom_lim = if (limits$exclude_ov_denom_lim) as.integer(limits$denom_lim) else NA_integer_,
     twoway_min_cell = as.numeric(limits$thresh_2way[1])
   )

@@ -158,6 +158,33 @@ test_that("numeric level labels are as.character()'s, whole numbers written as i
   expect_identical(synthrisk:::numeric_level_labels(c(1L, 100000L, -5L)), c("1", "100000", "-5"))
 })
 
+test_that("the labels the glue writes for whole-number levels are as.character()'s, under any scipen", {
+  set.seed(9)
+  x <- c(-2e5:2e5, round(stats::runif(2e4, -2^31, 2^31)), 2147483647 + (-3:3), -2147483647 - (0:2),
+         unlist(lapply(0:9, function(k) c(1:30, -(1:30)) * 10^k)), 0.5, -0.25, 1e15, 1e-5, -0, NaN, Inf, -Inf)
+  encode <- function(v) {
+    d <- data.frame(v = v)
+    synthrisk:::encode_variables("v", d, list(d), NULL, list(v = 0), strict = FALSE, n_threads = 1L, call = globalenv())
+  }
+  old <- options(scipen = 0)
+  on.exit(options(old))
+  for (scipen in c(0, 3, -2)) {
+    options(scipen = scipen)
+    enc <- encode(x)
+    levels <- enc$info$v$numeric_levels
+    expect_identical(enc$labels$v, c(as.character(levels), "Missing"), label = paste("scipen", scipen))
+    # Most are written by the glue: all whole doubles within R's integers but the
+    # multiples of 1e5 (0 among them).
+    written <- enc$info$v$level_labels
+    whole <- is.finite(levels) & abs(levels) <= .Machine$integer.max & levels == trunc(levels) & levels %% 1e5 != 0
+    expect_identical(!is.na(written), whole)
+    expect_identical(written[whole], as.character(as.integer(levels[whole])))
+    ints <- encode(c(1L, 100000L, -5L, .Machine$integer.max, -.Machine$integer.max))
+    expect_identical(ints$labels$v, c("-2147483647", "-5", "1", "100000", "2147483647", "Missing"))
+    expect_false(anyNA(ints$info$v$level_labels))
+  }
+})
+
 # Definitions vignette 2.2: NaN is a level of its own ("NaN"), not missing; only R's NA is missing.
 
 core_labels <- function(data, syn, var) {
