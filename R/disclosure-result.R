@@ -45,11 +45,21 @@ stats_columns <- function(raw) {
   raw$stats
 }
 
-# A data frame of the measures `cols` of stats_columns(), named `names`.
-measure_frame <- function(columns, cols, names = cols) {
-  out <- columns[cols]
-  names(out) <- names
-  vctrs::new_data_frame(out)
+# A data frame of the measures at positions `at` of stats_columns() (measure_positions()),
+# named `names`: the data frame vctrs::new_data_frame() makes, its attributes set in one
+# step (a small call makes some 20 to 40 of these).
+measure_frame <- function(columns, at, names) {
+  out <- .subset(columns, at)
+  attributes(out) <- list(class = "data.frame", row.names = c(NA_integer_, -length(.subset2(out, 1L))), names = names)
+  out
+}
+
+# Where the measures `names` are among the core's (`stat_names`, the names of
+# stats_columns()); every one must be there.
+measure_positions <- function(names, stat_names) {
+  at <- match(names, stat_names)
+  if (anyNA(at)) stop("internal error: the core gave no measure ", names[is.na(at)][1], call. = FALSE)
+  at
 }
 
 # Per target (in the order of `raws`), its exclusions: per synthesis (1..m) the matrix
@@ -233,7 +243,9 @@ check_component <- function(tables, m) {
   if (m == 1) {
     return(if (is.null(tables[[1]])) list("") else tables[[1]])
   }
-  lapply(tables, function(x) if (is.null(x)) "" else x)
+  # (A table has columns, so only NULL has length 0.)
+  tables[lengths(tables) == 0L] <- list("")
+  tables
 }
 
 # Each target's components (`targets`, their raw counts `raws` in the same order), named
@@ -244,6 +256,10 @@ build_disclosures <- function(raws, targets, keys, labels, m, thresh_1way, two, 
   ones <- one_way_checks(raws, m, targets, labels, thresh_1way)
   exclusions <- exclusion_matrices(raws, m)
   no_pairs <- vector("list", m)
+  stat_names <- names(stats_columns(raws[[1]]))
+  ident_at <- measure_positions(ident_names, stat_names)
+  attrib_at <- measure_positions(attrib_names, stat_names)
+  caps_at <- measure_positions(cap_core_names, stat_names)
   out <- lapply(seq_along(targets), function(i) {
     target <- targets[i]
     stats <- stats_columns(raws[[i]])
@@ -255,9 +271,9 @@ build_disclosures <- function(raws, targets, keys, labels, m, thresh_1way, two, 
     # Rows of each table (its first column's length; none for NULL), without NROW()'s dispatch.
     n_pairs <- lengths(lapply(two_i, .subset2, 1L), use.names = FALSE)
     list(
-      ident = measure_frame(stats, ident_names),
-      attrib = measure_frame(stats, attrib_names),
-      allCAPs = measure_frame(stats, cap_core_names, cap_names),
+      ident = measure_frame(stats, ident_at, ident_names),
+      attrib = measure_frame(stats, attrib_at, attrib_names),
+      allCAPs = measure_frame(stats, caps_at, cap_names),
       check_1way = check_component(lapply(one, .subset2, "table"), m),
       check1 = if (length(one_msgs) == 0) "" else one_msgs[[length(one_msgs)]],
       check_2way = check_component(two_i, m),
@@ -270,7 +286,7 @@ build_disclosures <- function(raws, targets, keys, labels, m, thresh_1way, two, 
       to.print = to.print,
       call = call,
       # synthrisk's components after synthpop 1.9-3's.
-      measures = measure_frame(stats, names(stats)),
+      measures = measure_frame(stats, seq_along(stats), names(stats)),
       Nsyn = as.integer(stats[["Ns"]]),
       m = m
     )

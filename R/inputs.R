@@ -58,6 +58,8 @@ normalise_cont_na <- function(cont.na, call) {
   } else {
     unclass(cont.na)
   }
+  fast <- normalise_plain_cont_na(entries, vars)
+  if (!is.null(fast)) return(fast)
   out <- list()
   for (i in seq_along(entries)) {
     x <- entries[[i]]
@@ -70,6 +72,27 @@ normalise_cont_na <- function(cont.na, call) {
     codes <- if (is.null(x) || !is.numeric(x)) numeric(0) else as.double(x[!is.na(x) | is.nan(x)])
     out[[vars[i]]] <- unique(c(out[[vars[i]]], codes))
   }
+  out
+}
+
+# normalise_cont_na()'s result for entries that are all NULL, NA (logical) or numbers
+# without a class (syn()'s lists hold one per variable, most NA), worked out for all
+# entries at once; NULL for any other entries, which the loop checks one by one.
+normalise_plain_cont_na <- function(entries, vars) {
+  # (Not recursive: an entry that is a list stays one, and a list is no code.)
+  flat <- unlist(entries, recursive = FALSE, use.names = FALSE)
+  if (!(is.double(flat) || is.integer(flat) || is.logical(flat)) || any(vapply(entries, is.object, NA))) return(NULL)
+  owner <- rep.int(seq_along(entries), lengths(entries))
+  # A logical entry is NA only (TRUE is no code: the loop's error).
+  if (!all(is.na(flat[vapply(entries, is.logical, NA)[owner]]))) return(NULL)
+  values <- as.double(flat)
+  keep <- !is.na(values) | is.nan(values)
+  names_once <- unique(vars)
+  out <- rep(list(numeric(0)), length(names_once))
+  names(out) <- names_once
+  by <- match(vars, names_once)[owner[keep]]
+  values <- values[keep]
+  for (k in unique(by)) out[[k]] <- unique(values[by == k])
   out
 }
 

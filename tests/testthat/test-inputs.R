@@ -121,3 +121,36 @@ test_that("a side whose class repeats \"factor\" does not pass a side without a 
   expect_equal(got$ident, want$ident)
   expect_equal(got$attrib, want$attrib)
 })
+
+# normalise_cont_na() from its definition (definitions vignette 2.3), one entry at a
+# time: NULL or NA entries have no codes, numbers without a class are codes (NA
+# removed, NaN kept), anything else is an error; entries of one name are united.
+reference_cont_na <- function(entries) {
+  out <- list()
+  for (i in seq_along(entries)) {
+    x <- entries[[i]]
+    no_codes <- is.null(x) || (is.atomic(x) && all(is.na(x) & !is.nan(x)))
+    numbers <- (typeof(x) %in% c("double", "integer")) && is.null(oldClass(x))
+    if (!no_codes && !numbers) return("error")
+    codes <- if (numbers) as.double(x[!is.na(x) | is.nan(x)]) else numeric(0)
+    out[[names(entries)[i]]] <- unique(c(out[[names(entries)[i]]], codes))
+  }
+  out
+}
+
+test_that("cont.na entries are normalised as one at a time, whatever their kinds", {
+  pool <- list(NULL, NA, NA_real_, NA_integer_, NaN, -8, c(-8, -9), c(-9L, -8L), c(NA, -8, NaN, -8), TRUE,
+               c(NA, FALSE), "a", NA_character_, factor("x"), factor(NA), list(-8), matrix(c(-8, -9), 1),
+               as.Date(NA), as.Date("2020-01-01"), c(1.5, NA), 0L, -0)
+  for (seed in 1:300) {
+    set.seed(seed)
+    n <- sample(1:6, 1)
+    entries <- pool[sample(length(pool), n, replace = TRUE)]
+    names(entries) <- sample(c("a", "b", "c"), n, replace = TRUE)
+    want <- reference_cont_na(entries)
+    got <- tryCatch(synthrisk:::normalise_cont_na(entries, globalenv()), error = function(e) "error")
+    expect_identical(got, want, info = paste("seed", seed))
+  }
+  expect_identical(synthrisk:::normalise_cont_na(sd2011_synds$cont.na, globalenv()),
+                   reference_cont_na(sd2011_synds$cont.na))
+})
