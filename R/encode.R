@@ -161,6 +161,13 @@ encode_prepared <- function(prepared, n_threads, call, calls = NULL) {
       counts <- rust_result(rust_level_counts(res$ptr, i - 1L, lapply(weights, function(w) {
         if (is.null(w)) NULL else as.double(w)
       })), call = call)
+    } else {
+      # synthpop_misaligns() needs a synthesis whose levels lie within the original's
+      # while not covering them, or cover them while not within them; the core's
+      # overlap of the levels (counted beside `counts`) says whether one does.
+      overlap <- info[[i]]$level_overlap
+      s <- seq_len(prepared$m)
+      if (!is.null(overlap) && !any(overlap$within_original[s] != overlap$covers_original[s])) return(FALSE)
     }
     level <- -(info[[i]]$missing_code + 1L)
     synthpop_misaligns(lapply(counts[seq_len(prepared$m + 1L)], function(x) x[level] > 0),

@@ -11,18 +11,32 @@ label_gap_share <- 0.5
 # flagged as having a level on one side only are counted again (in the core).
 label_gaps <- function(ptr, vars, labels, info, weights, m, call) {
   weights <- lapply(weights, function(w) if (is.null(w)) NULL else as.double(w))
+  weighted <- !all(vapply(weights, is.null, logical(1)))
   out <- list()
   for (i in seq_along(vars)) {
     if (!isTRUE(info[[i]]$one_sided)) next
+    # For records, the core's overlap of the levels (counted with the encoding) says
+    # whether there is a gap to describe: most often none.
+    overlap <- info[[i]]$level_overlap
+    if (!weighted && !is.null(overlap) && !any(label_gap_flags(overlap, m))) next
     # Counted with the encoding for records; again here for counted cells (weighted).
     counts <- info[[i]]$level_counts
-    if (is.null(counts) || !all(vapply(weights, is.null, logical(1)))) {
+    if (is.null(counts) || weighted) {
       counts <- rust_result(rust_level_counts(ptr, i - 1L, weights), call = call)
     }
     gap <- label_gap(counts[seq_len(m + 1)], labels[[i]], info[[i]]$missing_code + 1L)
     if (!is.null(gap)) out[[vars[i]]] <- c(list(variable = vars[i]), gap)
   }
   out
+}
+
+# Which of the syntheses 1..m label_gap() flags, from the core's overlap of their
+# levels with the original's (the encoding's `level_overlap`): the same numbers as
+# label_gap() works out over every level.
+label_gap_flags <- function(overlap, m) {
+  s <- seq_len(m)
+  overlap$shares_none[s] | overlap$original_only[s] > label_gap_share * overlap$original_records |
+    overlap$synthetic_only[s] > label_gap_share * overlap$records[s]
 }
 
 # `counts`: records at each level, original first, then each synthesis; `missing`: the

@@ -72,3 +72,34 @@ test_that("labels are shortened in the note, in full in neither side's data", {
   expect_false(grepl(long, d$notes[["labels:k"]], fixed = TRUE))
   expect_match(d$notes[["labels:k"]], "aaa...", fixed = TRUE)
 })
+
+test_that("the core's overlap of the levels flags the syntheses label_gap() flags, and the coverage it reads", {
+  for (seed in 1:200) {
+    set.seed(seed)
+    m <- sample(1:4, 1)
+    pool <- letters[1:sample(2:6, 1)]
+    as_factor <- stats::runif(1) < 0.5
+    # Each side with a random subset of the levels at random shares, some missing.
+    column <- function(n) {
+      present <- sample(pool, sample(seq_along(pool), 1))
+      x <- sample(c(present, NA), n, replace = TRUE, prob = stats::runif(length(present) + 1))
+      if (as_factor) factor(x) else match(x, pool) * 10
+    }
+    d <- data.frame(v = column(sample(3:30, 1)))
+    syn <- lapply(seq_len(m), function(j) data.frame(v = column(sample(3:30, 1))))
+    enc <- synthrisk:::encode_variables("v", d, syn, NULL, list(v = 0), strict = FALSE, n_threads = 1L,
+                                        call = globalenv())
+    info <- enc$info$v
+    if (!isTRUE(info$one_sided)) next
+    counts <- info$level_counts
+    gap <- synthrisk:::label_gap(counts, enc$labels$v, info$missing_code + 1L)
+    flags <- synthrisk:::label_gap_flags(info$level_overlap, m)
+    expect_identical(which(flags), if (is.null(gap)) integer(0) else gap$syntheses, info = paste("seed", seed))
+    present <- lapply(counts, function(x) x[-(info$missing_code + 1L)] > 0)
+    for (j in seq_len(m)) {
+      pair <- present[[1]] | present[[j + 1]]
+      expect_identical(info$level_overlap$within_original[j], all(present[[1]][pair]), info = paste("seed", seed))
+      expect_identical(info$level_overlap$covers_original[j], all(present[[j + 1]][pair]), info = paste("seed", seed))
+    }
+  }
+})

@@ -6,6 +6,7 @@
 use crate::protocol::*;
 use extendr_api::prelude::*;
 use synthrisk_core::encode::{close_numeric_pairs, encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput};
+use synthrisk_core::level_overlap::{level_overlap, LevelOverlap};
 use wire::VariableWire;
 pub(crate) use wire::{EncodeRequest, LevelCountsRequest, MergeRequest};
 
@@ -127,13 +128,15 @@ fn info_robj(v: &EncodedVar<'_>, integer_kind: bool) -> GlueResult<(Robj, bool)>
     // of a variable with levels on one side only (labels that barely meet), and the
     // distinct values of the original for a numeric variable with more levels than half
     // its rows (a nearly unique target).
-    let level_counts: Robj = if v.one_sided {
-        List::from_values(
-            (0..v.codes.len()).map(|d| Robj::from(v.level_counts(d).iter().map(|&n| n as f64).collect::<Vec<f64>>())),
-        )
-        .into()
+    let (level_counts, level_overlap): (Robj, Robj) = if v.one_sided {
+        let counts: Vec<_> = (0..v.codes.len()).map(|d| v.level_counts(d)).collect();
+        let by_dataset = List::from_values(
+            counts.iter().map(|c| Robj::from(c.iter().map(|&n| n as f64).collect::<Vec<f64>>())),
+        );
+        let refs: Vec<&[u64]> = counts.iter().map(|c| c.as_ref()).collect();
+        (by_dataset.into(), overlap_robj(&level_overlap(&refs, v.missing_code as usize)))
     } else {
-        Robj::from(())
+        (Robj::from(()), Robj::from(()))
     };
     let original_distinct: Robj = match (&v.numeric_levels, v.codes.first()) {
         (Some(l), Some(orig)) if l.len() > orig.len() / 2 => {
@@ -157,8 +160,36 @@ fn info_robj(v: &EncodedVar<'_>, integer_kind: bool) -> GlueResult<(Robj, bool)>
         level_counts,
         original_distinct,
         level_labels,
+        level_overlap,
     };
     Ok((info.into(), look_alike))
+}
+
+/// A `LevelOverlap` for R: the original's records and, per other dataset, its fields.
+fn overlap_robj(overlap: &LevelOverlap) -> Robj {
+    let sides = &overlap.sides;
+    LevelOverlapValue {
+        original_records: overlap.original_records as f64,
+        records: counts(sides.iter().map(|s| s.records)),
+        shares_none: sides.iter().map(|s| s.shares_none).collect(),
+        original_only: counts(sides.iter().map(|s| s.original_only)),
+        synthetic_only: counts(sides.iter().map(|s| s.synthetic_only)),
+        within_original: sides.iter().map(|s| s.within_original).collect(),
+        covers_original: sides.iter().map(|s| s.covers_original).collect(),
+    }
+    .into()
+}
+
+/// What `overlap_robj` returns, a named list of its fields (extendr's `IntoList`).
+#[derive(IntoList)]
+struct LevelOverlapValue {
+    original_records: f64,
+    records: Vec<f64>,
+    shares_none: Vec<bool>,
+    original_only: Vec<f64>,
+    synthetic_only: Vec<f64>,
+    within_original: Vec<bool>,
+    covers_original: Vec<bool>,
 }
 
 /// The label R gives a numeric level that R/encode.R's numeric_level_labels() writes as
@@ -184,6 +215,7 @@ struct VariableInfo {
     level_counts: Robj,
     original_distinct: Robj,
     level_labels: Robj,
+    level_overlap: Robj,
 }
 
 /// A new encoding: its handle for R, each variable's `VariableInfo`, and whether some

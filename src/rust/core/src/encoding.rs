@@ -3,3 +3,4 @@
 //! values kept beside the codes.
 pub mod codes;
 pub mod encode;
+pub mod level_overlap;
