@@ -85,15 +85,21 @@ exclusion_matrices <- function(raws, m) {
   # A target's synthesis 1's (table, step) cells, column-major, from its start;
   # synthesis j's are n_steps further on per synthesis.
   starts <- c(0L, cumsum(sizes))
-  lapply(seq_along(raws), function(i) {
+  # Loops rather than lapply() of closures: a small call makes some 25 to 45 matrices.
+  out <- vector("list", length(raws))
+  steps <- rep(seq_len(n_steps), each = n_tables)
+  for (i in seq_along(raws)) {
     runs_per_table <- sizes[i] %/% n_steps %/% n_tables
-    first <- starts[i] + rep(seq_len(n_steps), each = n_tables) + (seq_len(n_tables) - 1L) * runs_per_table * n_steps
-    lapply(seq_len(m) - 1L, function(j) {
-      x <- counts[first + j * n_steps]
+    first <- starts[i] + steps + (seq_len(n_tables) - 1L) * runs_per_table * n_steps
+    matrices <- vector("list", m)
+    for (j in seq_len(m)) {
+      x <- counts[first + (j - 1L) * n_steps]
       attributes(x) <- exclusion_matrix_attributes
-      x
-    })
-  })
+      matrices[[j]] <- x
+    }
+    out[[i]] <- matrices
+  }
+  out
 }
 
 # Per target (`targets`, in the order of `raws`) and synthesis (1..m), the 1-way check:
