@@ -218,7 +218,9 @@ two_way_checks <- function(raws, m, targets, keys, labels, thresh) {
   last_all <- length(sorted_run) + 1L - match(shown_run[starts], rev(sorted_run))
   for (k in seq_along(starts)) {
     at <- starts[k]:ends[k]
-    cols <- lapply(columns, `[`, at)
+    # Each column's rows of the run (the first, the factor, is made below).
+    cols <- columns
+    for (j in 2:length(columns)) cols[[j]] <- .subset(.subset2(columns, j), at)
     # Keys named by the user: their names, when distinct, name the rows (as
     # data.frame() took them from the key column). Otherwise, as synthpop's, each row
     # is named by its place among all of its synthesis's pairs (the table synthpop
