@@ -4,11 +4,16 @@
 # facts (rust_column_facts(), R/column-facts.R) that every preparation makes reaches
 # the glue only and is counted apart (facts_reads()).
 core_crossings <- function(expr) {
+  crossings(expr)[["core"]]
+}
+
+# The reads of the columns' facts and the calls into the core while `expr` runs.
+crossings <- function(expr) {
   n <- 0L
   trace("crossed", as.call(list(function() n <<- n + 1L)), print = FALSE, where = asNamespace("synthrisk"))
   on.exit(untrace("crossed", where = asNamespace("synthrisk")))
   reads <- facts_reads(expr)
-  n - reads
+  c(facts = reads, core = n - reads)
 }
 
 # The number of reads of the columns' facts while `expr` runs.

@@ -8,20 +8,13 @@ test_that("core_crossings() counts", {
   expect_identical(facts_reads(synthrisk:::rust_column_facts(list(sd2011), "sex")), 1L)
 })
 
-test_that("a preparation reads its columns' facts in one call", {
+test_that("an in-memory multi.disclosure() reads its columns' facts once and crosses into the core once", {
   keys <- c("sex", "age", "region", "placesize")
-  expect_identical(facts_reads(multi.disclosure(sd2011_synds, sd2011, keys, targets = c("depress", "ls", "marital"),
-                                                print.flag = FALSE, plot = FALSE)), 1L)
-  expect_identical(facts_reads(multi.disclosure(adult_synds, adult, c("age", "sex", "race", "marital.status"),
-                                                print.flag = FALSE, plot = FALSE)), 1L)
-})
-
-test_that("an in-memory multi.disclosure() crosses into the core once", {
-  keys <- c("sex", "age", "region", "placesize")
-  expect_identical(core_crossings(multi.disclosure(sd2011_synds, sd2011, keys, targets = c("depress", "ls", "marital"),
-                                                   print.flag = FALSE, plot = FALSE)), 1L)
-  expect_identical(core_crossings(multi.disclosure(adult_synds, adult, c("age", "sex", "race", "marital.status"),
-                                                   print.flag = FALSE, plot = FALSE)), 1L)
+  once <- c(facts = 1L, core = 1L)
+  expect_identical(crossings(multi.disclosure(sd2011_synds, sd2011, keys, targets = c("depress", "ls", "marital"),
+                                              print.flag = FALSE, plot = FALSE)), once)
+  expect_identical(crossings(multi.disclosure(adult_synds, adult, c("age", "sex", "race", "marital.status"),
+                                              print.flag = FALSE, plot = FALSE)), once)
   # With a holdout and with exclusions named by label: still one.
   parts <- holdout_split(sd2011, prop = 0.5, seed = 1)
   expect_identical(core_crossings(disclosure(sd2011_synds, parts$train, keys, "marital", print.flag = FALSE,
