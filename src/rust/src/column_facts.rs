@@ -92,8 +92,10 @@ pub fn column_facts(datasets: Robj, request: ColumnFactsRequest) -> GlueResult<R
         same_levels: Vec::with_capacity(vars.len()),
         plain_levels: Vec::with_capacity(vars.len()),
     };
-    // SAFETY: R's thread; read-only calls on objects `datasets` holds, which allocate
-    // nothing in R (the columns are only referenced by the result).
+    // SAFETY: R's thread; read-only calls on objects `datasets` holds and protects
+    // (R never moves an object, so the raw pointers stay valid). Most allocate nothing;
+    // STRING_ELT() on an ALTREP character vector and INTEGER() on ALTREP row names may,
+    // which cannot free what `datasets` protects.
     unsafe {
         let frames: Vec<Sexp> = datasets.values().map(|d| d.get() as Sexp).collect();
         if frames.iter().any(|&frame| TYPEOF(frame) != VECSXP) {
