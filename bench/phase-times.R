@@ -1,7 +1,7 @@
 # The phases of the core's one crossing of a small call (bench/phase-times.sh): the
 # crossing of one multi.disclosure() of SD2011 (m = 5, 4 keys, 5 targets) and of Adult
-# (m = 1, 4 keys, 9 targets) from bench/small-call-workloads.R, called on 1 and on 2
-# threads in turn (which goes first alternating), so that both see the same machine.
+# (m = 1, 4 keys, 9 targets) from bench/small-call-workloads.R, on the thread count
+# given (phase-times.sh runs a process for 1 and one for 2, one after the other).
 # A library built with `--cfg synthrisk_phase_times` writes each phase's wall time on
 # standard error (src/rust/core/src/runtime/phase_times.rs); this script marks each
 # timed call there (and the untimed ones, warm-up, which the summary leaves out) and
@@ -12,12 +12,12 @@
 # R's" and the glue's reading of the request. A median is over the phase's lines (one a
 # call for these two workloads).
 #
-# Usage: Rscript bench/phase-times.R measure <library> [calls] 2> phases.txt
+# Usage: Rscript bench/phase-times.R measure <library> [calls] [threads] 2> phases.txt
 #        Rscript bench/phase-times.R summarise phases.txt
 #   (the second writes a heading and a markdown table of median microseconds per phase).
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) < 2 || !args[1] %in% c("measure", "summarise")) {
-  stop("usage: phase-times.R measure <library> [calls] | summarise <file>")
+  stop("usage: phase-times.R measure <library> [calls] [threads] | summarise <file>")
 }
 if (args[1] == "summarise") {
   lines <- readLines(args[2])
@@ -58,18 +58,21 @@ suppressPackageStartupMessages(library(synthrisk, lib.loc = lib))
 source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])),
                  "small-call-workloads.R"))
 crossing <- get("rust_encode_compute", asNamespace("synthrisk"))
+# One thread count per process (phase-times.sh runs one for each): the first thread
+# count a process asks for gets the pool that R's own thread works in, as a user's
+# session does (runtime/workers.rs); a second count in the same process would get a
+# pool of other threads, and pay for waking them.
+threads <- if (length(args) >= 4) as.integer(args[4]) else 2L
 for (id in names(small_call_ids)) {
   captured <- crossing_of(small_calls[[small_call_ids[[id]]]])
-  cross <- function(threads) crossing(captured$vars, threads, captured$calls)
+  cross <- function() crossing(captured$vars, threads, captured$calls)
   # The warm-up crossings write phases too: not timed calls.
   message("synthrisk call warm-up 0")
-  for (i in seq_len(20)) for (threads in 1:2) cross(threads)
+  for (i in seq_len(20)) cross()
   for (i in seq_len(n_calls)) {
-    for (threads in if (i %% 2 == 0) 1:2 else 2:1) {
-      message("synthrisk call ", id, " ", threads)
-      started <- Sys.time()
-      cross(threads)
-      message("synthrisk phase whole crossing ", round(1e6 * as.numeric(Sys.time() - started)))
-    }
+    message("synthrisk call ", id, " ", threads)
+    started <- Sys.time()
+    cross()
+    message("synthrisk phase whole crossing ", round(1e6 * as.numeric(Sys.time() - started)))
   }
 }
