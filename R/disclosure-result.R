@@ -108,8 +108,16 @@ exclusion_matrices <- function(raws, m) {
 # table is built only where the check flags. `labels`: every variable's labels.
 one_way_checks <- function(raws, m, targets, labels, thresh) {
   ways <- lapply(raws, .subset2, "one_way")
-  first_m <- seq_len(m)
-  field <- function(name) unlist(lapply(ways, function(w) .subset2(w, name)[first_m]), use.names = FALSE)
+  # Each field of a target holds a value per table (the syntheses first): its first m
+  # of every target, picked from all targets' values at once.
+  n_tables <- lengths(lapply(ways, .subset2, "level"), use.names = FALSE)
+  if (any(n_tables < m)) stop("internal error: the core's 1-way counts are not a value per synthesis", call. = FALSE)
+  pick <- rep(c(0L, cumsum(n_tables))[seq_along(ways)], each = m) + seq_len(m)
+  field <- function(name) {
+    values <- unlist(lapply(ways, .subset2, name), use.names = FALSE)
+    if (length(values) != sum(n_tables)) stop("internal error: the core's 1-way field ", name, " is short", call. = FALSE)
+    values[pick]
+  }
   level <- field("level")
   n_level <- field("n_level_dis")
   total <- field("total_disclosive")
@@ -268,24 +276,39 @@ build_disclosures <- function(raws, targets, keys, labels, m, thresh_1way, two, 
   ident_at <- measure_positions(ident_names, stat_names)
   attrib_at <- measure_positions(attrib_names, stat_names)
   caps_at <- measure_positions(cap_core_names, stat_names)
+  # A target without a flagged table (most) takes the same empty check components.
+  no_check <- check_component(no_pairs, m)
   out <- lapply(seq_along(targets), function(i) {
     target <- targets[i]
     stats <- stats_columns(raws[[i]])
     one <- ones[[i]]
-    two_i <- .subset2(two, target) %||% no_pairs
-    # synthpop 1.9-3 keeps the message of the last synthesis the 1-way check flags;
-    # check_1way has every synthesis's table.
-    one_msgs <- unlist(lapply(one, .subset2, "message"))
-    # Rows of each table (its first column's length; none for NULL), without NROW()'s dispatch.
-    n_pairs <- lengths(lapply(two_i, .subset2, 1L), use.names = FALSE)
+    two_i <- .subset2(two, target)
+    if (all(lengths(one, use.names = FALSE) == 0L)) {
+      check_1way <- no_check
+      check1 <- ""
+    } else {
+      # synthpop 1.9-3 keeps the message of the last synthesis the 1-way check flags;
+      # check_1way has every synthesis's table.
+      one_msgs <- unlist(lapply(one, .subset2, "message"))
+      check_1way <- check_component(lapply(one, .subset2, "table"), m)
+      check1 <- one_msgs[[length(one_msgs)]]
+    }
+    if (all(lengths(two_i, use.names = FALSE) == 0L)) {
+      check_2way <- no_check
+      check2 <- ""
+    } else {
+      check_2way <- check_component(two_i, m)
+      # Rows of each table (its first column's length; none for NULL), without NROW()'s dispatch.
+      check2 <- two_way_message(lengths(lapply(two_i, .subset2, 1L), use.names = FALSE), m)
+    }
     list(
       ident = measure_frame(stats, ident_at, ident_names),
       attrib = measure_frame(stats, attrib_at, attrib_names),
       allCAPs = measure_frame(stats, caps_at, cap_names),
-      check_1way = check_component(lapply(one, .subset2, "table"), m),
-      check1 = if (length(one_msgs) == 0) "" else one_msgs[[length(one_msgs)]],
-      check_2way = check_component(two_i, m),
-      check2 = two_way_message(n_pairs, m),
+      check_1way = check_1way,
+      check1 = check1,
+      check_2way = check_2way,
+      check2 = check2,
       Nexclusions = exclusions[[i]],
       keys = keys,
       target = target,

@@ -139,11 +139,16 @@ bind_frames <- function(frames) {
   out
 }
 
+# Whether the request's uncertainty `u` asks for intervals.
+wants_intervals <- function(u) {
+  !(is.null(u) || (is.null(u$conf.level) && u$resynthesize == 0))
+}
+
 # Adds the intervals of the request to one target's result `d` (those of resynthesis
 # are added by the front door, add_resynthesized()).
 add_intervals <- function(d, request, counted, tv) {
   u <- request$uncertainty
-  if (is.null(u) || (is.null(u$conf.level) && u$resynthesize == 0)) return(d)
+  if (!wants_intervals(u)) return(d)
   found <- target_intervals(d, u)
   d$intervals <- found$intervals
   d$holdout_intervals <- found$holdout_intervals

@@ -21,9 +21,13 @@ as_multi_disclosure <- function(request, counted) {
   pooled <- if (!is.null(counted$pooled)) as_multi_disclosure(counted$pooled$request, counted$pooled$counted)
   built <- build(counted$raw$train, two_train)
   built_control <- if (!is.null(request$control)) build(counted$raw$control, NULL)
+  grouping <- enc$grouping %||% list()
+  # Without grouping every target's is the same empty list.
+  no_grouping <- if (length(grouping) == 0) grouping[intersect(keys, names(enc$grouping))]
+  with_intervals <- wants_intervals(request$uncertainty)
   outputs <- lapply(targets, function(tv) {
     d <- built[[tv]]
-    d$grouping <- (enc$grouping %||% list())[intersect(c(keys, tv), names(enc$grouping))]
+    d$grouping <- no_grouping %||% grouping[intersect(c(keys, tv), names(enc$grouping))]
     d$notes <- disclosure_notes(d, enc, m)
     d$input <- counted$input
     d$database <- counted$fetch
@@ -31,7 +35,8 @@ as_multi_disclosure <- function(request, counted) {
       d$to.print <- c(d$to.print, "holdout")
       d <- add_holdout(d, built_control[[tv]], n_control, enc$control)
     }
-    d <- add_release(add_intervals(d, request, counted, tv), counted, tv, pooled$output.list[[tv]])
+    if (with_intervals) d <- add_intervals(d, request, counted, tv)
+    if (!is.null(counted$pooled)) d <- add_release(d, counted, tv, pooled$output.list[[tv]])
     class(d) <- disclosure_class
     d
   })

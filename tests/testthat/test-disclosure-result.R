@@ -95,3 +95,25 @@ test_that("exclusion counts short of a table per step and synthesis are an error
   expect_identical(unname(whole[[2]][[2]][1, ]), c(removed, 1000 + 2 * steps - sum(removed)))
   expect_error(exclusion_matrices(list(raw_of(1), raw_of(2)), 2L), "exclusion counts")
 })
+
+test_that("1-way checks read each target's own tables, and short counts are an error", {
+  # Per target, each field a value per table (m syntheses, then the holdout's).
+  raw_of <- function(level, n_level, tables = 3) {
+    list(one_way = list(level = rep(level, tables), n_level_dis = rep(n_level, tables), total_disclosive = rep(10, tables),
+                        level_orig = rep(5, tables), all_orig = rep(100, tables)))
+  }
+  labels <- list(a = c("x", "y"), b = c("u", "v", "w"))
+  # Only the second target's tables pass both thresholds (9 of 10 records in level 3).
+  checks <- one_way_checks(list(raw_of(1, 2), raw_of(3, 9)), 2L, c("a", "b"), labels, c(8, 80))
+  expect_true(all(lengths(checks[[1]]) == 0))
+  expect_identical(vapply(checks[[2]], function(x) x$table$Level, ""), c("w", "w"))
+  expect_identical(checks[[2]][[2]]$table$nLevelDis, 9)
+  # The first target's holdout value is never read as the second's first synthesis.
+  checks <- one_way_checks(list(raw_of(1, 2), raw_of(3, 9, tables = 2)), 2L, c("a", "b"), labels, c(8, 80))
+  expect_identical(vapply(checks[[2]], function(x) x$table$Level, ""), c("w", "w"))
+  expect_error(one_way_checks(list(raw_of(1, 2, tables = 1), raw_of(3, 9)), 2L, c("a", "b"), labels, c(8, 80)),
+               "1-way counts")
+  short <- raw_of(3, 9)
+  short$one_way$all_orig <- 1
+  expect_error(one_way_checks(list(raw_of(1, 2), short), 2L, c("a", "b"), labels, c(8, 80)), "is short")
+})
