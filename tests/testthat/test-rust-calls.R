@@ -251,22 +251,25 @@ test_that("each glue `mod wire` reads requests by serde, and lists of the handle
   expect_gte(requests, 16)
 })
 
-test_that("every glue result is a struct deriving IntoList, not names and values laid side by side", {
+test_that("every glue result is a typed struct (IntoList or result_list!), not names and values laid side by side", {
   files <- rust_sources("src")
   skip_if(length(files) == 0, "Rust sources not beside the tests")
   positional <- unlist(lapply(files, function(f) {
     lines <- readLines(f, warn = FALSE)
-    hits <- grep("named_list\\(|from_names_and_values\\(", lines, value = TRUE)
+    hits <- grep("named_list\\(|from_names_and_values\\(|ResultList::named\\(", lines, value = TRUE)
     # The measures' and exclusion tables' names come from the core's registries.
     hits <- hits[!grepl("MEASURE_NAMES|TABLE_NAMES", hits)]
     if (length(hits) > 0) paste0(basename(f), ": ", trimws(hits)) else character(0)
   }))
   expect_identical(positional, character(0), label = paste(positional, collapse = "\n"))
-  derives <- sum(vapply(files, function(f) sum(grepl("#[derive(IntoList)]", readLines(f, warn = FALSE), fixed = TRUE)),
-                        numeric(1)))
-  # compute.rs 5, attacks.rs 6, dcr.rs 2, records.rs 2, encoding.rs 2, key_subsets.rs,
+  typed <- function(pattern) {
+    sum(vapply(files, function(f) sum(grepl(pattern, readLines(f, warn = FALSE), fixed = TRUE)), numeric(1)))
+  }
+  # compute.rs 2 (and 3 result_list!, r_lists.rs: the counts built on R's protect
+  # stack), attacks.rs 6, dcr.rs 2, records.rs 2, encoding.rs 2, key_subsets.rs,
   # identification.rs and protocol.rs 1 each.
-  expect_gte(derives, 20)
+  expect_gte(typed("#[derive(IntoList)]"), 17)
+  expect_gte(typed("result_list! {"), 3)
 })
 
 test_that("every entry point is declared once on each side, as a handle and one typed request", {

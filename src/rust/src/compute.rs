@@ -5,6 +5,7 @@
 use crate::encoding::{encoded_vars, var_indices};
 use crate::protocol::*;
 use extendr_api::prelude::*;
+use crate::r_lists::{Column, ResultList};
 use results::{EncodedAndCounted, OneWayLevels, TargetCounts, TwoWayPairs};
 use synthrisk_core::checks::PairCount;
 use synthrisk_core::encode::EncodedVar;
@@ -135,11 +136,11 @@ fn two_way_pairs(synthesis: &[SynthesisResult]) -> TwoWayPairs {
 
 /// Per table, for each synthesis in turn, the records each exclusion step removed and
 /// then the table's total.
-fn exclusions_robj(synthesis: &[SynthesisResult]) -> GlueResult<Robj> {
-    let tables: Vec<Robj> = (0..TABLE_NAMES.len())
-        .map(|k| counts_robj(synthesis.iter().flat_map(|s| s.removed[k].iter().copied().chain([s.total[k]]))))
+fn exclusions_list(synthesis: &[SynthesisResult]) -> GlueResult<ResultList> {
+    let tables: Vec<Column> = (0..TABLE_NAMES.len())
+        .map(|k| counts(synthesis.iter().flat_map(|s| s.removed[k].iter().copied().chain([s.total[k]]))).into())
         .collect();
-    List::from_names_and_values(TABLE_NAMES, tables).map(Robj::from).map_err(internal)
+    ResultList::named(TABLE_NAMES.to_vec(), tables)
 }
 
 /// Per synthesis: the level with most disclosive records (1-based, NaN for none) and
@@ -160,15 +161,13 @@ fn one_way_levels(synthesis: &[SynthesisResult]) -> OneWayLevels {
 /// records each step removed and the table's total), `one_way` (per synthesis, the
 /// level with most disclosive records and the counts), `two_way` (the pairs of all
 /// syntheses, with the synthesis of each) and the tau curve.
-fn target_result_robj(tr: &TargetResult) -> GlueResult<Robj> {
+fn target_result_list(tr: &TargetResult) -> GlueResult<ResultList> {
     let per_synthesis: Vec<Vec<(&str, f64)>> = tr.synthesis.iter().map(|s| s.measures.named()).collect();
-    let stats: Vec<Robj> = (0..MEASURE_NAMES.len())
-        .map(|i| Robj::from(per_synthesis.iter().map(|m| m[i].1).collect::<Vec<f64>>()))
-        .collect();
-    let stats = List::from_names_and_values(MEASURE_NAMES, stats).map_err(internal)?;
+    let stats: Vec<Column> =
+        (0..MEASURE_NAMES.len()).map(|i| per_synthesis.iter().map(|m| m[i].1).collect::<Vec<f64>>().into()).collect();
     Ok(TargetCounts {
-        stats: stats.into(),
-        nexcl: exclusions_robj(&tr.synthesis)?,
+        stats: ResultList::named(MEASURE_NAMES.to_vec(), stats)?,
+        nexcl: exclusions_list(&tr.synthesis)?,
         one_way: one_way_levels(&tr.synthesis).into(),
         two_way: two_way_pairs(&tr.synthesis).into(),
         tau_syn: tr.synthesis.iter().flat_map(|s| s.tau_syn.iter().copied()).collect(),
@@ -202,9 +201,11 @@ fn count(vars: &[EncodedVar<'_>], call: CountCall, n_threads: i32) -> GlueResult
     let workers = workers_for(n_threads, work_rows)?;
     let request = CountRequest { vars, keys: &keys, use_keys_na: use_na, targets: &requests, plan: &plan };
     let results = synthrisk_core::phase!("counted (run_plan)", run_plan(&workers, &request, &user_interrupt)?);
-    let out: Vec<Robj> =
-        synthrisk_core::phase!("results made R's", results.iter().map(target_result_robj).collect::<GlueResult<_>>()?);
-    Ok(List::from_values(out).into())
+    let out: Vec<Column> = synthrisk_core::phase!(
+        "results made R's",
+        results.iter().map(|r| target_result_list(r).map(Column::from)).collect::<GlueResult<_>>()?
+    );
+    Ok(ResultList::unnamed(out).into_robj())
 }
 
 /// Encodes the variables `vars` (the handle, as `rust_encode_variables` takes them)
@@ -228,39 +229,46 @@ pub fn encode_compute(vars: Robj, request: EncodeComputeRequest) -> GlueResult<R
 mod results {
     use extendr_api::{IntoList, Robj};
 
-    /// One target's results (`target_result_robj`): `stats` and `nexcl` are named by the
-    /// core's registries (`MEASURE_NAMES`, `TABLE_NAMES`).
-    #[derive(IntoList)]
-    pub(crate) struct TargetCounts {
-        pub(crate) stats: Robj,
-        pub(crate) nexcl: Robj,
-        pub(crate) one_way: Robj,
-        pub(crate) two_way: Robj,
-        pub(crate) tau_syn: Vec<f64>,
-        pub(crate) tau_orig: Vec<f64>,
+    use crate::r_lists::{result_list, ResultList};
+
+    result_list! {
+        /// One target's results (`target_result_list`), built on R's protect stack
+        /// (r_lists.rs: a small call's results are hundreds of small vectors): `stats`
+        /// and `nexcl` are named by the core's registries (`MEASURE_NAMES`,
+        /// `TABLE_NAMES`).
+        pub(crate) struct TargetCounts {
+            pub(crate) stats: ResultList,
+            pub(crate) nexcl: ResultList,
+            pub(crate) one_way: ResultList,
+            pub(crate) two_way: ResultList,
+            pub(crate) tau_syn: Vec<f64>,
+            pub(crate) tau_orig: Vec<f64>,
+        }
     }
 
-    /// The 2-way check's pairs of every synthesis, as columns (indices 1-based, counts
-    /// as doubles).
-    #[derive(IntoList)]
-    pub(crate) struct TwoWayPairs {
-        pub(crate) synthesis: Vec<i32>,
-        pub(crate) key: Vec<i32>,
-        pub(crate) key_level: Vec<i32>,
-        pub(crate) target_level: Vec<i32>,
-        pub(crate) npairs: Vec<f64>,
-        pub(crate) key_target_total: Vec<f64>,
-        pub(crate) key_total: Vec<f64>,
+    result_list! {
+        /// The 2-way check's pairs of every synthesis, as columns (indices 1-based,
+        /// counts as doubles).
+        pub(crate) struct TwoWayPairs {
+            pub(crate) synthesis: Vec<i32>,
+            pub(crate) key: Vec<i32>,
+            pub(crate) key_level: Vec<i32>,
+            pub(crate) target_level: Vec<i32>,
+            pub(crate) npairs: Vec<f64>,
+            pub(crate) key_target_total: Vec<f64>,
+            pub(crate) key_total: Vec<f64>,
+        }
     }
 
-    /// The 1-way check's inputs per synthesis, as columns.
-    #[derive(IntoList)]
-    pub(crate) struct OneWayLevels {
-        pub(crate) level: Vec<f64>,
-        pub(crate) n_level_dis: Vec<f64>,
-        pub(crate) total_disclosive: Vec<f64>,
-        pub(crate) level_orig: Vec<f64>,
-        pub(crate) all_orig: Vec<f64>,
+    result_list! {
+        /// The 1-way check's inputs per synthesis, as columns.
+        pub(crate) struct OneWayLevels {
+            pub(crate) level: Vec<f64>,
+            pub(crate) n_level_dis: Vec<f64>,
+            pub(crate) total_disclosive: Vec<f64>,
+            pub(crate) level_orig: Vec<f64>,
+            pub(crate) all_orig: Vec<f64>,
+        }
     }
 
     /// The measures' declarations as columns, one element per measure.

@@ -172,12 +172,7 @@ fn thread_count(n: i32) -> GlueResult<usize> {
     usize::try_from(n).ok().filter(|&n| n >= 1).ok_or_else(|| internal(format!("n_threads is {n}")))
 }
 
-/// Counts for R: doubles, exact up to 2^53, where R's integers would stop at 2^31.
-pub fn counts_robj(v: impl IntoIterator<Item = u64>) -> Robj {
-    Robj::from(counts(v))
-}
-
-/// Counts as R's doubles.
+/// Counts as R's doubles: exact up to 2^53, where R's integers would stop at 2^31.
 pub fn counts(v: impl IntoIterator<Item = u64>) -> Vec<f64> {
     v.into_iter().map(|x| x as f64).collect()
 }

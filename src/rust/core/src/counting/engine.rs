@@ -23,7 +23,7 @@ use crate::plan::{Plan, SynthesisView};
 use crate::rows_by_q::RowsByQ;
 use crate::sweep::{sweep_views, Scratch, SweepInput, Tally};
 use crate::with_codes;
-use crate::workers::{chunks_by_cost, stop_point, ShouldStop, Workers, ONE_TRIP_ROWS};
+use crate::workers::{chunks_by_cost, stop_point, ShouldStop, Workers, LIGHT_STEP_ROWS, ONE_TRIP_ROWS};
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -329,40 +329,51 @@ impl Prepared {
         for v in plan.syntheses.iter().filter(|v| v.rows.is_none()) {
             used_whole[v.dataset] = true;
         }
-        let offsets: Vec<Option<Vec<usize>>> = workers.chunk(should_stop, || {
-            used_whole.par_iter().enumerate().map(|(d, &used)| used.then(|| index.offsets(d))).collect()
-        })?;
+        let offsets_of = |(d, &used): (usize, &bool)| used.then(|| index.offsets(d));
+        let offsets: Vec<Option<Vec<usize>>> = if dataset_rows.iter().sum::<usize>() > LIGHT_STEP_ROWS {
+            workers.chunk(should_stop, || used_whole.par_iter().enumerate().map(offsets_of).collect())?
+        } else {
+            used_whole.iter().enumerate().map(offsets_of).collect()
+        };
         let buckets =
             Buckets::new(index.n_q, sizes.range_rows, |q| offsets.iter().flatten().map(|o| o[q + 1] - o[q]).sum());
         let layouts: Vec<Option<Layout>> = workers.chunk(should_stop, || {
             index.q.par_iter().zip(offsets).map(|(q, o)| o.map(|o| buckets.lay_out(q, o))).collect()
         })?;
-        let whole_weights: Vec<Option<Vec<u32>>> = workers.chunk(should_stop, || {
-            (0..dataset_rows.len())
-                .into_par_iter()
-                .map(|d| match (&layouts[d], plan.weights_of(d)) {
-                    (Some(layout), Some(w)) => Some(buckets.scatter(layout, |r| w[r])),
-                    _ => None,
-                })
-                .collect()
-        })?;
+        // Counted cells' weights in bucket order; a trip to the pool only when some
+        // dataset has weights.
+        let whole_weights: Vec<Option<Vec<u32>>> = if (0..dataset_rows.len()).all(|d| plan.weights_of(d).is_none()) {
+            vec![None; dataset_rows.len()]
+        } else {
+            workers.chunk(should_stop, || {
+                (0..dataset_rows.len())
+                    .into_par_iter()
+                    .map(|d| match (&layouts[d], plan.weights_of(d)) {
+                        (Some(layout), Some(w)) => Some(buckets.scatter(layout, |r| w[r])),
+                        _ => None,
+                    })
+                    .collect()
+            })?
+        };
         let key_missing: Vec<u32> = keys.iter().map(|&k| vars[k].missing_code).collect();
         let missing_key = missing_key_flags(&index, &key_missing, use_keys_na);
         let n_orig = plan.records(orig, None, dataset_rows[orig]);
         let weights_orig = plan.weights_of(orig);
-        let margins: Vec<Vec<u64>> = workers.chunk(should_stop, || {
-            targets
-                .par_iter()
-                .map(|t| {
-                    let target = &vars[t.var];
-                    let count = || match weights_orig {
-                        None => target.level_counts(orig).into_owned(),
-                        Some(w) => weighted_level_counts(&target.codes[orig], w, target.n_levels),
-                    };
-                    run.cache.margin(t.var, count).into_owned()
-                })
-                .collect()
-        })?;
+        let margin = |t: &TargetRequest| {
+            let target = &vars[t.var];
+            let count = || match weights_orig {
+                None => target.level_counts(orig).into_owned(),
+                Some(w) => weighted_level_counts(&target.codes[orig], w, target.n_levels),
+            };
+            run.cache.margin(t.var, count).into_owned()
+        };
+        // Most margins were counted with the encoding: a trip to the pool only for a
+        // large original.
+        let margins: Vec<Vec<u64>> = if dataset_rows[orig] > LIGHT_STEP_ROWS {
+            workers.chunk(should_stop, || targets.par_iter().map(margin).collect())?
+        } else {
+            targets.iter().map(margin).collect()
+        };
         let base_caps: Vec<f64> = margins.iter().map(|m| base_cap_d(m, n_orig)).collect();
         Ok(Prepared { index, key_levels, buckets, layouts, whole_weights, missing_key, n_orig, margins, base_caps })
     }
@@ -390,9 +401,13 @@ fn count_batch(
     let Prepared { index, buckets, layouts, whole_weights, .. } = prepared;
     let orig = plan.original;
     let rows_orig = prepared.whole(orig)?;
-    let subsets: Vec<Option<RowsByQ>> = workers.chunk(should_stop, || {
-        views.par_iter().map(|v| v.rows.as_ref().map(|r| RowsByQ::subset(&index.q[v.dataset], r, index.n_q))).collect()
-    })?;
+    let subset_of = |v: &SynthesisView| v.rows.as_ref().map(|r| RowsByQ::subset(&index.q[v.dataset], r, index.n_q));
+    // Only subsampled views have subsets to make (the curves'): no trip to the pool otherwise.
+    let subsets: Vec<Option<RowsByQ>> = if views.iter().all(|v| v.rows.is_none()) {
+        views.iter().map(|_| None).collect()
+    } else {
+        workers.chunk(should_stop, || views.par_iter().map(subset_of).collect())?
+    };
     let view_rows: Vec<&RowsByQ> = views
         .iter()
         .zip(&subsets)

@@ -170,7 +170,11 @@ fn dense_key_index(keys: &[&[LevelCodes<'_>]], levels: &[u32], product: usize) -
         })
         .collect();
     let present = PresentRanks::new(values.iter().flat_map(|d| d.iter()).map(|&v| v as usize), product);
-    values.par_iter_mut().for_each(|d| present.number(d));
+    if values.iter().map(Vec::len).sum::<usize>() > crate::workers::LIGHT_STEP_ROWS {
+        values.par_iter_mut().for_each(|d| present.number(d));
+    } else {
+        values.iter_mut().for_each(|d| present.number(d));
+    }
     let n_keys = keys.len();
     let n_q = present.n_present();
     let mut q_keys = vec![0u32; n_q * n_keys];

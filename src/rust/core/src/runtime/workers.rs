@@ -208,6 +208,13 @@ pub const ONE_TRIP_ROWS: usize = 1 << 21;
 /// work, merging) than it saves.
 pub const ROWS_PER_THREAD: usize = 1 << 14;
 
+/// Rows below which a step of about a nanosecond a row (numbering ids, counting rows
+/// by id) runs on the calling thread: split over datasets on two threads of a 2-core
+/// virtual machine, such a step took longer (Adult's key ids 83 to 134 us, its rows by
+/// q 60 to 87 us; bench/RESULTS.md, twenty-fifth session), the other thread's wake-up
+/// and the cache lines it must fetch costing more than its half of the work.
+pub const LIGHT_STEP_ROWS: usize = 1 << 20;
+
 /// Threads worth using for `work_rows` rows of counting: at most `requested`, and one
 /// per `ROWS_PER_THREAD` rows, so that small inputs run on fewer threads (as
 /// data.table throttles). Results do not depend on the number of threads.
