@@ -4,6 +4,7 @@
 //! request (and so every column), so they live as long as the encoding does.
 
 use crate::protocol::*;
+use crate::r_lists::{result_list, Column, ResultList};
 use extendr_api::prelude::*;
 use synthrisk_core::encode::{close_numeric_pairs, encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput};
 use synthrisk_core::level_overlap::{level_overlap, LevelOverlap};
@@ -112,61 +113,58 @@ impl VariableSpec {
 /// integers, so that R labels them as it labels integers; `close_pairs` (1-based) are
 /// the adjacent double levels R must compare by label (the flag returned beside: it
 /// has some).
-fn info_robj(v: &EncodedVar<'_>, integer_kind: bool) -> GlueResult<(Robj, bool)> {
-    let (levels, close, look_alike): (Robj, Robj, bool) = match &v.numeric_levels {
-        Some(x) if integer_kind => {
-            (Robj::from(x.iter().map(|&l| l as i32).collect::<Vec<i32>>()), Robj::from(()), false)
-        }
+fn info_list(v: &EncodedVar<'_>, integer_kind: bool) -> (ResultList, bool) {
+    let (levels, close, look_alike): (Column, Option<Vec<f64>>, bool) = match &v.numeric_levels {
+        Some(x) if integer_kind => (x.iter().map(|&l| l as i32).collect::<Vec<i32>>().into(), None, false),
         Some(x) => {
             let close: Vec<f64> = close_numeric_pairs(x).into_iter().map(|i| i as f64 + 1.0).collect();
             let look_alike = !close.is_empty();
-            (Robj::from(x.clone()), Robj::from(close), look_alike)
+            (x.clone().into(), Some(close), look_alike)
         }
-        None => (Robj::from(()), Robj::from(()), false),
+        None => (Column::Null, None, false),
     };
     // Counted here, in the same call, for what R checks next: the records at each level
     // of a variable with levels on one side only (labels that barely meet), and the
     // distinct values of the original for a numeric variable with more levels than half
     // its rows (a nearly unique target).
-    let (level_counts, level_overlap): (Robj, Robj) = if v.one_sided {
+    let (level_counts, level_overlap) = if v.one_sided {
         let counts: Vec<_> = (0..v.codes.len()).map(|d| v.level_counts(d)).collect();
-        let by_dataset = List::from_values(
-            counts.iter().map(|c| Robj::from(c.iter().map(|&n| n as f64).collect::<Vec<f64>>())),
+        let by_dataset = ResultList::unnamed(
+            counts.iter().map(|c| Column::from(c.iter().map(|&n| n as f64).collect::<Vec<f64>>())).collect(),
         );
         let refs: Vec<&[u64]> = counts.iter().map(|c| c.as_ref()).collect();
-        (by_dataset.into(), overlap_robj(&level_overlap(&refs, v.missing_code as usize)))
+        (Some(by_dataset), Some(overlap_list(&level_overlap(&refs, v.missing_code as usize))))
     } else {
-        (Robj::from(()), Robj::from(()))
+        (None, None)
     };
-    let original_distinct: Robj = match (&v.numeric_levels, v.codes.first()) {
+    let original_distinct = match (&v.numeric_levels, v.codes.first()) {
         (Some(l), Some(orig)) if l.len() > orig.len() / 2 => {
             let counts = v.level_counts(0);
-            let distinct = counts.iter().enumerate().filter(|&(i, &n)| n > 0 && i != v.missing_code as usize).count();
-            Robj::from(distinct as i32)
+            Some(counts.iter().enumerate().filter(|&(i, &n)| n > 0 && i != v.missing_code as usize).count() as i32)
         }
-        _ => Robj::from(()),
+        _ => None,
     };
-    let level_labels: Robj = match &v.numeric_levels {
-        Some(x) => Robj::from(x.iter().map(|&l| whole_number_label(l, integer_kind)).collect::<Vec<Option<String>>>()),
-        None => Robj::from(()),
-    };
+    let level_labels = v
+        .numeric_levels
+        .as_ref()
+        .map(|x| x.iter().map(|&l| whole_number_label(l, integer_kind)).collect::<Vec<Option<String>>>());
     let info = VariableInfo {
-        n_levels: Robj::from(v.n_levels as i32),
-        missing_code: Robj::from(v.missing_code as i32),
+        n_levels: v.n_levels as i32,
+        missing_code: v.missing_code as i32,
         numeric_levels: levels,
         has_missing: v.has_missing.clone(),
-        one_sided: Robj::from(v.one_sided),
+        one_sided: v.one_sided,
         close_pairs: close,
         level_counts,
         original_distinct,
         level_labels,
         level_overlap,
     };
-    Ok((info.into(), look_alike))
+    (info.into(), look_alike)
 }
 
 /// A `LevelOverlap` for R: the original's records and, per other dataset, its fields.
-fn overlap_robj(overlap: &LevelOverlap) -> Robj {
+fn overlap_list(overlap: &LevelOverlap) -> ResultList {
     let sides = &overlap.sides;
     LevelOverlapValue {
         original_records: overlap.original_records as f64,
@@ -180,16 +178,17 @@ fn overlap_robj(overlap: &LevelOverlap) -> Robj {
     .into()
 }
 
-/// What `overlap_robj` returns, a named list of its fields (extendr's `IntoList`).
-#[derive(IntoList)]
-struct LevelOverlapValue {
-    original_records: f64,
-    records: Vec<f64>,
-    shares_none: Vec<bool>,
-    original_only: Vec<f64>,
-    synthetic_only: Vec<f64>,
-    within_original: Vec<bool>,
-    covers_original: Vec<bool>,
+result_list! {
+    /// What `overlap_list` returns, a named list of its fields.
+    struct LevelOverlapValue {
+        original_records: f64,
+        records: Vec<f64>,
+        shares_none: Vec<bool>,
+        original_only: Vec<f64>,
+        synthetic_only: Vec<f64>,
+        within_original: Vec<bool>,
+        covers_original: Vec<bool>,
+    }
 }
 
 /// The label R gives a numeric level that R/encode.R's numeric_level_labels() writes as
@@ -202,33 +201,35 @@ fn whole_number_label(level: f64, integer_kind: bool) -> Option<String> {
     (whole && (integer_kind || level % 1e5 != 0.0)).then(|| (level as i32).to_string())
 }
 
-/// What R learns about one encoded variable (`info_robj`), a named list of its fields
-/// (extendr's `IntoList`; scalars and values that may be NULL as `Robj`).
-#[derive(IntoList)]
-struct VariableInfo {
-    n_levels: Robj,
-    missing_code: Robj,
-    numeric_levels: Robj,
-    has_missing: Vec<bool>,
-    one_sided: Robj,
-    close_pairs: Robj,
-    level_counts: Robj,
-    original_distinct: Robj,
-    level_labels: Robj,
-    level_overlap: Robj,
+result_list! {
+    /// What R learns about one encoded variable (`info_list`), a named list of its
+    /// fields, built on R's protect stack (r_lists.rs); `None` is NULL for R.
+    struct VariableInfo {
+        n_levels: i32,
+        missing_code: i32,
+        numeric_levels: Column,
+        has_missing: Vec<bool>,
+        one_sided: bool,
+        close_pairs: Option<Vec<f64>>,
+        level_counts: Option<ResultList>,
+        original_distinct: Option<i32>,
+        level_labels: Option<Vec<Option<String>>>,
+        level_overlap: Option<ResultList>,
+    }
 }
 
 /// A new encoding: its handle for R, each variable's `VariableInfo`, and whether some
 /// double variable has levels R must compare by label before counting.
 pub(crate) struct NewEncoding {
     pub(crate) ptr: Robj,
-    pub(crate) info: Vec<Robj>,
+    pub(crate) info: Vec<ResultList>,
     pub(crate) look_alike: bool,
 }
 
 impl NewEncoding {
     pub(crate) fn into_robj(self) -> Robj {
-        Encoding { ptr: self.ptr, info: List::from_values(self.info).into() }.into()
+        let info = ResultList::unnamed(self.info.into_iter().map(Column::from).collect()).into_robj();
+        Encoding { ptr: self.ptr, info }.into()
     }
 }
 
@@ -247,7 +248,7 @@ pub(crate) fn encode_vars(vars: Robj, n_threads: i32) -> GlueResult<NewEncoding>
     let mut info = Vec::with_capacity(encoded.len());
     let mut look_alike = false;
     for (v, s) in encoded.iter().zip(&specs) {
-        let (i, alike) = info_robj(v, matches!(s.kind, ColumnKind::Integer))?;
+        let (i, alike) = info_list(v, matches!(s.kind, ColumnKind::Integer));
         info.push(i);
         look_alike |= alike;
     }
@@ -294,9 +295,9 @@ pub fn merge(mut encoded: Robj, request: MergeRequest) -> GlueResult<Robj> {
             .map(|&i| u32::try_from(i).map_err(|_| internal(format!("`{what}$first_of` has {i}"))))
             .collect::<GlueResult<Vec<u32>>>()?;
         merge_numeric_levels(&workers, v, &first_of)?;
-        infos.push(info_robj(v, w.integer_kind)?.0);
+        infos.push(Column::from(info_list(v, w.integer_kind).0));
     }
-    Ok(List::from_values(infos).into())
+    Ok(ResultList::unnamed(infos).into_robj())
 }
 
 /// `exact`/`keys` (0-based) as variables of the encoding, checked.

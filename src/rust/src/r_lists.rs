@@ -1,5 +1,6 @@
 //! Lists of columns built straight on R's protect stack, for results of many small
-//! parts (a small call's counts: some fifty vectors and their names per target).
+//! parts (a small call's counts: some fifty vectors and their names per target; each
+//! encoded variable's info).
 //! extendr registers each object it makes in its table of protected objects, under its
 //! lock, and again when the object is dropped; here only the finished list becomes an
 //! `Robj`, and each part is protected by the list that holds it from the moment it is
@@ -26,21 +27,67 @@ extern "C" {
     fn Rf_setAttrib(x: Sexp, name: Sexp, value: Sexp) -> Sexp;
     fn REAL(x: Sexp) -> *mut f64;
     fn INTEGER(x: Sexp) -> *mut c_int;
+    fn LOGICAL(x: Sexp) -> *mut c_int;
     static R_NamesSymbol: Sexp;
+    static R_NilValue: Sexp;
+    static R_NaString: Sexp;
 }
 
 // SEXPTYPEs (Rinternals.h) and cetype_t's CE_UTF8.
+const LGLSXP: c_uint = 10;
 const INTSXP: c_uint = 13;
 const REALSXP: c_uint = 14;
 const STRSXP: c_uint = 16;
 const VECSXP: c_uint = 19;
 const CE_UTF8: c_int = 1;
 
-/// One element of a result list.
+/// One element of a result list: a vector (a scalar is one of length 1), a list, or
+/// NULL.
 pub(crate) enum Column {
     Doubles(Vec<f64>),
     Ints(Vec<i32>),
+    Logicals(Vec<bool>),
+    /// `None` is R's NA.
+    Strings(Vec<Option<String>>),
     List(ResultList),
+    Null,
+}
+
+impl From<Vec<bool>> for Column {
+    fn from(x: Vec<bool>) -> Self {
+        Column::Logicals(x)
+    }
+}
+
+impl From<Vec<Option<String>>> for Column {
+    fn from(x: Vec<Option<String>>) -> Self {
+        Column::Strings(x)
+    }
+}
+
+impl From<f64> for Column {
+    fn from(x: f64) -> Self {
+        Column::Doubles(vec![x])
+    }
+}
+
+impl From<i32> for Column {
+    fn from(x: i32) -> Self {
+        Column::Ints(vec![x])
+    }
+}
+
+impl From<bool> for Column {
+    fn from(x: bool) -> Self {
+        Column::Logicals(vec![x])
+    }
+}
+
+/// A value that may be absent: NULL for R when it is.
+impl<T: Into<Column>> From<Option<T>> for Column {
+    fn from(x: Option<T>) -> Self {
+        x.map_or(Column::Null, Into::into)
+    }
 }
 
 impl From<Vec<f64>> for Column {
@@ -123,7 +170,30 @@ impl ResultList {
                     }
                     v
                 }
+                Column::Logicals(x) => {
+                    let v = Rf_allocVector(LGLSXP, x.len() as isize);
+                    if !x.is_empty() {
+                        let out = std::slice::from_raw_parts_mut(LOGICAL(v), x.len());
+                        out.iter_mut().zip(x).for_each(|(o, &b)| *o = b as c_int);
+                    }
+                    v
+                }
+                Column::Strings(x) => {
+                    // Each string is stored as soon as it is made, while `list`
+                    // protects the vector.
+                    let v = Rf_allocVector(STRSXP, x.len() as isize);
+                    SET_VECTOR_ELT(list, i as isize, v);
+                    for (j, s) in x.iter().enumerate() {
+                        let chars = match s {
+                            Some(s) => Rf_mkCharLenCE(s.as_ptr() as _, s.len() as c_int, CE_UTF8),
+                            None => R_NaString,
+                        };
+                        SET_STRING_ELT(v, j as isize, chars);
+                    }
+                    v
+                }
                 Column::List(inner) => inner.build(),
+                Column::Null => R_NilValue,
             };
             SET_VECTOR_ELT(list, i as isize, value);
         }
@@ -141,7 +211,8 @@ impl ResultList {
 }
 
 /// Declares a result struct and the named list it becomes: its fields' names, in
-/// order, each field a `Column` (`Vec<f64>`, `Vec<i32>` or a `ResultList`).
+/// order, each field anything that is a `Column` (vectors, scalars, `ResultList`,
+/// `Option`s of those for NULL).
 macro_rules! result_list {
     ($(#[$meta:meta])* $vis:vis struct $name:ident { $($(#[$fmeta:meta])* $fvis:vis $field:ident: $ty:ty,)* }) => {
         $(#[$meta])* $vis struct $name { $($(#[$fmeta])* $fvis $field: $ty,)* }
