@@ -6,45 +6,11 @@
 //! (R/column-facts.R); nothing here judges a column or raises an error about it.
 
 use crate::protocol::*;
+use crate::r_api::*;
 use extendr_api::prelude::*;
 use extendr_api::robj::GetSexp;
 use std::ffi::CStr;
-use std::os::raw::{c_char, c_int};
 pub(crate) use wire::ColumnFactsRequest;
-
-type Sexp = *mut std::ffi::c_void;
-
-extern "C" {
-    // R's API (Rinternals.h), SEXPs as opaque pointers; read-only calls that allocate
-    // nothing.
-    fn TYPEOF(x: Sexp) -> c_int;
-    fn OBJECT(x: Sexp) -> c_int;
-    fn ATTRIB(x: Sexp) -> Sexp;
-    fn Rf_getAttrib(x: Sexp, name: Sexp) -> Sexp;
-    fn Rf_xlength(x: Sexp) -> isize;
-    fn STRING_ELT(x: Sexp, i: isize) -> Sexp;
-    fn VECTOR_ELT(x: Sexp, i: isize) -> Sexp;
-    fn R_CHAR(x: Sexp) -> *const c_char;
-    fn CAR(x: Sexp) -> Sexp;
-    fn CDR(x: Sexp) -> Sexp;
-    fn TAG(x: Sexp) -> Sexp;
-    fn INTEGER(x: Sexp) -> *mut c_int;
-    static R_NilValue: Sexp;
-    static R_NaString: Sexp;
-    static R_NamesSymbol: Sexp;
-    static R_ClassSymbol: Sexp;
-    static R_DimSymbol: Sexp;
-    static R_LevelsSymbol: Sexp;
-    static R_RowNamesSymbol: Sexp;
-}
-
-// SEXPTYPEs (Rinternals.h).
-const LGLSXP: c_int = 10;
-const INTSXP: c_int = 13;
-const REALSXP: c_int = 14;
-const STRSXP: c_int = 16;
-const VECSXP: c_int = 19;
-const RAWSXP: c_int = 24;
 
 /// A column's kind for the usual paths: a factor (class exactly "factor"), plain
 /// integers or doubles (no class), or anything else.

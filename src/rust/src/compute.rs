@@ -4,8 +4,8 @@
 
 use crate::encoding::{encoded_vars, var_indices};
 use crate::protocol::*;
-use extendr_api::prelude::*;
 use crate::r_lists::{Column, ResultList};
+use extendr_api::prelude::*;
 use results::{EncodedAndCounted, OneWayLevels, TargetCounts, TwoWayPairs};
 use synthrisk_core::checks::PairCount;
 use synthrisk_core::encode::EncodedVar;

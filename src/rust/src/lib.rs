@@ -15,6 +15,7 @@ mod encoding;
 mod identification;
 mod key_subsets;
 mod protocol;
+mod r_api;
 mod r_lists;
 mod records;
 mod search;

@@ -11,35 +11,9 @@
 //! Results stay typed: `result_list!` declares a struct and the list it becomes, its
 //! fields' names and order (as extendr's `IntoList` derive did).
 
+use crate::r_api::*;
 use extendr_api::Robj;
-use std::os::raw::{c_char, c_int, c_uint};
-
-type Sexp = *mut std::ffi::c_void;
-
-extern "C" {
-    // R's API (Rinternals.h), SEXPs as opaque pointers.
-    fn Rf_allocVector(sexptype: c_uint, length: isize) -> Sexp;
-    fn Rf_protect(x: Sexp) -> Sexp;
-    fn Rf_unprotect(n: c_int);
-    fn SET_VECTOR_ELT(x: Sexp, i: isize, v: Sexp) -> Sexp;
-    fn SET_STRING_ELT(x: Sexp, i: isize, v: Sexp);
-    fn Rf_mkCharLenCE(s: *const c_char, len: c_int, encoding: c_int) -> Sexp;
-    fn Rf_setAttrib(x: Sexp, name: Sexp, value: Sexp) -> Sexp;
-    fn REAL(x: Sexp) -> *mut f64;
-    fn INTEGER(x: Sexp) -> *mut c_int;
-    fn LOGICAL(x: Sexp) -> *mut c_int;
-    static R_NamesSymbol: Sexp;
-    static R_NilValue: Sexp;
-    static R_NaString: Sexp;
-}
-
-// SEXPTYPEs (Rinternals.h) and cetype_t's CE_UTF8.
-const LGLSXP: c_uint = 10;
-const INTSXP: c_uint = 13;
-const REALSXP: c_uint = 14;
-const STRSXP: c_uint = 16;
-const VECSXP: c_uint = 19;
-const CE_UTF8: c_int = 1;
+use std::os::raw::{c_int, c_uint};
 
 /// One element of a result list: a vector (a scalar is one of length 1), a list, or
 /// NULL.
@@ -153,25 +127,25 @@ impl ResultList {
     /// Builds the list, returned unprotected: each part is stored in the (protected)
     /// list before anything else is allocated.
     unsafe fn build(&self) -> Sexp {
-        let list = Rf_protect(Rf_allocVector(VECSXP, self.columns.len() as isize));
+        let list = Rf_protect(Rf_allocVector(VECSXP as c_uint, self.columns.len() as isize));
         for (i, column) in self.columns.iter().enumerate() {
             let value = match column {
                 Column::Doubles(x) => {
-                    let v = Rf_allocVector(REALSXP, x.len() as isize);
+                    let v = Rf_allocVector(REALSXP as c_uint, x.len() as isize);
                     if !x.is_empty() {
                         std::ptr::copy_nonoverlapping(x.as_ptr(), REAL(v), x.len());
                     }
                     v
                 }
                 Column::Ints(x) => {
-                    let v = Rf_allocVector(INTSXP, x.len() as isize);
+                    let v = Rf_allocVector(INTSXP as c_uint, x.len() as isize);
                     if !x.is_empty() {
                         std::ptr::copy_nonoverlapping(x.as_ptr(), INTEGER(v), x.len());
                     }
                     v
                 }
                 Column::Logicals(x) => {
-                    let v = Rf_allocVector(LGLSXP, x.len() as isize);
+                    let v = Rf_allocVector(LGLSXP as c_uint, x.len() as isize);
                     if !x.is_empty() {
                         let out = std::slice::from_raw_parts_mut(LOGICAL(v), x.len());
                         out.iter_mut().zip(x).for_each(|(o, &b)| *o = b as c_int);
@@ -181,7 +155,7 @@ impl ResultList {
                 Column::Strings(x) => {
                     // Each string is stored as soon as it is made, while `list`
                     // protects the vector.
-                    let v = Rf_allocVector(STRSXP, x.len() as isize);
+                    let v = Rf_allocVector(STRSXP as c_uint, x.len() as isize);
                     SET_VECTOR_ELT(list, i as isize, v);
                     for (j, s) in x.iter().enumerate() {
                         let chars = match s {
@@ -198,7 +172,7 @@ impl ResultList {
             SET_VECTOR_ELT(list, i as isize, value);
         }
         if let Some(names) = &self.names {
-            let r_names = Rf_protect(Rf_allocVector(STRSXP, names.len() as isize));
+            let r_names = Rf_protect(Rf_allocVector(STRSXP as c_uint, names.len() as isize));
             for (i, name) in names.iter().enumerate() {
                 SET_STRING_ELT(r_names, i as isize, Rf_mkCharLenCE(name.as_ptr() as _, name.len() as c_int, CE_UTF8));
             }

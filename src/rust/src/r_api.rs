@@ -1,0 +1,49 @@
+//! R's C API (Rinternals.h) as the glue's raw code calls it, declared once: SEXPs as
+//! opaque pointers. `column_facts.rs` reads columns with it (calls that allocate
+//! nothing, but for ALTREP vectors); `r_lists.rs` builds the counts' lists with it.
+
+use std::os::raw::{c_char, c_int, c_uint};
+
+pub(crate) type Sexp = *mut std::ffi::c_void;
+
+extern "C" {
+    pub(crate) fn TYPEOF(x: Sexp) -> c_int;
+    pub(crate) fn OBJECT(x: Sexp) -> c_int;
+    pub(crate) fn ATTRIB(x: Sexp) -> Sexp;
+    pub(crate) fn Rf_getAttrib(x: Sexp, name: Sexp) -> Sexp;
+    pub(crate) fn Rf_xlength(x: Sexp) -> isize;
+    pub(crate) fn STRING_ELT(x: Sexp, i: isize) -> Sexp;
+    pub(crate) fn VECTOR_ELT(x: Sexp, i: isize) -> Sexp;
+    pub(crate) fn R_CHAR(x: Sexp) -> *const c_char;
+    pub(crate) fn CAR(x: Sexp) -> Sexp;
+    pub(crate) fn CDR(x: Sexp) -> Sexp;
+    pub(crate) fn TAG(x: Sexp) -> Sexp;
+    pub(crate) fn INTEGER(x: Sexp) -> *mut c_int;
+    pub(crate) fn REAL(x: Sexp) -> *mut f64;
+    pub(crate) fn LOGICAL(x: Sexp) -> *mut c_int;
+    pub(crate) fn Rf_allocVector(sexptype: c_uint, length: isize) -> Sexp;
+    pub(crate) fn Rf_protect(x: Sexp) -> Sexp;
+    pub(crate) fn Rf_unprotect(n: c_int);
+    pub(crate) fn SET_VECTOR_ELT(x: Sexp, i: isize, v: Sexp) -> Sexp;
+    pub(crate) fn SET_STRING_ELT(x: Sexp, i: isize, v: Sexp);
+    pub(crate) fn Rf_mkCharLenCE(s: *const c_char, len: c_int, encoding: c_int) -> Sexp;
+    pub(crate) fn Rf_setAttrib(x: Sexp, name: Sexp, value: Sexp) -> Sexp;
+    pub(crate) static R_NilValue: Sexp;
+    pub(crate) static R_NaString: Sexp;
+    pub(crate) static R_NamesSymbol: Sexp;
+    pub(crate) static R_ClassSymbol: Sexp;
+    pub(crate) static R_DimSymbol: Sexp;
+    pub(crate) static R_LevelsSymbol: Sexp;
+    pub(crate) static R_RowNamesSymbol: Sexp;
+}
+
+// SEXPTYPEs.
+pub(crate) const LGLSXP: c_int = 10;
+pub(crate) const INTSXP: c_int = 13;
+pub(crate) const REALSXP: c_int = 14;
+pub(crate) const STRSXP: c_int = 16;
+pub(crate) const VECSXP: c_int = 19;
+pub(crate) const RAWSXP: c_int = 24;
+
+/// cetype_t's CE_UTF8.
+pub(crate) const CE_UTF8: c_int = 1;
