@@ -6,7 +6,7 @@
 //! `Robj`, and each part is protected by the list that holds it from the moment it is
 //! made. Made in `count()` after the core's join, on R's thread, as every R object.
 //! (Twenty-fifth session, bench/RESULTS.md: SD2011's "results made R's" 135 to about
-//! 40 us.)
+//! 27 us.)
 //!
 //! Results stay typed: `result_list!` declares a struct and the list it becomes, its
 //! fields' names and order (as extendr's `IntoList` derive did).
