@@ -382,6 +382,40 @@ mod tests {
         }
     }
 
+    /// Above `LIGHT_STEP_ROWS` rows the direct table numbers its datasets in parallel,
+    /// below on the calling thread: both give the compressing path's ids, and a dataset's
+    /// ids do not depend on the rows of the others beyond the tuples they share.
+    #[test]
+    fn ids_numbered_in_parallel_for_large_data_equal_the_compressed_ones() {
+        let rows = crate::workers::LIGHT_STEP_ROWS / 2 + 1000;
+        // Even codes only: tuples leave gaps, so that ids differ from the tuples' values.
+        let a: Vec<Vec<u32>> = (0..2).map(|d| (0..rows as u32).map(|i| (i * 31 + d) % 97 * 2).collect()).collect();
+        let b: Vec<Vec<u32>> = (0..2).map(|d| (0..rows as u32).map(|i| (i / 3 + d) % 11).collect()).collect();
+        let codes = |x: &[Vec<u32>], l: u32| -> Vec<LevelCodes<'static>> {
+            x.iter().map(|d| LevelCodes::narrow(d.clone(), l)).collect()
+        };
+        let (ka, kb) = (codes(&a, 194), codes(&b, 11));
+        let kz: Vec<LevelCodes<'static>> = (0..2).map(|_| LevelCodes::U32(vec![0; rows])).collect();
+        assert!(2 * rows > crate::workers::LIGHT_STEP_ROWS);
+        let direct = build_key_index(&[&ka, &kb], &[194, 11]).unwrap();
+        let compressed = build_key_index(&[&ka, &kb, &kz], &[194, 11, 1 << 23]).unwrap();
+        assert_eq!(direct.q, compressed.q);
+        assert_eq!(direct.n_q, compressed.n_q);
+        assert_eq!(direct.n_q, 97 * 11);
+        // The first 1000 rows of each dataset alone (the light path) hold the same tuples
+        // in the same order: their ids rank those tuples among themselves.
+        let head = |x: &[Vec<u32>], l: u32| -> Vec<LevelCodes<'static>> {
+            x.iter().map(|d| LevelCodes::narrow(d[..1000].to_vec(), l)).collect()
+        };
+        let small = build_key_index(&[&head(&a, 194), &head(&b, 11)], &[194, 11]).unwrap();
+        for d in 0..2 {
+            for (&s, &big) in small.q[d].iter().zip(&direct.q[d]) {
+                let tuple = |idx: &KeyIndex, q: u32| (idx.key_code(q as usize, 0), idx.key_code(q as usize, 1));
+                assert_eq!(tuple(&small, s), tuple(&direct, big));
+            }
+        }
+    }
+
     /// An index extended by one key equals the index built on all the keys, through the
     /// direct table or the compressing path; pairs beyond a direct table are refused.
     #[test]
