@@ -42,12 +42,18 @@ if (args[1] == "summarise") {
   cat(sprintf("\n## The core's crossing phase by phase (bench/phase-times.sh), %s UTC\n\n",
               format(Sys.time(), "%Y-%m-%d %H:%M", tz = "UTC")))
   cat("Median microseconds; rows nest (key index within prepared, targets packed within the plain pass,",
-      "both within counted).\n\n")
+      "both within counted; a small call's keys are indexed with the encoding, alongside the other",
+      "variables on two threads, where its targets are also packed alongside the preparation).\n\n")
   cat("| workload | phase | 1 thread (us) | 2 threads (us) |\n| --- | --- | --- | --- |\n")
   for (w in unique(rows$workload)) {
     for (p in unique(rows$phase[rows$workload == w])) {
-      at <- function(t) medians$us[medians$workload == w & medians$phase == p & medians$threads == t]
-      cat(sprintf("| %s | %s | %.0f | %.0f |\n", w, p, at("1"), at("2")))
+      # A phase of one thread count only (work done alongside other work on two) shows
+      # "-" for the other.
+      at <- function(t) {
+        us <- medians$us[medians$workload == w & medians$phase == p & medians$threads == t]
+        if (length(us) == 0) "-" else sprintf("%.0f", us)
+      }
+      cat(sprintf("| %s | %s | %s | %s |\n", w, p, at("1"), at("2")))
     }
   }
   quit(save = "no")

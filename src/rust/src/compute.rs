@@ -7,10 +7,12 @@ use crate::protocol::*;
 use crate::r_lists::{Column, ResultList};
 use extendr_api::prelude::*;
 use results::{EncodedAndCounted, OneWayLevels, TargetCounts, TwoWayPairs};
+use std::sync::Arc;
 use synthrisk_core::checks::PairCount;
 use synthrisk_core::encode::EncodedVar;
-use synthrisk_core::engine::{run_plan, CountRequest, SynthesisResult, TargetRequest, TargetResult};
+use synthrisk_core::engine::{run_plan, run_plan_indexed, CountRequest, SynthesisResult, TargetRequest, TargetResult};
 use synthrisk_core::exclusions::{ExclusionSpec, KeyTargetExclusion, TABLE_NAMES};
+use synthrisk_core::keys::KeyIndex;
 use synthrisk_core::measures::MEASURE_NAMES;
 use synthrisk_core::plan::{Plan, SynthesisView, TauGrid};
 pub(crate) use wire::{ComputeRequest, EncodeComputeRequest, TargetWire};
@@ -180,10 +182,11 @@ fn target_result_list(tr: &TargetResult) -> GlueResult<ResultList> {
 /// handle). Returns per target its `TargetCounts`.
 pub fn compute(encoded: Robj, request: ComputeRequest) -> GlueResult<Robj> {
     let ComputeRequest { keys, use_keys_na, targets, plan, n_threads } = request;
-    count(encoded_vars(&encoded)?, CountCall { keys, use_keys_na, targets, plan }, n_threads)
+    count(encoded_vars(&encoded)?, CountCall { keys, use_keys_na, targets, plan }, n_threads, None)
 }
 
-fn count(vars: &[EncodedVar<'_>], call: CountCall, n_threads: i32) -> GlueResult<Robj> {
+/// Counts `call` on `vars`, with `index` the index of its keys when made already.
+fn count(vars: &[EncodedVar<'_>], call: CountCall, n_threads: i32, index: Option<Arc<KeyIndex>>) -> GlueResult<Robj> {
     let keys = var_indices(vars, &call.keys, "keys")?;
     let use_na = &call.use_keys_na;
     let plan = plan_of(call.plan, vars.first().map_or(0, |v| v.codes.len()))?;
@@ -200,7 +203,13 @@ fn count(vars: &[EncodedVar<'_>], call: CountCall, n_threads: i32) -> GlueResult
     let work_rows = (dataset_rows[plan.original] + view_rows) * requests.len();
     let workers = workers_for(n_threads, work_rows)?;
     let request = CountRequest { vars, keys: &keys, use_keys_na: use_na, targets: &requests, plan: &plan };
-    let results = synthrisk_core::phase!("counted (run_plan)", run_plan(&workers, &request, &user_interrupt)?);
+    let results = synthrisk_core::phase!(
+        "counted (run_plan)",
+        match index {
+            Some(index) => run_plan_indexed(&workers, &request, index, &user_interrupt)?,
+            None => run_plan(&workers, &request, &user_interrupt)?,
+        }
+    );
     let out: Vec<Column> = synthrisk_core::phase!(
         "results made R's",
         results.iter().map(|r| target_result_list(r).map(Column::from)).collect::<GlueResult<_>>()?
@@ -214,13 +223,30 @@ fn count(vars: &[EncodedVar<'_>], call: CountCall, n_threads: i32) -> GlueResult
 /// (`close_pairs`): then `raw` is NULL and R merges those levels before counting.
 pub fn encode_compute(vars: Robj, request: EncodeComputeRequest) -> GlueResult<Robj> {
     let EncodeComputeRequest { n_threads, calls } = request;
-    let encoding = synthrisk_core::phase!("encoded (R's columns read)", crate::encoding::encode_vars(vars, n_threads)?);
+    // The keys of the first call are indexed with the encoding; the calls on the same
+    // keys (a request's plans share them) count with that index.
+    let keys: Option<Vec<usize>> = calls
+        .as_ref()
+        .and_then(|c| c.first())
+        .map(|c| c.keys.iter().map(|&k| usize::try_from(k).map_err(|_| internal(format!("key {k}")))).collect())
+        .transpose()?;
+    let mut encoding = synthrisk_core::phase!(
+        "encoded (R's columns read)",
+        crate::encoding::encode_vars(vars, n_threads, keys.as_deref())?
+    );
     let calls = match calls {
         Some(calls) if !encoding.look_alike => calls,
         _ => return Ok(EncodedAndCounted { encoding: encoding.into_robj(), raw: Robj::from(()) }.into()),
     };
+    let index = encoding.key_index.take().map(Arc::new);
     let vars = encoded_vars(&encoding.ptr)?;
-    let raw: Vec<Robj> = calls.into_iter().map(|call| count(vars, call, n_threads)).collect::<GlueResult<_>>()?;
+    let raw: Vec<Robj> = calls
+        .into_iter()
+        .map(|call| {
+            let same_keys = keys.as_ref().is_some_and(|k| call.keys.iter().map(|&i| i as usize).eq(k.iter().copied()));
+            count(vars, call, n_threads, index.clone().filter(|_| same_keys))
+        })
+        .collect::<GlueResult<_>>()?;
     Ok(EncodedAndCounted { encoding: encoding.into_robj(), raw: List::from_values(raw).into() }.into())
 }
 

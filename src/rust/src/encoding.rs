@@ -6,7 +6,9 @@
 use crate::protocol::*;
 use crate::r_lists::{result_list, Column, ResultList};
 use extendr_api::prelude::*;
-use synthrisk_core::encode::{close_numeric_pairs, encode_all, merge_numeric_levels, EncodedVar, RawColumn, VarInput};
+use synthrisk_core::encode::{close_numeric_pairs, merge_numeric_levels, EncodedVar, RawColumn, VarInput};
+use synthrisk_core::encode_ahead::encode_with_key_index;
+use synthrisk_core::keys::KeyIndex;
 use synthrisk_core::level_overlap::{level_overlap, LevelOverlap};
 use wire::VariableWire;
 pub(crate) use wire::{EncodeRequest, LevelCountsRequest, MergeRequest};
@@ -224,6 +226,8 @@ pub(crate) struct NewEncoding {
     pub(crate) ptr: Robj,
     pub(crate) info: Vec<ResultList>,
     pub(crate) look_alike: bool,
+    /// The index of the keys asked for (`encode_vars`'s `keys`), made with the encoding.
+    pub(crate) key_index: Option<KeyIndex>,
 }
 
 impl NewEncoding {
@@ -233,8 +237,9 @@ impl NewEncoding {
     }
 }
 
-/// Encodes `vars` (the list of variables R/encode.R sends, each a `VariableWire`).
-pub(crate) fn encode_vars(vars: Robj, n_threads: i32) -> GlueResult<NewEncoding> {
+/// Encodes `vars` (the list of variables R/encode.R sends, each a `VariableWire`) and,
+/// for small data, indexes the variables `keys` (0-based, each once) on the way.
+pub(crate) fn encode_vars(vars: Robj, n_threads: i32, keys: Option<&[usize]>) -> GlueResult<NewEncoding> {
     let workers = workers(n_threads)?;
     let specs: Vec<VariableSpec> = list_of(&vars, "vars")?
         .values()
@@ -244,7 +249,7 @@ pub(crate) fn encode_vars(vars: Robj, n_threads: i32) -> GlueResult<NewEncoding>
     // SAFETY: `vars` holds every column and is protected by the pointer made below
     // for the life of the encoding; on an error nothing borrowed outlives this call.
     let inputs: Vec<VarInput<'static>> = specs.iter().map(|s| unsafe { s.input() }).collect::<GlueResult<_>>()?;
-    let encoded = encode_all(&workers, &inputs, &user_interrupt)?;
+    let (encoded, key_index) = encode_with_key_index(&workers, &inputs, keys, &user_interrupt)?;
     let mut info = Vec::with_capacity(encoded.len());
     let mut look_alike = false;
     for (v, s) in encoded.iter().zip(&specs) {
@@ -255,13 +260,13 @@ pub(crate) fn encode_vars(vars: Robj, n_threads: i32) -> GlueResult<NewEncoding>
     let ptr: Robj = ExternalPtr::new(Encoded(encoded)).into();
     // SAFETY: both are live R objects on R's thread.
     unsafe { R_SetExternalPtrProtected(ptr.get().cast(), vars.get().cast()) };
-    Ok(NewEncoding { ptr, info, look_alike })
+    Ok(NewEncoding { ptr, info, look_alike, key_index })
 }
 
 /// The encoding of `vars` (the handle: the columns, borrowed for the encoding's life).
 /// Returns list(ptr, info).
 pub fn encode(vars: Robj, request: EncodeRequest) -> GlueResult<Robj> {
-    Ok(encode_vars(vars, request.n_threads)?.into_robj())
+    Ok(encode_vars(vars, request.n_threads, None)?.into_robj())
 }
 
 /// What `encode` returns: the encoding's handle and each variable's `VariableInfo`.

@@ -23,7 +23,7 @@ use crate::plan::{Plan, SynthesisView};
 use crate::rows_by_q::RowsByQ;
 use crate::sweep::{sweep_views, Scratch, SweepInput, Tally};
 use crate::with_codes;
-use crate::workers::{chunks_by_cost, stop_point, ShouldStop, Workers, LIGHT_STEP_ROWS, ONE_TRIP_ROWS};
+use crate::workers::{chunks_by_cost, never_stop, stop_point, ShouldStop, Workers, LIGHT_STEP_ROWS, ONE_TRIP_ROWS};
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -207,6 +207,17 @@ pub fn run_plan_with(
     run_plan_in(workers, request, sizes, None, None, should_stop)
 }
 
+/// `run_plan` with the keys' index made already (`encode_ahead`: while the targets
+/// were encoded), from the request's keys on its encoding.
+pub fn run_plan_indexed(
+    workers: &Workers,
+    request: &CountRequest<'_, '_>,
+    index: Arc<KeyIndex>,
+    should_stop: ShouldStop<'_>,
+) -> CoreResult<Vec<TargetResult>> {
+    run_plan_in(workers, request, ChunkSizes::default(), None, Some(index), should_stop)
+}
+
 /// `run_plan` taking the original's key-by-target tables and packed targets from
 /// `cache`, which several calls on one encoding share (the key sweep's subsets), and
 /// the keys' index when given (built from a smaller subset's: `keys::extend_key_index`).
@@ -242,8 +253,7 @@ fn run_plan_in(
             return Err(CoreError::new("internal: the given key index does not match the request"));
         }
     }
-    let view_rows: usize = plan.syntheses.iter().map(|v| v.n_rows(dataset_rows[v.dataset])).sum();
-    let work_rows = (dataset_rows[plan.original] + view_rows).saturating_mul(targets.len());
+    let work_rows = work_rows(request, &dataset_rows);
     workers.call(work_rows, sizes.one_trip_rows, should_stop, |should_stop| {
         let own_cache;
         let cache = match cache {
@@ -255,6 +265,14 @@ fn run_plan_in(
         };
         run_validated(workers, request, sizes, &dataset_rows, cache, index, should_stop)
     })
+}
+
+/// Rows a call counts: the original and each view of the plan, once per target (what
+/// decides whether it is one trip to the pool).
+fn work_rows(request: &CountRequest<'_, '_>, dataset_rows: &[usize]) -> usize {
+    let plan = request.plan;
+    let view_rows: usize = plan.syntheses.iter().map(|v| v.n_rows(dataset_rows[v.dataset])).sum();
+    (dataset_rows[plan.original] + view_rows).saturating_mul(request.targets.len())
 }
 
 /// `run_plan_with` once the request is validated, in stages: the keys indexed and the
@@ -271,8 +289,25 @@ fn run_validated(
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
     stop_point(should_stop)?;
+    let one_trip = work_rows(request, dataset_rows) <= sizes.one_trip_rows;
     let run = Run { workers, request, sizes, dataset_rows, cache, should_stop };
-    let prepared = crate::phase!("prepared (key index, rows by q, margins)", Prepared::new(&run, index)?);
+    // In a call of one trip to the pool (which asks nothing between chunks) on more
+    // than one thread, the targets of a plain pass are packed while the keys' rows are
+    // laid out; each side sees the run with a stop callback of its own (R's cannot
+    // cross threads, and the trip would not ask it).
+    let ahead = plain_pass_ahead(&run).filter(|_| one_trip && workers.threads() > 1);
+    let prepared = match ahead {
+        Some(ahead) => {
+            let quiet = || Run { workers, request, sizes, dataset_rows, cache, should_stop: &never_stop };
+            let (prepared, packed) = rayon::join(
+                || crate::phase!("prepared (key index, rows by q, margins)", Prepared::new(&quiet(), index)),
+                || crate::phase!("targets packed (alongside)", ahead.pack(&quiet())),
+            );
+            packed?;
+            prepared?
+        }
+        None => crate::phase!("prepared (key index, rows by q, margins)", Prepared::new(&run, index)?),
+    };
     let plan = request.plan;
     let mut by_target: Vec<Vec<SynthesisResult>> =
         (0..request.targets.len()).map(|_| Vec::with_capacity(plan.syntheses.len())).collect();
@@ -280,6 +315,66 @@ fn run_validated(
         count_batch(&run, &prepared, &plan.syntheses[batch], &mut by_target)?;
     }
     Ok(by_target.into_iter().map(|synthesis| TargetResult { synthesis }).collect())
+}
+
+/// The one group of targets that the call's plain pass will pack (`count_batch`,
+/// `plain_parts`), when that is certain before the keys' rows are laid out: no tau
+/// curve, no weights, no key whose missing level is excluded, one bucket (the datasets
+/// used whole have fewer rows than a bucket holds), every target plain, and all their
+/// copies within one group's budget.
+struct PlainPassAhead {
+    target_vars: Vec<usize>,
+    datasets: Vec<usize>,
+    max_levels: u32,
+}
+
+fn plain_pass_ahead(run: &Run<'_, '_, '_>) -> Option<PlainPassAhead> {
+    let Run { request, sizes, dataset_rows, .. } = *run;
+    let CountRequest { vars, use_keys_na, targets, plan, .. } = *request;
+    let orig = plan.original;
+    let mut datasets: Vec<usize> = plan.syntheses.iter().map(|v| v.dataset).collect();
+    datasets.push(orig);
+    datasets.sort_unstable();
+    datasets.dedup();
+    let whole_rows: usize = datasets
+        .iter()
+        .filter(|&&d| d == orig || plan.syntheses.iter().any(|v| v.dataset == d && v.rows.is_none()))
+        .map(|&d| dataset_rows[d])
+        .sum();
+    let plain = !targets.is_empty()
+        && plan.tau.is_empty()
+        && plan.syntheses.iter().all(|v| v.rows.is_none())
+        && datasets.iter().all(|&d| plan.weights_of(d).is_none())
+        && use_keys_na.iter().all(|&u| u)
+        && whole_rows < sizes.range_rows
+        && targets.iter().all(|t| t.spec.removes_nothing() && vars[t.var].n_levels <= PACKED_LEVELS);
+    if !plain {
+        return None;
+    }
+    let max_levels = targets.iter().map(|t| vars[t.var].n_levels).max().unwrap_or(1);
+    let bytes: usize = datasets.iter().map(|&d| TargetRows::bytes(dataset_rows[d], targets.len(), max_levels)).sum();
+    (bytes < sizes.copy_bytes).then(|| PlainPassAhead {
+        target_vars: targets.iter().map(|t| t.var).collect(),
+        datasets,
+        max_levels,
+    })
+}
+
+impl PlainPassAhead {
+    /// Packs the group's codes of every dataset into the run's cache, where
+    /// `plain_parts` finds them.
+    fn pack(&self, run: &Run<'_, '_, '_>) -> CoreResult<()> {
+        let Run { workers, request, dataset_rows, should_stop, .. } = *run;
+        let vars = request.vars;
+        workers.chunk(should_stop, || {
+            self.datasets.par_iter().for_each(|&d| {
+                run.cache.packed_targets(&self.target_vars, d, || {
+                    let columns: Vec<&LevelCodes<'_>> = self.target_vars.iter().map(|&v| &vars[v].codes[d]).collect();
+                    TargetRows::new(&columns, dataset_rows[d], self.max_levels)
+                });
+            })
+        })
+    }
 }
 
 /// The call as every stage sees it: the pool, the request, the chunk sizes, the rows of
@@ -566,7 +661,7 @@ fn count_batch(
                 .collect::<CoreResult<_>>()?;
             sweep_jobs(run, buckets, &jobs, &inputs)?
         };
-        let results = finish_jobs(run, prepared, views, &jobs, parts)?;
+        let results = crate::phase!("tallies finished", finish_jobs(run, prepared, views, &jobs, parts)?);
         let mut results_by_target: Vec<Vec<SynthesisResult>> = group.clone().map(|_| Vec::new()).collect();
         for (&(ti, _), r) in jobs.iter().zip(results) {
             results_by_target[ti - group.start].push(r);
@@ -579,25 +674,28 @@ fn count_batch(
         let decoded_keys: Vec<std::sync::OnceLock<Vec<u32>>> =
             request.keys.iter().map(|_| std::sync::OnceLock::new()).collect();
         pass_tables.resize_with(group.len(), || None);
-        workers.chunk(should_stop, || {
-            results_by_target.par_iter_mut().zip(pass_tables).enumerate().for_each(|(i, (results, tables))| {
-                let target = &vars[targets[group.start + i].var];
-                let mut pairs: Vec<&mut Vec<PairCount>> = results.iter_mut().map(|r| &mut r.two_way).collect();
-                let columns = TwoWayColumns {
-                    key_vars: request.keys,
-                    key_codes: &key_codes,
-                    decoded_keys: &decoded_keys,
-                    key_levels: &prepared.key_levels,
-                    target_var: targets[group.start + i].var,
-                    target: &target.codes[orig],
-                    target_levels: target.n_levels,
-                    weights: plan.weights_of(orig),
-                };
-                let by_q =
-                    PairsByQ { index, rows_orig, target: orig_codes[i], weights: whole_weights[orig].as_deref() };
-                fill_two_way_totals(&mut pairs, &columns, &by_q, run.cache, tables);
+        crate::phase!(
+            "2-way totals",
+            workers.chunk(should_stop, || {
+                results_by_target.par_iter_mut().zip(pass_tables).enumerate().for_each(|(i, (results, tables))| {
+                    let target = &vars[targets[group.start + i].var];
+                    let mut pairs: Vec<&mut Vec<PairCount>> = results.iter_mut().map(|r| &mut r.two_way).collect();
+                    let columns = TwoWayColumns {
+                        key_vars: request.keys,
+                        key_codes: &key_codes,
+                        decoded_keys: &decoded_keys,
+                        key_levels: &prepared.key_levels,
+                        target_var: targets[group.start + i].var,
+                        target: &target.codes[orig],
+                        target_levels: target.n_levels,
+                        weights: plan.weights_of(orig),
+                    };
+                    let by_q =
+                        PairsByQ { index, rows_orig, target: orig_codes[i], weights: whole_weights[orig].as_deref() };
+                    fill_two_way_totals(&mut pairs, &columns, &by_q, run.cache, tables);
+                })
             })
-        })?;
+        )?;
         for (i, results) in results_by_target.into_iter().enumerate() {
             by_target[group.start + i].extend(results);
         }
@@ -882,6 +980,11 @@ fn finish_jobs(
         dataset_rows[plan.original] + view.n_rows(dataset_rows[view.dataset])
     };
     let job_rows: Vec<usize> = jobs.iter().map(|&(_, vi)| rows_of(vi)).collect();
+    // Small data's tallies are finished on this thread: on two, waking the other took
+    // longer than the finishing (SD2011's 25 in 114 us against 55 on one).
+    if job_rows.iter().sum::<usize>() <= LIGHT_STEP_ROWS {
+        return Ok(parts.into_iter().enumerate().map(|(ji, p)| finish(ji, p)).collect());
+    }
     let mut parts = parts.into_iter();
     let mut results: Vec<SynthesisResult> = Vec::with_capacity(jobs.len());
     for chunk in chunks_by_cost(&job_rows, sizes.chunk_rows) {
@@ -898,7 +1001,6 @@ mod tests {
     use super::*;
     use crate::plan::TauGrid;
     use crate::test_random::XorShift;
-    use crate::workers::never_stop;
 
     /// The engine's entry points with the request spelt out (shadow the glob import).
     fn run_plan(

@@ -742,10 +742,7 @@ mod tests {
         // Whole numbers below 2^51 and NA (signalling or quiet, either sign) are decided
         // by the quick pass; beyond 2^51 it leaves the column to the exact one.
         assert_eq!(quick_whole_doubles_range(&[3.0, na, -2.0, 7.0, -0.0]), Some(Some((-2, 7, true))));
-        assert_eq!(
-            quick_whole_doubles_range(&[f64::from_bits(0xFFF8_0000_0000_07A2), 1.0]),
-            Some(Some((1, 1, true)))
-        );
+        assert_eq!(quick_whole_doubles_range(&[f64::from_bits(0xFFF8_0000_0000_07A2), 1.0]), Some(Some((1, 1, true))));
         assert_eq!(quick_whole_doubles_range(&[f64::NAN, 1.0]), Some(None));
         assert_eq!(quick_whole_doubles_range(&[f64::from_bits(0xC320_0000_0000_0001)]), None);
         assert_eq!(whole_doubles_range(&[f64::from_bits(0xC320_0000_0000_0001)]), None);

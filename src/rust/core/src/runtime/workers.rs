@@ -163,7 +163,10 @@ impl Workers {
 
     /// Runs one chunk of work in the pool; the calling thread waits.
     pub fn run<T: Send>(&self, f: impl FnOnce() -> T + Send) -> T {
-        if !self.from_helper {
+        // A worker of this pool (a trip within a trip) runs it at once: from a thread of
+        // its own it would wait, unseen by rayon, for a worker that may be waiting too
+        // (both sides of a `join` making trips, in a forked child).
+        if !self.from_helper || self.pool.current_thread_index().is_some() {
             return self.pool.install(f);
         }
         // A thread that is no worker of any pool waits for the trip on a lock of its own.
@@ -344,6 +347,18 @@ mod tests {
                     workers.run(|| (std::thread::current().id(), rayon::current_thread_index().is_some()));
                 assert!(sent_from != me && ran_on);
                 assert_eq!(workers.run(|| sum(&child)), 49_995_000);
+                // Trips within a trip, from both sides of a join: each runs on the
+                // worker that makes it (from threads of their own, the two workers
+                // waited for each other).
+                let (done, finished) = std::sync::mpsc::channel();
+                let nested = Workers { pool: Arc::clone(&child), from_helper: helper };
+                std::thread::spawn(move || {
+                    let pool = Arc::clone(&nested.pool);
+                    let both = nested.run(|| rayon::join(|| nested.run(|| sum(&pool)), || nested.run(|| sum(&pool))));
+                    let _ = done.send(both);
+                });
+                let both = finished.recv_timeout(std::time::Duration::from_secs(30));
+                assert_eq!(both, Ok((49_995_000, 49_995_000)), "trips within a trip waited for each other");
                 assert!(Arc::ptr_eq(&child, &cache.get(pid, 2, true).unwrap().0));
             }
         })
