@@ -241,22 +241,28 @@ impl NewEncoding {
 /// for small data, indexes the variables `keys` (0-based, each once) on the way.
 pub(crate) fn encode_vars(vars: Robj, n_threads: i32, keys: Option<&[usize]>) -> GlueResult<NewEncoding> {
     let workers = workers(n_threads)?;
-    let specs: Vec<VariableSpec> = list_of(&vars, "vars")?
-        .values()
-        .enumerate()
-        .map(|(i, v)| VariableSpec::from_wire(&v, &format!("vars[[{}]]", i + 1)))
-        .collect::<GlueResult<_>>()?;
+    let specs: Vec<VariableSpec> = synthrisk_core::phase!(
+        "variables read",
+        list_of(&vars, "vars")?
+            .values()
+            .enumerate()
+            .map(|(i, v)| VariableSpec::from_wire(&v, &format!("vars[[{}]]", i + 1)))
+            .collect::<GlueResult<_>>()?
+    );
     // SAFETY: `vars` holds every column and is protected by the pointer made below
     // for the life of the encoding; on an error nothing borrowed outlives this call.
     let inputs: Vec<VarInput<'static>> = specs.iter().map(|s| unsafe { s.input() }).collect::<GlueResult<_>>()?;
     let (encoded, key_index) = encode_with_key_index(&workers, &inputs, keys, &user_interrupt)?;
     let mut info = Vec::with_capacity(encoded.len());
     let mut look_alike = false;
-    for (v, s) in encoded.iter().zip(&specs) {
-        let (i, alike) = info_list(v, matches!(s.kind, ColumnKind::Integer));
-        info.push(i);
-        look_alike |= alike;
-    }
+    synthrisk_core::phase!(
+        "variables' info made",
+        for (v, s) in encoded.iter().zip(&specs) {
+            let (i, alike) = info_list(v, matches!(s.kind, ColumnKind::Integer));
+            info.push(i);
+            look_alike |= alike;
+        }
+    );
     let ptr: Robj = ExternalPtr::new(Encoded(encoded)).into();
     // SAFETY: both are live R objects on R's thread.
     unsafe { R_SetExternalPtrProtected(ptr.get().cast(), vars.get().cast()) };
