@@ -222,6 +222,12 @@ fn count(vars: &[EncodedVar<'_>], call: CountCall, n_threads: i32, index: Option
 /// encoding, unless a double variable has levels that R must compare by label
 /// (`close_pairs`): then `raw` is NULL and R merges those levels before counting.
 pub fn encode_compute(vars: Robj, request: EncodeComputeRequest) -> GlueResult<Robj> {
+    // A small call's crossing is a dozen short trips to the pool: its threads stay
+    // awake between them.
+    workers(request.n_threads)?.with_threads_awake(|| encode_and_count(vars, request))
+}
+
+fn encode_and_count(vars: Robj, request: EncodeComputeRequest) -> GlueResult<Robj> {
     let EncodeComputeRequest { n_threads, calls } = request;
     // The keys of the first call are indexed with the encoding; the calls on the same
     // keys (a request's plans share them) count with that index.

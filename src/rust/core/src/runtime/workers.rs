@@ -161,6 +161,48 @@ impl Workers {
         self.pool.current_num_threads()
     }
 
+    /// Runs `f` on the calling thread, a worker of this pool (R's, `with_caller`),
+    /// while the pool's other threads look for work without sleeping: a call of many
+    /// short trips (a small call's crossing: the encoding, the preparation, the passes)
+    /// then does not wait, at each trip, for a sleeping thread to wake (tens of
+    /// microseconds on a virtual machine). The threads go back to rayon's sleep when
+    /// `f` returns. Any other caller, or one thread, runs `f` as it is.
+    pub fn with_threads_awake<T>(&self, f: impl FnOnce() -> T) -> T {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let caller = match self.pool.current_thread_index() {
+            Some(caller) if self.threads() > 1 && !self.from_helper => caller,
+            _ => return f(),
+        };
+        /// Ends the looking when `f` returns or unwinds.
+        struct Awake(Arc<AtomicBool>);
+        impl Drop for Awake {
+            fn drop(&mut self) {
+                self.0.store(false, Ordering::Release);
+            }
+        }
+        let awake = Awake(Arc::new(AtomicBool::new(true)));
+        for _ in 1..self.threads() {
+            let awake = Arc::clone(&awake.0);
+            self.pool.spawn(move || {
+                // Taken back by the calling thread itself (it waited on a trip with
+                // nothing else to do): it would loop until it returned.
+                if rayon::current_thread_index() == Some(caller) {
+                    return;
+                }
+                #[cfg(test)]
+                tests::LOOKING.fetch_add(1, Ordering::SeqCst);
+                while awake.load(Ordering::Acquire) {
+                    if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                        std::hint::spin_loop();
+                    }
+                }
+                #[cfg(test)]
+                tests::LOOKING.fetch_sub(1, Ordering::SeqCst);
+            });
+        }
+        f()
+    }
+
     /// Runs one chunk of work in the pool; the calling thread waits.
     pub fn run<T: Send>(&self, f: impl FnOnce() -> T + Send) -> T {
         // A worker of this pool (a trip within a trip) runs it at once: from a thread of
@@ -298,6 +340,55 @@ mod tests {
         assert_eq!(Arc::strong_count(&parent), 2);
         assert_eq!(child.install(rayon::current_num_threads), 2);
         assert!(Arc::ptr_eq(&child, &pool(&mut cache, 2)));
+    }
+
+    /// Threads looking for work in `with_threads_awake` (only its test calls it).
+    pub(super) static LOOKING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+    /// The caller's pool keeps its other thread looking for work while `f` runs: its
+    /// trips give the same results, a panic in `f` reaches the caller, and the thread
+    /// stops looking once `f` has returned or unwound. Pools the caller does not work
+    /// in, and one thread, run `f` as it is.
+    #[test]
+    fn threads_stay_awake_while_the_caller_runs_and_no_longer() {
+        use rayon::prelude::*;
+        use std::sync::atomic::Ordering;
+        let stopped = || {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while LOOKING.load(Ordering::SeqCst) != 0 {
+                assert!(std::time::Instant::now() < deadline, "a thread still looks for work after the call");
+                std::thread::yield_now();
+            }
+        };
+        // A thread of its own, which works in the pool it makes.
+        std::thread::spawn(move || {
+            let workers = Workers { pool: Arc::new(build_pool_with_caller(2).unwrap()), from_helper: false };
+            for _ in 0..20 {
+                let sum = workers.with_threads_awake(|| {
+                    let first = workers.run(|| (0..10_000u64).into_par_iter().sum::<u64>());
+                    let (a, b) = workers.run(|| rayon::join(|| first + 1, || first + 2));
+                    // The other thread comes to look for work (once it has woken).
+                    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+                    while LOOKING.load(Ordering::SeqCst) != 1 && std::time::Instant::now() < deadline {
+                        std::thread::yield_now();
+                    }
+                    (a, b, LOOKING.load(Ordering::SeqCst) == 1)
+                });
+                assert_eq!(sum, (49_995_001, 49_995_002, true));
+                stopped();
+            }
+            let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                workers.with_threads_awake(|| workers.run(|| panic!("in the call")))
+            }));
+            assert!(unwound.is_err());
+            stopped();
+            assert_eq!(workers.run(|| (0..100u64).into_par_iter().sum::<u64>()), 4_950);
+        })
+        .join()
+        .unwrap();
+        // Not the caller's pool: nothing looks.
+        let others = Workers::new(2).unwrap();
+        assert_eq!(others.with_threads_awake(|| LOOKING.load(Ordering::SeqCst)), 0);
     }
 
     /// The first caller's pool runs its trips on the caller, and is handed to that
