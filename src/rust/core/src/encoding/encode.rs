@@ -423,7 +423,7 @@ fn count_whole_values_in_lanes(col: &RawColumn<'_>, lo: i64, counts: &mut [u32])
         RawColumn::Factor { .. } => {}
     }
     for (count, lane) in counts.iter_mut().zip(&lanes) {
-        *count = lane.iter().sum();
+        *count += lane.iter().sum::<u32>();
     }
     lanes[span].iter().map(|&n| n as u64).sum()
 }
@@ -814,12 +814,15 @@ mod tests {
             let r_na = f64::from_bits(0x7FF0_0000_0000_0000 | R_NA_LOW_WORD as u64);
             let doubles: Vec<f64> = ints.iter().map(|&v| if v == NA_INTEGER { r_na } else { v as f64 }).collect();
             for col in [RawColumn::Integer(&ints), RawColumn::Double(&doubles)] {
-                let (mut laned, mut one) = (vec![0u32; span], vec![0u32; span]);
+                // Both add to the counts they are given (here 0 or 1 at each offset).
+                let given: Vec<u32> = (0..span).map(|o| (o % 2) as u32 * (case % 2) as u32).collect();
+                let (mut laned, mut one) = (given.clone(), given.clone());
                 let missing = count_whole_values_in_lanes(&col, lo, &mut laned);
                 assert_eq!(missing, count_whole_values_one_by_one(&col, lo, &mut one), "case {case}");
                 assert_eq!(laned, one, "case {case}");
                 assert_eq!(missing, ints.iter().filter(|&&v| v == NA_INTEGER).count() as u64);
-                assert_eq!(laned.iter().map(|&c| c as u64).sum::<u64>() + missing, n as u64);
+                let added = laned.iter().zip(&given).map(|(&c, &g)| (c - g) as u64).sum::<u64>();
+                assert_eq!(added + missing, n as u64);
             }
         }
     }

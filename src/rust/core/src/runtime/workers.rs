@@ -162,17 +162,23 @@ impl Workers {
     }
 
     /// Runs `f` on the calling thread, a worker of this pool (R's, `with_caller`),
-    /// while the pool's other threads look for work without sleeping: a call of many
-    /// short trips (a small call's crossing: the encoding, the preparation, the passes)
-    /// then does not wait, at each trip, for a sleeping thread to wake (tens of
-    /// microseconds on a virtual machine). The threads go back to rayon's sleep when
-    /// `f` returns. Any other caller, or one thread, runs `f` as it is.
+    /// while some of the pool's other threads look for work without sleeping: a call of
+    /// many short trips (a small call's crossing: the encoding, the preparation, the
+    /// passes) then does not wait, at each trip, for a sleeping thread to wake (tens of
+    /// microseconds on a virtual machine). A thread stops looking when `f` returns or
+    /// unwinds, or after `LOOK_FOR` without finding work (so that a long serial step,
+    /// or an R error that jumps over `f`'s frames, leaves no thread spinning); at most
+    /// one thread fewer than the machine's cores looks. Any other caller, or one
+    /// thread, runs `f` as it is. For calls from outside any trip only (the glue's
+    /// entry points): inside one, a looking job could be stolen before work of the
+    /// caller's that it would then sit on.
     pub fn with_threads_awake<T>(&self, f: impl FnOnce() -> T) -> T {
         use std::sync::atomic::{AtomicBool, Ordering};
         let caller = match self.pool.current_thread_index() {
             Some(caller) if self.threads() > 1 && !self.from_helper => caller,
             _ => return f(),
         };
+        let lookers = (self.threads() - 1).min(machine_cores().saturating_sub(1));
         /// Ends the looking when `f` returns or unwinds.
         struct Awake(Arc<AtomicBool>);
         impl Drop for Awake {
@@ -181,18 +187,25 @@ impl Workers {
             }
         }
         let awake = Awake(Arc::new(AtomicBool::new(true)));
-        for _ in 1..self.threads() {
+        for _ in 0..lookers {
             let awake = Arc::clone(&awake.0);
             self.pool.spawn(move || {
                 // Taken back by the calling thread itself (it waited on a trip with
-                // nothing else to do): it would loop until it returned.
-                if rayon::current_thread_index() == Some(caller) {
+                // nothing else to do), or started after `f` returned: nothing to do.
+                if rayon::current_thread_index() == Some(caller) || !awake.load(Ordering::Acquire) {
                     return;
                 }
                 #[cfg(test)]
+                tests::LOOKED.fetch_add(1, Ordering::SeqCst);
+                #[cfg(test)]
                 tests::LOOKING.fetch_add(1, Ordering::SeqCst);
+                let mut found = std::time::Instant::now();
                 while awake.load(Ordering::Acquire) {
-                    if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                    if rayon::yield_now() == Some(rayon::Yield::Executed) {
+                        found = std::time::Instant::now();
+                    } else if found.elapsed() > LOOK_FOR {
+                        break;
+                    } else {
                         std::hint::spin_loop();
                     }
                 }
@@ -244,6 +257,18 @@ impl Workers {
         Ok(out)
     }
 }
+
+/// The cores this process may use (its affinity and cgroup quota), read once: reading
+/// the quota opens files.
+fn machine_cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// How long a thread kept awake (`Workers::with_threads_awake`) looks for work before it
+/// goes back to rayon's sleep: longer than the gaps between a small call's trips (the R
+/// thread's steps between them take up to a few hundred microseconds).
+const LOOK_FOR: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// Rows of counting up to which a call runs as one trip to the pool, without stop
 /// checks: tens of milliseconds at most.
@@ -342,8 +367,10 @@ mod tests {
         assert!(Arc::ptr_eq(&child, &pool(&mut cache, 2)));
     }
 
-    /// Threads looking for work in `with_threads_awake` (only its test calls it).
+    /// Threads looking for work in `with_threads_awake` now, and ever (only its test
+    /// calls it).
     pub(super) static LOOKING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    pub(super) static LOOKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
     /// The caller's pool keeps its other thread looking for work while `f` runs: its
     /// trips give the same results, a panic in `f` reaches the caller, and the thread
@@ -369,14 +396,21 @@ mod tests {
                     let (a, b) = workers.run(|| rayon::join(|| first + 1, || first + 2));
                     // The other thread comes to look for work (once it has woken).
                     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-                    while LOOKING.load(Ordering::SeqCst) != 1 && std::time::Instant::now() < deadline {
+                    while LOOKED.load(Ordering::SeqCst) == 0 && std::time::Instant::now() < deadline {
                         std::thread::yield_now();
                     }
-                    (a, b, LOOKING.load(Ordering::SeqCst) == 1)
+                    (a, b)
                 });
-                assert_eq!(sum, (49_995_001, 49_995_002, true));
+                assert_eq!(sum, (49_995_001, 49_995_002));
                 stopped();
             }
+            assert!(LOOKED.load(Ordering::SeqCst) > 0, "no thread ever looked for work");
+            // A caller that outlasts `LOOK_FOR` without trips: the thread stops looking
+            // before the caller returns.
+            workers.with_threads_awake(|| {
+                std::thread::sleep(LOOK_FOR * 20);
+                stopped();
+            });
             let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 workers.with_threads_awake(|| workers.run(|| panic!("in the call")))
             }));
