@@ -185,8 +185,14 @@ pub fn compute(encoded: Robj, request: ComputeRequest) -> GlueResult<Robj> {
     count(encoded_vars(&encoded)?, CountCall { keys, use_keys_na, targets, plan }, n_threads, None)
 }
 
-/// Counts `call` on `vars`, with `index` the index of its keys when made already.
-fn count(vars: &[EncodedVar<'_>], call: CountCall, n_threads: i32, index: Option<Arc<KeyIndex>>) -> GlueResult<Robj> {
+/// Counts `call` on `vars`, with `index` the index of its keys (the variables
+/// `.1`) when made already.
+fn count(
+    vars: &[EncodedVar<'_>],
+    call: CountCall,
+    n_threads: i32,
+    index: Option<(Arc<KeyIndex>, &[usize])>,
+) -> GlueResult<Robj> {
     let keys = var_indices(vars, &call.keys, "keys")?;
     let use_na = &call.use_keys_na;
     let plan = plan_of(call.plan, vars.first().map_or(0, |v| v.codes.len()))?;
@@ -206,7 +212,7 @@ fn count(vars: &[EncodedVar<'_>], call: CountCall, n_threads: i32, index: Option
     let results = synthrisk_core::phase!(
         "counted (run_plan)",
         match index {
-            Some(index) => run_plan_indexed(&workers, &request, index, &user_interrupt)?,
+            Some((index, index_keys)) => run_plan_indexed(&workers, &request, index, index_keys, &user_interrupt)?,
             None => run_plan(&workers, &request, &user_interrupt)?,
         }
     );
@@ -250,7 +256,8 @@ fn encode_and_count(vars: Robj, request: EncodeComputeRequest) -> GlueResult<Rob
         .into_iter()
         .map(|call| {
             let same_keys = keys.as_ref().is_some_and(|k| call.keys.iter().map(|&i| i as usize).eq(k.iter().copied()));
-            count(vars, call, n_threads, index.clone().filter(|_| same_keys))
+            let given = index.clone().zip(keys.as_deref()).filter(|_| same_keys);
+            count(vars, call, n_threads, given)
         })
         .collect::<GlueResult<_>>()?;
     Ok(EncodedAndCounted { encoding: encoding.into_robj(), raw: List::from_values(raw).into() }.into())

@@ -208,13 +208,18 @@ pub fn run_plan_with(
 }
 
 /// `run_plan` with the keys' index made already (`encode_ahead`: while the targets
-/// were encoded), from the request's keys on its encoding.
+/// were encoded) from the variables `index_keys` of the request's encoding: an error
+/// unless they are the request's keys, in order.
 pub fn run_plan_indexed(
     workers: &Workers,
     request: &CountRequest<'_, '_>,
     index: Arc<KeyIndex>,
+    index_keys: &[usize],
     should_stop: ShouldStop<'_>,
 ) -> CoreResult<Vec<TargetResult>> {
+    if index_keys != request.keys {
+        return Err(CoreError::new("internal: a key index of other keys given to a count"));
+    }
     run_plan_in(workers, request, ChunkSizes::default(), None, Some(index), should_stop)
 }
 
@@ -1001,6 +1006,32 @@ mod tests {
     use super::*;
     use crate::plan::TauGrid;
     use crate::test_random::XorShift;
+
+    /// An index made ahead counts as the engine's own; an index of other keys is an
+    /// error, not counts on the wrong keys.
+    #[test]
+    fn an_index_made_ahead_counts_as_the_engines_and_only_for_its_keys() {
+        let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15u64);
+        let mut next = move |k: u64| rng.below(k);
+        let workers = Workers::new(2).unwrap();
+        let vars = keys_and_following_targets(&mut next, &[300, 250], &[3, 5], &[4, 7], 2);
+        let targets = unexcluded_targets(&[4, 7], None);
+        let plan = Plan {
+            original: 0,
+            syntheses: vec![SynthesisView { dataset: 1, rows: None, repeats: false }],
+            tau: TauGrid::default(),
+            weights: Vec::new(),
+        };
+        let request =
+            CountRequest { vars: &vars, keys: &[0, 1], use_keys_na: &[true, true], targets: &targets, plan: &plan };
+        let codes: Vec<&[LevelCodes<'_>]> = [0, 1].iter().map(|&k| vars[k].codes.as_slice()).collect();
+        let index = Arc::new(build_key_index(&codes, &[vars[0].n_levels, vars[1].n_levels]).unwrap());
+        let own = super::run_plan(&workers, &request, &never_stop).unwrap();
+        let ahead = run_plan_indexed(&workers, &request, Arc::clone(&index), &[0, 1], &never_stop).unwrap();
+        assert_eq!(own.len(), 2);
+        assert_same_targets(&own, &ahead, 0);
+        assert!(run_plan_indexed(&workers, &request, index, &[1, 0], &never_stop).is_err());
+    }
 
     /// The engine's entry points with the request spelt out (shadow the glob import).
     fn run_plan(
