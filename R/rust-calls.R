@@ -200,3 +200,12 @@ rust_singling_out_evaluate <- function(ptr, queries, datasets, n_threads) {
 rust_measure_declarations <- function() {
   crossed(.Call(wrap__rust_measure_declarations, NULL, list()))
 }
+
+# The 2-way check's tables of every target (two_way_checks(), R/two-way-checks.R):
+# `handle` is list(pairs = each target's `two_way` counts, target_labels, key_labels,
+# keys, key_names); `ranks` NULL (each target's labels in byte order) or the labels'
+# ranks in the locale, in the order a first call returned them.
+rust_two_way_tables <- function(handle, m, threshold, ranks = NULL) {
+  crossed(.Call(wrap__rust_two_way_tables, handle, list(m = as.integer(m), threshold = as.double(threshold),
+                                                         ranks = ranks)))
+}

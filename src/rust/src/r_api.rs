@@ -15,6 +15,7 @@ extern "C" {
     pub(crate) fn STRING_ELT(x: Sexp, i: isize) -> Sexp;
     pub(crate) fn VECTOR_ELT(x: Sexp, i: isize) -> Sexp;
     pub(crate) fn R_CHAR(x: Sexp) -> *const c_char;
+    pub(crate) fn Rf_translateCharUTF8(x: Sexp) -> *const c_char;
     pub(crate) fn CAR(x: Sexp) -> Sexp;
     pub(crate) fn CDR(x: Sexp) -> Sexp;
     pub(crate) fn TAG(x: Sexp) -> Sexp;

@@ -17,3 +17,4 @@ pub mod plain_pass;
 pub mod plan;
 pub mod rows_by_q;
 pub mod sweep;
+pub mod two_way_tables;

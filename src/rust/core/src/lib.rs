@@ -16,7 +16,7 @@ mod test_random;
 pub use attacks::{inference, linkability, r_sampling, singling_out, tie_sets};
 pub use counting::{
     bucket_order, checks, encode_ahead, engine, exclusions, key_subsets, key_target_counts, keys, measures, plain_pass,
-    plan, rows_by_q, sweep,
+    plan, rows_by_q, sweep, two_way_tables,
 };
 pub use distances::{distance, distance_tables, nearest, search_order};
 pub use encoding::{codes, encode, level_overlap};

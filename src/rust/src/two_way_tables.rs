@@ -1,0 +1,367 @@
+//! The 2-way check's tables of every target and synthesis of a call, built as R objects
+//! in one call: the pairs (the counts' `two_way` columns) labelled "target|key", laid out
+//! by the core (`two_way_tables`) and made synthpop's data frames. R keeps the one thing
+//! it alone can do: the labels' order in the locale. The glue orders each target's
+//! labels by their bytes and returns them; R checks that order in the locale with one
+//! comparison of neighbours and, for a target where it is not the locale's, calls again
+//! with the locale's ranks (R/two-way-checks.R).
+
+use crate::protocol::*;
+use crate::r_api::*;
+use extendr_api::prelude::*;
+use extendr_api::robj::GetSexp;
+use std::collections::HashMap;
+use std::ffi::CStr;
+use std::os::raw::{c_int, c_uint};
+use synthrisk_core::two_way_tables::{two_way_tables as lay_out, TargetPairs, TwoWayTable};
+pub(crate) use wire::TwoWayRequest;
+
+/// The columns of synthpop's check_2way, in its order.
+const COLUMNS: [&str; 6] = ["target_key_levs", "npairs", "key", "key_target_total", "key_total", "PctTargetKeyLevel"];
+
+/// One target's pairs of the syntheses 1..m, read from its `two_way` list.
+struct Pairs {
+    synthesis: Vec<usize>,
+    key: Vec<usize>,
+    npairs: Vec<f64>,
+    key_target_total: Vec<f64>,
+    key_total: Vec<f64>,
+    pct: Vec<f64>,
+    shown: Vec<bool>,
+    /// Per pair its label id; per id its bytes, and the ids in byte order.
+    label: Vec<u32>,
+    labels: Vec<Vec<u8>>,
+    by_bytes: Vec<u32>,
+}
+
+/// `handle`: list(pairs = each target's `two_way` list (the counts' columns), target_labels
+/// = each target's labels, key_labels = each key's labels, keys = the keys' names,
+/// key_names = names(keys) or NULL). Returns list(tables = per target a list of m (NULL
+/// or the data frame), labels = the labels of every target with a table, each target's
+/// in byte order (or in the order of `request.ranks` when given), label_target = each
+/// label's target (1-based)).
+pub fn two_way_tables(handle: Robj, request: TwoWayRequest) -> GlueResult<Robj> {
+    let TwoWayRequest { m, threshold, ranks } = request;
+    let m = usize::try_from(m).map_err(|_| internal(format!("`m` is {m}")))?;
+    let field = |name: &str| -> GlueResult<Robj> {
+        let list = list_of(&handle, "handle")?;
+        let names = handle.names().ok_or_else(|| internal("`handle` must be named"))?.collect::<Vec<_>>();
+        let at =
+            names.iter().position(|n| *n == name).ok_or_else(|| internal(format!("`handle${name}` is missing")))?;
+        list.elt(at).map_err(internal)
+    };
+    let pairs_of = list_of(&field("pairs")?, "handle$pairs")?;
+    let target_labels = list_of(&field("target_labels")?, "handle$target_labels")?;
+    let key_labels = list_of(&field("key_labels")?, "handle$key_labels")?;
+    let keys = field("keys")?;
+    let key_names = field("key_names")?;
+    if target_labels.len() != pairs_of.len() {
+        return Err(internal("`handle$target_labels` is not one per target"));
+    }
+    // SAFETY: the pointers of elements `key_labels` holds (R never moves an object).
+    let key_label_sexps: Vec<Sexp> = key_labels.values().map(|x| unsafe { x.get() } as Sexp).collect();
+    // SAFETY (every unsafe block below): R's thread; the objects read are held by
+    // `handle`, and every object made is stored in a protected list as soon as it is made.
+    unsafe {
+        if TYPEOF(keys.get() as Sexp) != STRSXP || Rf_xlength(keys.get() as Sexp) as usize != key_label_sexps.len() {
+            return Err(internal("`handle$keys` must be one name per key"));
+        }
+        let names = key_names.get() as Sexp;
+        if names != R_NilValue && (TYPEOF(names) != STRSXP || Rf_xlength(names) != Rf_xlength(keys.get() as Sexp)) {
+            return Err(internal("`handle$key_names` must be NULL or one name per key"));
+        }
+        if key_label_sexps.iter().any(|&x| TYPEOF(x) != STRSXP) {
+            return Err(internal("`handle$key_labels` must be character vectors"));
+        }
+    }
+    let targets: Vec<Pairs> = pairs_of
+        .values()
+        .zip(target_labels.values())
+        .enumerate()
+        .map(|(t, (two_way, labels))| read_pairs(&two_way, &labels, &key_label_sexps, m, threshold, t))
+        .collect::<GlueResult<_>>()?;
+    // Each target's rank of each label: its byte order, or the ranks R gave in its place.
+    let n_labels: usize = targets.iter().filter(|p| p.shown.iter().any(|&s| s)).map(|p| p.labels.len()).sum();
+    if let Some(r) = &ranks {
+        if r.len() != n_labels {
+            return Err(internal(format!("`ranks` has {} values for {n_labels} labels", r.len())));
+        }
+    }
+    let mut offset = 0;
+    let mut laid_out: Vec<Option<(Vec<TwoWayTable>, usize)>> = Vec::with_capacity(targets.len());
+    for p in &targets {
+        if !p.shown.iter().any(|&s| s) {
+            laid_out.push(None);
+            continue;
+        }
+        let mut label_rank = vec![0u32; p.labels.len()];
+        for (k, &id) in p.by_bytes.iter().enumerate() {
+            label_rank[id as usize] = match &ranks {
+                Some(r) => {
+                    u32::try_from(r[offset + k]).map_err(|_| internal(format!("`ranks` has {}", r[offset + k])))?
+                }
+                None => k as u32,
+            };
+        }
+        let tables = lay_out(&TargetPairs {
+            synthesis: &p.synthesis,
+            key: &p.key,
+            label: &p.label,
+            npairs: &p.npairs,
+            shown: &p.shown,
+            label_rank: &label_rank,
+        })?;
+        laid_out.push(Some((tables, offset)));
+        offset += p.labels.len();
+    }
+    unsafe { Ok(build(&targets, &laid_out, n_labels, m, keys.get() as Sexp, key_names.get() as Sexp)) }
+}
+
+/// A label's bytes as UTF-8 (NA is "NA", as paste() writes it).
+unsafe fn label_bytes(labels: Sexp, level: i32, what: &str) -> GlueResult<&'static [u8]> {
+    let n = Rf_xlength(labels);
+    if level < 1 || level as isize > n {
+        return Err(internal(format!("a 2-way pair has {what} level {level} of {n}")));
+    }
+    let s = STRING_ELT(labels, level as isize - 1);
+    if s == R_NaString {
+        return Ok(b"NA");
+    }
+    Ok(CStr::from_ptr(Rf_translateCharUTF8(s)).to_bytes())
+}
+
+fn read_pairs(
+    two_way: &Robj,
+    labels: &Robj,
+    key_labels: &[Sexp],
+    m: usize,
+    threshold: f64,
+    t: usize,
+) -> GlueResult<Pairs> {
+    let what = |f: &str| format!("pairs[[{}]]${f}", t + 1);
+    let list = list_of(two_way, &what(""))?;
+    let names: Vec<&str> = two_way.names().map(|n| n.collect()).unwrap_or_default();
+    let column = |f: &str| -> GlueResult<Robj> {
+        names
+            .iter()
+            .position(|n| *n == f)
+            .and_then(|i| list.elt(i).ok())
+            .ok_or_else(|| internal(format!("`{}` is missing", what(f))))
+    };
+    let (synthesis, key, key_level, target_level) =
+        (column("synthesis")?, column("key")?, column("key_level")?, column("target_level")?);
+    let (npairs, ktt, kt) = (column("npairs")?, column("key_target_total")?, column("key_total")?);
+    let synthesis = int_slice(&synthesis, &what("synthesis"))?;
+    let key = int_slice(&key, &what("key"))?;
+    let key_level = int_slice(&key_level, &what("key_level"))?;
+    let target_level = int_slice(&target_level, &what("target_level"))?;
+    let npairs = real_slice(&npairs, &what("npairs"))?;
+    let ktt = real_slice(&ktt, &what("key_target_total"))?;
+    let kt = real_slice(&kt, &what("key_total"))?;
+    let n = synthesis.len();
+    if [key.len(), key_level.len(), target_level.len(), npairs.len(), ktt.len(), kt.len()].iter().any(|&l| l != n) {
+        return Err(internal(format!("`{}` has columns of different lengths", what(""))));
+    }
+    // SAFETY: an element `handle` holds.
+    let labels = unsafe { labels.get() } as Sexp;
+    // SAFETY: R's thread, read only.
+    if unsafe { TYPEOF(labels) } != STRSXP {
+        return Err(internal(format!("`target_labels[[{}]]` must be a character vector", t + 1)));
+    }
+    let mut out = Pairs {
+        synthesis: Vec::new(),
+        key: Vec::new(),
+        npairs: Vec::new(),
+        key_target_total: Vec::new(),
+        key_total: Vec::new(),
+        pct: Vec::new(),
+        shown: Vec::new(),
+        label: Vec::new(),
+        labels: Vec::new(),
+        by_bytes: Vec::new(),
+    };
+    // Rows of the holdout records (synthesis m + 1) are not the syntheses' tables.
+    let rows: Vec<usize> = (0..n).filter(|&i| synthesis[i] >= 1 && synthesis[i] as usize <= m).collect();
+    let pct: Vec<f64> = rows.iter().map(|&i| 100.0 * ktt[i] / kt[i]).collect();
+    if !pct.iter().any(|&p| p > threshold) {
+        return Ok(out);
+    }
+    let mut ids: HashMap<Vec<u8>, u32> = HashMap::new();
+    for (&i, &p) in rows.iter().zip(&pct) {
+        let k = key[i];
+        let key_labels = usize::try_from(k - 1)
+            .ok()
+            .and_then(|k| key_labels.get(k))
+            .ok_or_else(|| internal(format!("`{}` has key {k}", what("key"))))?;
+        // SAFETY: R's thread, read only (translation allocates on R's transient stack).
+        let text = unsafe {
+            let mut text = label_bytes(labels, target_level[i], "target")?.to_vec();
+            text.push(b'|');
+            text.extend_from_slice(label_bytes(*key_labels, key_level[i], "key")?);
+            text
+        };
+        let next = ids.len() as u32;
+        let id = *ids.entry(text).or_insert(next);
+        if id == next {
+            out.labels.push(Vec::new());
+        }
+        out.label.push(id);
+        out.synthesis.push(synthesis[i] as usize - 1);
+        out.key.push(k as usize - 1);
+        out.npairs.push(npairs[i]);
+        out.key_target_total.push(ktt[i]);
+        out.key_total.push(kt[i]);
+        out.pct.push(p);
+        out.shown.push(p > threshold);
+    }
+    for (text, id) in ids {
+        out.labels[id as usize] = text;
+    }
+    out.by_bytes = (0..out.labels.len() as u32).collect();
+    out.by_bytes.sort_by(|&a, &b| out.labels[a as usize].cmp(&out.labels[b as usize]));
+    Ok(out)
+}
+
+/// A string made once and stored in `keep` (protected), returned for sharing.
+unsafe fn kept_strings(keep: Sexp, at: isize, values: &[&str]) -> Sexp {
+    let v = Rf_allocVector(STRSXP as c_uint, values.len() as isize);
+    SET_VECTOR_ELT(keep, at, v);
+    for (i, s) in values.iter().enumerate() {
+        SET_STRING_ELT(v, i as isize, Rf_mkCharLenCE(s.as_ptr() as _, s.len() as c_int, CE_UTF8));
+    }
+    v
+}
+
+unsafe fn reals(values: impl ExactSizeIterator<Item = f64>) -> Sexp {
+    let v = Rf_allocVector(REALSXP as c_uint, values.len() as isize);
+    let out = std::slice::from_raw_parts_mut(REAL(v), values.len());
+    out.iter_mut().zip(values).for_each(|(o, x)| *o = x);
+    v
+}
+
+unsafe fn ints(values: impl ExactSizeIterator<Item = i32>) -> Sexp {
+    let v = Rf_allocVector(INTSXP as c_uint, values.len() as isize);
+    let out = std::slice::from_raw_parts_mut(INTEGER(v), values.len());
+    out.iter_mut().zip(values).for_each(|(o, x)| *o = x);
+    v
+}
+
+/// The result list (see `two_way_tables`), built on R's protect stack.
+unsafe fn build(
+    targets: &[Pairs],
+    laid_out: &[Option<(Vec<TwoWayTable>, usize)>],
+    n_labels: usize,
+    m: usize,
+    keys: Sexp,
+    key_names: Sexp,
+) -> Robj {
+    let out = Rf_protect(Rf_allocVector(VECSXP as c_uint, 3));
+    let keep = Rf_protect(Rf_allocVector(VECSXP as c_uint, 4));
+    let class_df = kept_strings(keep, 0, &["data.frame"]);
+    let class_factor = kept_strings(keep, 1, &["factor"]);
+    let column_names = kept_strings(keep, 2, &COLUMNS);
+    let out_names = kept_strings(keep, 3, &["tables", "labels", "label_target"]);
+    // Every label once: the returned labels, whose strings the factors' levels share.
+    let labels = Rf_allocVector(STRSXP as c_uint, n_labels as isize);
+    SET_VECTOR_ELT(out, 1, labels);
+    let label_target = Rf_allocVector(INTSXP as c_uint, n_labels as isize);
+    SET_VECTOR_ELT(out, 2, label_target);
+    // Each target's label id -> its place in `labels`.
+    let mut label_at: Vec<Vec<usize>> = Vec::with_capacity(targets.len());
+    for (t, (p, l)) in targets.iter().zip(laid_out).enumerate() {
+        let mut at = vec![0; p.labels.len()];
+        if let Some((_, offset)) = l {
+            for (k, &id) in p.by_bytes.iter().enumerate() {
+                let text = &p.labels[id as usize];
+                SET_STRING_ELT(
+                    labels,
+                    (offset + k) as isize,
+                    Rf_mkCharLenCE(text.as_ptr() as _, text.len() as c_int, CE_UTF8),
+                );
+                *INTEGER(label_target).add(offset + k) = t as i32 + 1;
+                at[id as usize] = offset + k;
+            }
+        }
+        label_at.push(at);
+    }
+    let has_key_names = TYPEOF(key_names) == STRSXP;
+    let tables = Rf_allocVector(VECSXP as c_uint, targets.len() as isize);
+    SET_VECTOR_ELT(out, 0, tables);
+    for (t, (p, l)) in targets.iter().zip(laid_out).enumerate() {
+        let per_synthesis = Rf_allocVector(VECSXP as c_uint, m as isize);
+        SET_VECTOR_ELT(tables, t as isize, per_synthesis);
+        let Some((laid, _)) = l else { continue };
+        for table in laid {
+            let frame = Rf_allocVector(VECSXP as c_uint, COLUMNS.len() as isize);
+            SET_VECTOR_ELT(per_synthesis, table.synthesis as isize, frame);
+            let rows = &table.rows;
+            let factor = ints(table.codes.iter().copied());
+            SET_VECTOR_ELT(frame, 0, factor);
+            let levels = Rf_allocVector(STRSXP as c_uint, table.levels.len() as isize);
+            Rf_setAttrib(factor, R_LevelsSymbol, levels);
+            for (k, &id) in table.levels.iter().enumerate() {
+                SET_STRING_ELT(levels, k as isize, STRING_ELT(labels, label_at[t][id as usize] as isize));
+            }
+            Rf_setAttrib(factor, R_ClassSymbol, class_factor);
+            // Whole counts below 2^31 (records of one dataset): as.integer() of each.
+            SET_VECTOR_ELT(frame, 1, ints(rows.iter().map(|&i| p.npairs[i] as i32)));
+            let key = Rf_allocVector(STRSXP as c_uint, rows.len() as isize);
+            SET_VECTOR_ELT(frame, 2, key);
+            for (k, &i) in rows.iter().enumerate() {
+                SET_STRING_ELT(key, k as isize, STRING_ELT(keys, p.key[i] as isize));
+            }
+            SET_VECTOR_ELT(frame, 3, reals(rows.iter().map(|&i| p.key_target_total[i])));
+            SET_VECTOR_ELT(frame, 4, reals(rows.iter().map(|&i| p.key_total[i])));
+            SET_VECTOR_ELT(frame, 5, reals(rows.iter().map(|&i| p.pct[i])));
+            Rf_setAttrib(frame, R_ClassSymbol, class_df);
+            Rf_setAttrib(frame, R_NamesSymbol, column_names);
+            // Keys named by the user name the rows when their names are distinct and
+            // not all empty (as data.frame() took them from the key column); otherwise
+            // each row's place among all of its synthesis's pairs, as synthpop's.
+            let named = has_key_names && {
+                let names: Vec<Option<&[u8]>> = rows
+                    .iter()
+                    .map(|&i| {
+                        let s = STRING_ELT(key_names, p.key[i] as isize);
+                        (s != R_NaString).then(|| CStr::from_ptr(Rf_translateCharUTF8(s)).to_bytes())
+                    })
+                    .collect();
+                let mut distinct = names.clone();
+                distinct.sort();
+                distinct.dedup();
+                // (nzchar() is TRUE for NA.)
+                distinct.len() == names.len() && names.iter().any(|s| s.is_none_or(|s| !s.is_empty()))
+            };
+            let row_names = if named {
+                let v = Rf_protect(Rf_allocVector(STRSXP as c_uint, rows.len() as isize));
+                for (k, &i) in rows.iter().enumerate() {
+                    SET_STRING_ELT(v, k as isize, STRING_ELT(key_names, p.key[i] as isize));
+                }
+                v
+            } else {
+                Rf_protect(ints(table.places.iter().copied()))
+            };
+            Rf_setAttrib(frame, R_RowNamesSymbol, row_names);
+            Rf_unprotect(1);
+        }
+    }
+    Rf_setAttrib(out, R_NamesSymbol, out_names);
+    let robj = Robj::from_sexp(out as _);
+    Rf_unprotect(2);
+    robj
+}
+
+/// The shape of `rust_two_way_tables`'s request, read by serde (`read_request`).
+mod wire {
+    use serde::Deserialize;
+
+    /// The syntheses shown (1..m), the share a pair must pass (thresh_2way[2]), and the
+    /// labels' ranks in the locale where their byte order is not the locale's.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub(crate) struct TwoWayRequest {
+        pub(crate) m: i32,
+        pub(crate) threshold: f64,
+        pub(crate) ranks: Option<Vec<i32>>,
+    }
+}
