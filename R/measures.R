@@ -85,6 +85,10 @@ ident_names <- measure_names("ident")
 attrib_names <- measure_names("attrib")
 cap_names <- measure_names("allCAPs")
 cap_core_names <- core_names(cap_names)
+# The measure frames of a target's result, per component: their column names and the
+# core's names of those columns (build_disclosures()).
+frame_component_names <- list(ident = ident_names, attrib = attrib_names, allCAPs = cap_names)
+frame_component_core_names <- list(ident = ident_names, attrib = attrib_names, allCAPs = cap_core_names)
 
 # Group and unit of each distinct measure (DCAPd is listed under attrib and allCAPs).
 measure_group <- local({
@@ -130,7 +134,7 @@ default_attrib_meas <- names(attrib_meas_columns)[1]
 # The rows and columns of each synthesis's Nexclusions matrix.
 exclusion_rows <- table_names
 exclusion_cols <- c(names(exclusion_steps), "remaining")
-# The attributes of a synthesis's matrix of exclusions (exclusion_matrices()).
+# The attributes of a synthesis's matrix of exclusions (build_disclosures()).
 exclusion_matrix_attributes <- list(dim = c(length(exclusion_rows), length(exclusion_cols)),
                                     dimnames = list(exclusion_rows, exclusion_cols))
 

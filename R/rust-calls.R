@@ -209,3 +209,10 @@ rust_two_way_tables <- function(handle, m, threshold, ranks = NULL) {
   crossed(.Call(wrap__rust_two_way_tables, handle, list(m = as.integer(m), threshold = as.double(threshold),
                                                          ranks = ranks)))
 }
+
+# Each target's `disclosure` components from its counts (build_disclosures(),
+# R/disclosure-result.R): `handle` is list(raws, two, target_labels, targets, keys,
+# digits, to.print, call, component_names, component_core_names, exclusion_dimnames).
+rust_disclosure_parts <- function(handle, m, thresh_1way) {
+  crossed(.Call(wrap__rust_disclosure_parts, handle, list(m = as.integer(m), thresh_1way = as.double(thresh_1way))))
+}

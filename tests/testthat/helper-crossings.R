@@ -1,15 +1,16 @@
 # Calls into Rust while an expression runs (test-run-request.R, test-key-sweep.R).
 
-# The number of calls into the core while `expr` runs. Two calls that reach the glue
-# only are counted apart: the one read of the columns' facts (rust_column_facts(),
-# R/column-facts.R) that every preparation makes, and the making of the 2-way check's
-# tables (rust_two_way_tables(), R/two-way-checks.R) from counts already made.
+# The number of calls into the core while `expr` runs. Calls that reach the glue only
+# are counted apart: the one read of the columns' facts (rust_column_facts(),
+# R/column-facts.R) that every preparation makes, and the result's shaping from counts
+# already made: the 2-way check's tables (rust_two_way_tables(), R/two-way-checks.R)
+# and each target's components (rust_disclosure_parts(), R/disclosure-result.R).
 core_crossings <- function(expr) {
   crossings(expr)[["core"]]
 }
 
-# The reads of the columns' facts, the 2-way tables made and the calls into the core
-# while `expr` runs.
+# The reads of the columns' facts, the 2-way tables and components made, and the calls
+# into the core while `expr` runs.
 crossings <- function(expr) {
   n <- 0L
   trace("crossed", as.call(list(function() n <<- n + 1L)), print = FALSE, where = asNamespace("synthrisk"))
@@ -18,15 +19,17 @@ crossings <- function(expr) {
   c(glue, core = n - sum(glue))
 }
 
-# The number of reads of the columns' facts and of 2-way tables made while `expr` runs.
+# The number of reads of the columns' facts, of 2-way tables and of components made
+# while `expr` runs.
 glue_calls <- function(expr) {
-  n <- c(facts = 0L, tables = 0L)
+  counted <- c(facts = "rust_column_facts", tables = "rust_two_way_tables", parts = "rust_disclosure_parts")
+  n <- stats::setNames(integer(length(counted)), names(counted))
   ns <- asNamespace("synthrisk")
-  trace("rust_column_facts", as.call(list(function() n[["facts"]] <<- n[["facts"]] + 1L)), print = FALSE, where = ns)
-  on.exit(untrace("rust_column_facts", where = ns))
-  trace("rust_two_way_tables", as.call(list(function() n[["tables"]] <<- n[["tables"]] + 1L)), print = FALSE,
-        where = ns)
-  on.exit(untrace("rust_two_way_tables", where = ns), add = TRUE)
+  for (kind in names(counted)) {
+    trace(counted[[kind]], as.call(list(rlang::inject(function() n[[!!kind]] <<- n[[!!kind]] + 1L))), print = FALSE,
+          where = ns)
+  }
+  on.exit(for (f in counted) untrace(f, where = ns))
   force(expr)
   n
 }

@@ -8,9 +8,9 @@ test_that("core_crossings() counts", {
   expect_identical(facts_reads(synthrisk:::rust_column_facts(list(sd2011), "sex")), 1L)
 })
 
-test_that("an in-memory multi.disclosure() reads its columns' facts once, crosses into the core once and makes its 2-way tables once", {
+test_that("an in-memory multi.disclosure() reads its columns' facts once, crosses into the core once and shapes its result once", {
   keys <- c("sex", "age", "region", "placesize")
-  once <- c(facts = 1L, tables = 1L, core = 1L)
+  once <- c(facts = 1L, tables = 1L, parts = 1L, core = 1L)
   expect_identical(crossings(multi.disclosure(sd2011_synds, sd2011, keys, targets = c("depress", "ls", "marital"),
                                               print.flag = FALSE, plot = FALSE)), once)
   expect_identical(crossings(multi.disclosure(adult_synds, adult, c("age", "sex", "race", "marital.status"),

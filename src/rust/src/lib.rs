@@ -1,7 +1,7 @@
 //! R glue for synthrisk-core, one module per topic: `protocol` reads each request into
 //! its typed struct (serde) and writes named results, `wire` the lookup by name with
 //! which the handle's variables are read (extendr's `TryFromList`);
-//! the topics (`column_facts`, `encoding`, `compute`, `two_way_tables`, `key_subsets`, `identification`, `records`, `dcr`, `attacks`)
+//! the topics (`column_facts`, `encoding`, `compute`, `two_way_tables`, `disclosure_parts`, `key_subsets`, `identification`, `records`, `dcr`, `attacks`)
 //! borrow slices on the R thread, run the core on plain data and build R objects after
 //! the join. Nothing here panics on bad input or throws: an error returns
 //! through extendr's `result_condition` feature as an `extendr_error` condition, whose
@@ -11,6 +11,7 @@ mod attacks;
 mod column_facts;
 mod compute;
 mod dcr;
+mod disclosure_parts;
 mod encoding;
 mod identification;
 mod key_subsets;
@@ -67,4 +68,5 @@ entry_points! {
     rust_singling_out_generate => attacks::singling_out_generate;
     rust_singling_out_evaluate => attacks::singling_out_evaluate;
     rust_two_way_tables => two_way_tables::two_way_tables;
+    rust_disclosure_parts => disclosure_parts::disclosure_parts;
 }

@@ -34,6 +34,7 @@ extern "C" {
     pub(crate) static R_NamesSymbol: Sexp;
     pub(crate) static R_ClassSymbol: Sexp;
     pub(crate) static R_DimSymbol: Sexp;
+    pub(crate) static R_DimNamesSymbol: Sexp;
     pub(crate) static R_LevelsSymbol: Sexp;
     pub(crate) static R_RowNamesSymbol: Sexp;
 }
