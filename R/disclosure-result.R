@@ -8,16 +8,17 @@ as_disclosure <- function(request, counted) {
   limits <- request$limits
   output <- request$output
   enc <- counted$enc
-  build <- function(raw, two) {
+  build <- function(raw, two, extra = list()) {
     build_disclosures(raw[1], target, keys, enc$labels, m, limits$thresh_1way, two, output$digits, output$to.print,
-                      request$call)[[1]]
+                      request$call, extra)[[1]]
   }
-  x <- build(counted$raw$train, two_way_checks(counted$raw$train[1], m, target, keys, enc$labels, limits$thresh_2way))
-  x$grouping <- enc$grouping %||% list()
-  x$notes <- c(disclosure_notes(x, enc, m), first_synthesis = synorig_cut_note(request$synorig_adjusted, m))
+  raw <- counted$raw$train[1]
+  notes <- c(targets_notes(raw, target, keys, enc, m, output$digits)[[1]],
+             first_synthesis = synorig_cut_note(request$synorig_adjusted, m))
+  extra <- list(grouping = list(enc$grouping %||% list()), notes = list(notes), input = list(counted$input),
+                database = list(counted$fetch))
+  x <- build(raw, two_way_checks(raw, m, target, keys, enc$labels, limits$thresh_2way), extra)
   warn_label_gaps(x$notes, request$env)
-  x$input <- counted$input
-  x$database <- counted$fetch
   if (!is.null(request$control)) {
     # The holdout records' result gives only its measures (add_holdout()): no 2-way checks.
     x <- add_holdout(x, build(counted$raw$control, NULL), enc$records[length(enc$records)], enc$control)
@@ -49,14 +50,17 @@ stats_columns <- function(raw) {
 # by target, made by the glue for all targets in one call (rust_disclosure_parts(),
 # src/rust/src/disclosure_parts.rs): the measure frames, exclusion matrices and 1-way
 # checks from the counts, the 2-way tables of `two` (two_way_checks(), named by target,
-# or NULL for none), and the values the result holds as given. Each list is not yet
-# classed (disclosure_class).
-build_disclosures <- function(raws, targets, keys, labels, m, thresh_1way, two, digits, to.print, call) {
+# or NULL for none), and the values the result holds as given. `extra`: components
+# added after synthpop's, each a list of one value per target (a NULL adds nothing, as
+# `$<-` does); `class`: the class of each, or NULL to leave them unclassed for callers
+# that add more (disclosure_class).
+build_disclosures <- function(raws, targets, keys, labels, m, thresh_1way, two, digits, to.print, call,
+                              extra = list(), class = NULL) {
   targets <- unname(targets)
   handle <- list(raws = raws, two = if (!is.null(two)) two[targets], target_labels = labels[targets],
                  targets = targets, keys = keys, digits = digits, to.print = to.print, call = call,
                  component_names = frame_component_names, component_core_names = frame_component_core_names,
-                 exclusion_dimnames = exclusion_matrix_attributes$dimnames)
+                 exclusion_dimnames = exclusion_matrix_attributes$dimnames, extra = extra, class = class)
   rust_result(rust_disclosure_parts(handle, m, thresh_1way))
 }
 

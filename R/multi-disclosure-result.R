@@ -13,33 +13,42 @@ as_multi_disclosure <- function(request, counted) {
   # Every target's 2-way checks at once; the holdout records' result gives only its
   # measures (add_holdout()), so it is built without them.
   two_train <- two_way_checks(counted$raw$train[targets], m, targets, keys, enc$labels, limits$thresh_2way)
-  # Each target's result names its target without the names `targets` may carry.
-  build <- function(raw, two) {
+  n <- length(targets)
+  grouping <- enc$grouping %||% list()
+  # Each target's grouping: its keys' and its own (without grouping, the same empty list).
+  target_grouping <- if (length(grouping) == 0) {
+    rep(list(grouping[intersect(keys, names(enc$grouping))]), n)
+  } else {
+    lapply(targets, function(tv) grouping[intersect(c(keys, tv), names(enc$grouping))])
+  }
+  raws <- counted$raw$train[targets]
+  extra <- list(grouping = target_grouping, notes = targets_notes(raws, unname(targets), keys, enc, m, output$digits),
+                input = rep(list(counted$input), n), database = rep(list(counted$fetch), n))
+  # Each target's result names its target without the names `targets` may carry. A
+  # target's result is complete unless a holdout, intervals or a release add to it:
+  # then it is classed once they have.
+  with_intervals <- wants_intervals(request$uncertainty)
+  more <- !is.null(request$control) || with_intervals || !is.null(counted$pooled)
+  build <- function(raw, two, extra = list(), class = NULL) {
     build_disclosures(raw[targets], unname(targets), keys, enc$labels, m, limits$thresh_1way, two, output$digits,
-                      "short", NULL)
+                      "short", NULL, extra, class)
   }
   pooled <- if (!is.null(counted$pooled)) as_multi_disclosure(counted$pooled$request, counted$pooled$counted)
-  built <- build(counted$raw$train, two_train)
-  built_control <- if (!is.null(request$control)) build(counted$raw$control, NULL)
-  grouping <- enc$grouping %||% list()
-  # Without grouping every target's is the same empty list.
-  no_grouping <- if (length(grouping) == 0) grouping[intersect(keys, names(enc$grouping))]
-  with_intervals <- wants_intervals(request$uncertainty)
-  outputs <- lapply(targets, function(tv) {
-    d <- built[[tv]]
-    d$grouping <- no_grouping %||% grouping[intersect(c(keys, tv), names(enc$grouping))]
-    d$notes <- disclosure_notes(d, enc, m)
-    d$input <- counted$input
-    d$database <- counted$fetch
-    if (!is.null(request$control)) {
-      d$to.print <- c(d$to.print, "holdout")
-      d <- add_holdout(d, built_control[[tv]], n_control, enc$control)
-    }
-    if (with_intervals) d <- add_intervals(d, request, counted, tv)
-    if (!is.null(counted$pooled)) d <- add_release(d, counted, tv, pooled$output.list[[tv]])
-    class(d) <- disclosure_class
-    d
-  })
+  outputs <- build(counted$raw$train, two_train, extra, if (!more) disclosure_class)
+  if (more) {
+    built_control <- if (!is.null(request$control)) build(counted$raw$control, NULL)
+    outputs <- lapply(targets, function(tv) {
+      d <- outputs[[tv]]
+      if (!is.null(request$control)) {
+        d$to.print <- c(d$to.print, "holdout")
+        d <- add_holdout(d, built_control[[tv]], n_control, enc$control)
+      }
+      if (with_intervals) d <- add_intervals(d, request, counted, tv)
+      if (!is.null(counted$pooled)) d <- add_release(d, counted, tv, pooled$output.list[[tv]])
+      class(d) <- disclosure_class
+      d
+    })
+  }
   names(outputs) <- targets
   x <- build_multi_disclosure(outputs, request)
   x$grouping <- enc$grouping %||% list()

@@ -97,6 +97,46 @@ disclosure_notes <- function(x, enc, m) {
   c(notes, label_gap_notes(enc, c(x$keys, target), m))
 }
 
+# The notes of each target of a call (disclosure_notes() of each), from the counts
+# `raws` (in the order of `targets`) before the results are built: a call's targets
+# most often have the TCAP note alone, formatted for all of them at once; a target with
+# any other note (a nearly unique or one-sided target, adjusted variables, labels that
+# do not meet) takes disclosure_notes() itself. A list of named character vectors.
+targets_notes <- function(raws, targets, keys, enc, m, digits) {
+  n <- length(targets)
+  tcap <- lapply(raws, function(raw) .subset2(.subset2(raw, "stats"), "TCAP_synthpop"))
+  norig <- vapply(raws, function(raw) as.integer(.subset2(.subset2(raw, "stats"), "Nd")[1]), integer(1),
+                  USE.NAMES = FALSE)
+  # disclosure_notes()'s own tests, target by target.
+  own <- if (length(enc$adjusted) > 0 || length(enc$label_gaps) > 0) {
+    rep(TRUE, n)
+  } else {
+    vapply(seq_len(n), function(i) {
+      distinct <- enc$info[[targets[i]]]$original_distinct
+      (!is.null(distinct) && distinct > norig[i] / 2) || is_one_sided_target(enc, targets[i]) || length(tcap[[i]]) != m
+    }, logical(1))
+  }
+  notes <- vector("list", n)
+  common <- which(!own)
+  if (length(common) > 0) {
+    # Fixed decimals by sprintf(), as disclosure_notes(); each target's m values joined.
+    values <- sprintf("%.*f", as.integer(digits), round(unlist(tcap[common], use.names = FALSE), digits) + 0)
+    joined <- do.call(paste, c(lapply(seq_len(m), function(j) values[seq.int(j, by = m, length.out = length(common))]),
+                               sep = ", "))
+    text <- sprintf(tcap_synthpop_note, joined)
+    notes[common] <- lapply(text, function(s) {
+      names(s) <- two_definition_measure
+      s
+    })
+  }
+  for (i in which(own)) {
+    x <- list(target = targets[[i]], Norig = norig[i], measures = list(TCAP_synthpop = tcap[[i]]), digits = digits,
+              keys = keys)
+    notes[[i]] <- disclosure_notes(x, enc, m)
+  }
+  notes
+}
+
 nearly_unique_note <- paste(
   "'%s' is a numeric target with nearly a value per record: few records share a value, so Dorig and the",
   "synthetic measures are near 0. Group it with ngroups_target (e.g. ngroups_target = 10).")

@@ -21,6 +21,8 @@ expect_same_parts <- function(inputs, label) {
   got <- do.call(build_disclosures, inputs, quote = TRUE)
   want <- do.call(build_disclosures_reference, inputs, quote = TRUE)
   expect_identical(got, want, label = label)
+  # Down to the order of attributes.
+  expect_identical(serialize(got, NULL), serialize(want, NULL), label = paste(label, "serialized"))
   invisible(got)
 }
 
@@ -77,4 +79,42 @@ test_that("exclusion counts short of a table per step and synthesis, and short 1
   removed <- inputs$raws[[2]]$nexcl$Dorig[steps + seq_len(steps - 1)]
   total <- inputs$raws[[2]]$nexcl$Dorig[2 * steps]
   expect_identical(unname(got$workab$Nexclusions[[2]]["Dorig", ]), c(removed, total - sum(removed)))
+})
+
+test_that("targets_notes() gives each target disclosure_notes()'s notes, for every kind of note", {
+  keys <- c("sex", "age", "region", "placesize")
+  cases <- list(
+    list(syn = sd2011_synds5$syn, data = sd2011, targets = c("depress", "marital", "income"), digits = 2),
+    list(syn = list(sd2011_synds$syn), data = sd2011, targets = c("income", "ls", "workab"), digits = 0),
+    # A numeric target with nearly a value per record.
+    local({
+      set.seed(1)
+      make <- function() data.frame(sex = factor(sample(c("a", "b"), 200, TRUE)), age = sample(1:3, 200, TRUE),
+                                    region = factor(sample(c("x", "y"), 200, TRUE)), placesize = sample(1:2, 200, TRUE),
+                                    value = round(stats::rnorm(200), 3), level = factor(sample(c("u", "v"), 200, TRUE)))
+      list(syn = list(make(), make()), data = make(), targets = c("value", "level"), digits = 2)
+    }),
+    list(syn = sd2011_synds5$syn, data = sd2011, targets = c("depress", "ls"), digits = 3),
+    # Labels that barely meet: a key whose synthetic labels are mostly other ones.
+    list(syn = lapply(sd2011_synds5$syn[1:2], function(d) {
+      d$region <- factor(ifelse(seq_len(nrow(d)) %% 10 == 0, as.character(d$region), "elsewhere"))
+      d
+    }), data = sd2011, targets = c("depress", "ls"), digits = 2)
+  )
+  for (k in seq_along(cases)) {
+    cs <- cases[[k]]
+    inputs <- suppressWarnings(parts_inputs(cs$syn, cs$data, keys, cs$targets))
+    request <- synthrisk:::disclosure_request("multi", cs$syn, NULL, cs$data, keys = keys, targets = cs$targets,
+                                              print.flag = FALSE, plot = FALSE, digits = cs$digits)
+    counted <- suppressWarnings(synthrisk:::run_request(request))
+    raws <- counted$raw$train[request$targets]
+    m <- length(cs$syn)
+    built <- build_disclosures(raws, request$targets, request$keys, counted$enc$labels, m, request$limits$thresh_1way,
+                               NULL, cs$digits, "short", NULL)
+    want <- lapply(built, disclosure_notes, enc = counted$enc, m = m)
+    got <- targets_notes(raws, request$targets, request$keys, counted$enc, m, cs$digits)
+    expect_identical(got, unname(want), label = paste("case", k))
+    if (k == 5) expect_true(any(grepl("^labels:", unlist(lapply(got, names)))))
+    if (k == 3) expect_true(any(vapply(got, function(x) "nearly_unique" %in% names(x), logical(1))))
+  }
 })

@@ -8,9 +8,8 @@
 
 use crate::protocol::*;
 use crate::r_api::*;
-use crate::wire::FieldByName;
 use extendr_api::robj::GetSexp;
-use extendr_api::{Attributes, Length, Rinternals, Robj};
+use extendr_api::Robj;
 use std::ffi::CStr;
 use std::os::raw::{c_int, c_uint};
 pub(crate) use wire::PartsRequest;
@@ -58,6 +57,10 @@ struct Input {
     to_print: Sexp,
     call: Sexp,
     dimnames: Sexp,
+    /// Components R adds after synthpop's (`extra`: per component a value per target;
+    /// a NULL value adds nothing, as `$<-` does), and the class, or NULL.
+    extra: Vec<(Sexp, Vec<Sexp>)>,
+    class: Sexp,
     n_tables: usize,
     n_cols: usize,
     m: usize,
@@ -81,30 +84,30 @@ struct Target {
 }
 
 /// A named list's element by name, or an internal error naming it.
-fn element(list: &Robj, name: &str, what: &str) -> GlueResult<Robj> {
-    let value = list.dollar(name).map_err(|e| internal(format!("`{what}` is not a list: {e}")))?;
-    let named = list.names().is_some_and(|mut n| n.any(|n| n == name));
-    if !named {
-        return Err(internal(format!("`{what}${name}` is missing")));
-    }
-    Ok(value)
+///
+/// # Safety
+/// R's thread; `list` a live R object.
+unsafe fn element(list: Sexp, name: &str, what: &dyn Fn() -> String) -> GlueResult<Sexp> {
+    named_element(list, name).ok_or_else(|| internal(format!("`{}${name}` is missing", what())))
 }
 
-/// The SEXP of an R value (held by the handle, which outlives the call).
-fn sexp(x: &Robj) -> Sexp {
-    // SAFETY: reads the pointer only.
-    unsafe { x.get() as Sexp }
+/// The doubles of a named list's element.
+///
+/// # Safety
+/// As `element`; the slice lives as long as `list`'s element.
+unsafe fn doubles<'a>(list: Sexp, name: &str, what: &dyn Fn() -> String) -> GlueResult<&'a [f64]> {
+    doubles_of(element(list, name, what)?).ok_or_else(|| internal(format!("`{}${name}` must be doubles", what())))
 }
 
 /// The strings of a character vector (NA as "NA").
-fn utf8_strings(x: Sexp, what: &str) -> GlueResult<Vec<String>> {
-    // SAFETY: R's thread; read only (translation allocates on R's transient stack).
-    unsafe {
-        if TYPEOF(x) != STRSXP {
-            return Err(internal(format!("`{what}` must be a character vector")));
-        }
-        Ok((0..Rf_xlength(x)).map(|i| utf8(STRING_ELT(x, i)).to_owned()).collect())
+///
+/// # Safety
+/// R's thread; `x` a live R object.
+unsafe fn utf8_strings(x: Sexp, what: &str) -> GlueResult<Vec<String>> {
+    if TYPEOF(x) != STRSXP {
+        return Err(internal(format!("`{what}` must be a character vector")));
     }
+    Ok((0..Rf_xlength(x)).map(|i| utf8(STRING_ELT(x, i)).to_owned()).collect())
 }
 
 /// A string's text as UTF-8 ("NA" for NA, as paste() writes it).
@@ -115,91 +118,84 @@ unsafe fn utf8<'a>(s: Sexp) -> &'a str {
     CStr::from_ptr(Rf_translateCharUTF8(s)).to_str().unwrap_or("")
 }
 
-fn read(handle: &Robj, request: PartsRequest) -> GlueResult<Input> {
+/// A list's elements; an error naming it when it is not a list.
+unsafe fn list_elements(x: Sexp, what: &str) -> GlueResult<Vec<Sexp>> {
+    if TYPEOF(x) != VECSXP {
+        return Err(internal(format!("`{what}` must be a list")));
+    }
+    Ok((0..Rf_xlength(x)).map(|i| VECTOR_ELT(x, i)).collect())
+}
+
+/// Reads the handle. All of it is R's values that `handle` holds: read on R's thread,
+/// without allocating R objects.
+unsafe fn read(handle: Sexp, request: PartsRequest) -> GlueResult<Input> {
     let PartsRequest { m, thresh_1way } = request;
     let m = usize::try_from(m).ok().filter(|&m| m >= 1).ok_or_else(|| internal(format!("`m` is {m}")))?;
     let thresh_1way = match thresh_1way.as_slice() {
         &[a, b] => (a, b),
         _ => return Err(internal("`thresh_1way` must be two numbers")),
     };
-    let field = |name: &str| element(handle, name, "handle");
-    let raws = list_of(&field("raws")?, "handle$raws")?;
-    let labels = list_of(&field("target_labels")?, "handle$target_labels")?;
+    let handle_name = || "handle".to_string();
+    let field = |name: &str| element(handle, name, &handle_name);
+    let raws = list_elements(field("raws")?, "handle$raws")?;
+    let labels = list_elements(field("target_labels")?, "handle$target_labels")?;
     let two = field("two")?;
-    let two = if two.is_null() { None } else { Some(list_of(&two, "handle$two")?) };
+    let two = if two == R_NilValue { None } else { Some(list_elements(two, "handle$two")?) };
     let target_names = field("targets")?;
-    // SAFETY: reads the type of an element the handle holds.
-    if unsafe { TYPEOF(sexp(&target_names)) } != STRSXP {
+    if TYPEOF(target_names) != STRSXP {
         return Err(internal("`handle$targets` must be a character vector"));
     }
     let n = raws.len();
-    if labels.len() != n || two.as_ref().is_some_and(|t| t.len() != n) || target_names.len() != n {
+    if labels.len() != n || two.as_ref().is_some_and(|t| t.len() != n) || Rf_xlength(target_names) as usize != n {
         return Err(internal("`handle$targets`, `target_labels` and `two` must be one per target"));
     }
     let dimnames = field("exclusion_dimnames")?;
-    let dims = list_of(&dimnames, "handle$exclusion_dimnames")?;
+    let dims = list_elements(dimnames, "handle$exclusion_dimnames")?;
     if dims.len() != 2 {
         return Err(internal("`handle$exclusion_dimnames` must be two vectors"));
     }
-    let table_names = utf8_strings(sexp(&dims.elt(0).map_err(internal)?), "exclusion_dimnames[[1]]")?;
-    let n_cols = dims.elt(1).map_err(internal)?.len();
+    let table_names = utf8_strings(dims[0], "exclusion_dimnames[[1]]")?;
+    let n_cols = Rf_xlength(dims[1]) as usize;
     if n_cols < 1 {
         return Err(internal("`handle$exclusion_dimnames[[2]]` is empty"));
     }
     let mut targets = Vec::with_capacity(n);
-    for (i, (raw, labels)) in raws.values().zip(labels.values()).enumerate() {
-        let what = format!("raws[[{}]]", i + 1);
-        let stats = element(&raw, "stats", &what)?;
-        let stats_sexp = sexp(&stats);
-        // SAFETY: R's thread; reads the elements `stats` holds.
-        let columns: Vec<Sexp> = unsafe {
-            if TYPEOF(stats_sexp) != VECSXP {
-                return Err(internal(format!("`{what}$stats` must be a list")));
-            }
-            (0..Rf_xlength(stats_sexp)).map(|k| VECTOR_ELT(stats_sexp, k)).collect()
-        };
-        // SAFETY: as above.
-        if columns.iter().any(|&c| unsafe { TYPEOF(c) } != REALSXP) {
-            return Err(internal(format!("`{what}$stats` must be double vectors")));
+    for (i, (&raw, &labels)) in raws.iter().zip(&labels).enumerate() {
+        let what = || format!("raws[[{}]]", i + 1);
+        let stats = element(raw, "stats", &what)?;
+        let stats_what = || format!("raws[[{}]]$stats", i + 1);
+        let columns = list_elements(stats, &stats_what())?;
+        if columns.iter().any(|&c| TYPEOF(c) != REALSXP) {
+            return Err(internal(format!("`{}` must be double vectors", stats_what())));
         }
-        // SAFETY: as above.
-        let n_rows = columns.first().map_or(0, |&c| unsafe { Rf_xlength(c) } as usize);
-        let stat = |name: &str| element(&stats, name, &format!("{what}$stats"));
-        let norig = stat("Nd")?.as_real_slice().and_then(|x| x.first().copied()).unwrap_or(f64::NAN);
-        let nsyn = stat("Ns")?.as_real_slice().map(<[f64]>::to_vec).unwrap_or_default();
-        let nexcl = element(&raw, "nexcl", &what)?;
+        let n_rows = columns.first().map_or(0, |&c| Rf_xlength(c) as usize);
+        let norig = doubles(stats, "Nd", &stats_what)?.first().copied().unwrap_or(f64::NAN);
+        let nsyn = doubles(stats, "Ns", &stats_what)?.to_vec();
+        let nexcl = element(raw, "nexcl", &what)?;
+        let nexcl_what = || format!("raws[[{}]]$nexcl", i + 1);
         let nexcl = table_names
             .iter()
-            .map(|t| {
-                let w = format!("{what}$nexcl${t}");
-                element(&nexcl, t, &format!("{what}$nexcl")).and_then(|x| real_slice(&x, &w).map(<[f64]>::to_vec))
-            })
+            .map(|t| doubles(nexcl, t, &nexcl_what).map(<[f64]>::to_vec))
             .collect::<GlueResult<Vec<_>>>()?;
-        let one = element(&raw, "one_way", &what)?;
-        let one_way = ONE_WAY_FIELDS.map(|f| {
-            let w = format!("{what}$one_way${f}");
-            element(&one, f, &format!("{what}$one_way")).and_then(|x| real_slice(&x, &w).map(<[f64]>::to_vec))
-        });
-        let one_way = match one_way {
-            [Ok(a), Ok(b), Ok(c), Ok(d), Ok(e)] => [a, b, c, d, e],
-            fields => return Err(fields.into_iter().find_map(Result::err).unwrap_or_else(|| internal("one_way"))),
-        };
-        // SAFETY: reads the names attribute (held by `stats`).
-        let stat_names = unsafe { Rf_getAttrib(sexp(&stats), R_NamesSymbol) };
-        // SAFETY: reads the type of an element the handle holds.
-        if unsafe { TYPEOF(sexp(&labels)) } != STRSXP {
+        let one = element(raw, "one_way", &what)?;
+        let one_what = || format!("raws[[{}]]$one_way", i + 1);
+        let mut one_way: [Vec<f64>; 5] = Default::default();
+        for (field, name) in one_way.iter_mut().zip(ONE_WAY_FIELDS) {
+            *field = doubles(one, name, &one_what)?.to_vec();
+        }
+        if TYPEOF(labels) != STRSXP {
             return Err(internal(format!("`handle$target_labels[[{}]]` must be a character vector", i + 1)));
         }
         targets.push(Target {
             columns,
-            stat_names,
+            stat_names: Rf_getAttrib(stats, R_NamesSymbol),
             n_rows,
             norig,
             nsyn,
             nexcl,
             one_way,
-            labels: sexp(&labels),
-            two: two.as_ref().map_or(Ok(std::ptr::null_mut()), |t| t.elt(i).map(|x| sexp(&x)).map_err(internal))?,
+            labels,
+            two: two.as_ref().map_or(R_NilValue, |t| t[i]),
         });
     }
     // Every target's counts name the same measures (one core call made them).
@@ -207,35 +203,54 @@ fn read(handle: &Robj, request: PartsRequest) -> GlueResult<Input> {
         Some(t) => utf8_strings(t.stat_names, "raws[[1]]$stats names")?,
         None => Vec::new(),
     };
+    if targets.iter().any(|t| utf8_strings(t.stat_names, "stats names").ok().as_ref() != Some(&stat_names)) {
+        return Err(internal("the targets' counts name their measures differently"));
+    }
     let core_names = field("component_core_names")?;
     let names = field("component_names")?;
     let mut frame_at = Vec::with_capacity(FRAMES.len());
     let mut frame_names = Vec::with_capacity(FRAMES.len());
     for f in FRAMES {
-        let wanted = utf8_strings(sexp(&element(&core_names, f, "handle$component_core_names")?), f)?;
+        let wanted = utf8_strings(element(core_names, f, &|| "handle$component_core_names".into())?, f)?;
         let at = wanted
             .iter()
             .map(|w| {
                 stat_names.iter().position(|s| s == w).ok_or_else(|| internal(format!("the core gave no measure {w}")))
             })
             .collect::<GlueResult<Vec<_>>>()?;
-        let shown = element(&names, f, "handle$component_names")?;
-        if shown.len() != at.len() {
+        let shown = element(names, f, &|| "handle$component_names".into())?;
+        if TYPEOF(shown) != STRSXP || Rf_xlength(shown) as usize != at.len() {
             return Err(internal(format!("`handle$component_names${f}` is not one name per column")));
         }
         frame_at.push(at);
-        frame_names.push(sexp(&shown));
+        frame_names.push(shown);
+    }
+    let extra_list = field("extra")?;
+    let extra_names = Rf_getAttrib(extra_list, R_NamesSymbol);
+    let mut extra = Vec::new();
+    for (k, values) in list_elements(extra_list, "handle$extra")?.into_iter().enumerate() {
+        let values = list_elements(values, "handle$extra[[k]]")?;
+        if TYPEOF(extra_names) != STRSXP || values.len() != n {
+            return Err(internal("`handle$extra` must be named lists of one value per target"));
+        }
+        extra.push((STRING_ELT(extra_names, k as isize), values));
+    }
+    let class = field("class")?;
+    if class != R_NilValue && TYPEOF(class) != STRSXP {
+        return Err(internal("`handle$class` must be NULL or a character vector"));
     }
     Ok(Input {
+        extra,
+        class,
         targets,
         frame_at,
         frame_names,
-        target_names: sexp(&target_names),
-        keys: sexp(&field("keys")?),
-        digits: sexp(&field("digits")?),
-        to_print: sexp(&field("to.print")?),
-        call: sexp(&field("call")?),
-        dimnames: sexp(&dimnames),
+        target_names,
+        keys: field("keys")?,
+        digits: field("digits")?,
+        to_print: field("to.print")?,
+        call: field("call")?,
+        dimnames,
         n_tables: table_names.len(),
         n_cols,
         m,
@@ -249,10 +264,13 @@ fn read(handle: &Robj, request: PartsRequest) -> GlueResult<Input> {
 /// FRAMES its column names, and the core's names of those columns), exclusion_dimnames).
 /// Returns each target's components, named by `targets`.
 pub fn disclosure_parts(handle: Robj, request: PartsRequest) -> GlueResult<Robj> {
-    let input = read(&handle, request)?;
-    check_shapes(&input)?;
-    // SAFETY: R's thread, after every check; the values read are held by `handle`.
-    Ok(unsafe { build(&input) })
+    // SAFETY: R's thread (an entry point); every value read is held by `handle`, which
+    // outlives the call, and `build` runs after every check.
+    unsafe {
+        let input = read(handle.get() as Sexp, request)?;
+        check_shapes(&input)?;
+        Ok(build(&input))
+    }
 }
 
 /// The counts hold a value per synthesis: every exclusion table a block per synthesis,
@@ -305,9 +323,15 @@ unsafe fn made(n_tables: usize, n_cols: usize) -> Made {
     Made { keep, parts_names, one_way_names, class_df, empty, dim }
 }
 
-/// A data frame of `columns` (stored in `frame`), as measure_frame() makes it.
+/// A data frame of `columns` (stored in `frame`): its attributes in the order R sets
+/// them (class, row.names, names as measure_frame() did; class, names, row.names as
+/// vctrs::new_data_frame() does, for the 1-way table), so that even serialize() sees
+/// the objects R made.
 unsafe fn frame_attributes(frame: Sexp, names: Sexp, n_rows: usize, row_names: Option<Sexp>, made: &Made) {
     Rf_setAttrib(frame, R_ClassSymbol, made.class_df);
+    if row_names.is_some() {
+        Rf_setAttrib(frame, R_NamesSymbol, names);
+    }
     let rows = match row_names {
         Some(r) => r,
         None => {
@@ -321,7 +345,9 @@ unsafe fn frame_attributes(frame: Sexp, names: Sexp, n_rows: usize, row_names: O
     Rf_protect(rows);
     Rf_setAttrib(frame, R_RowNamesSymbol, rows);
     Rf_unprotect(1);
-    Rf_setAttrib(frame, R_NamesSymbol, names);
+    if row_names.is_none() {
+        Rf_setAttrib(frame, R_NamesSymbol, names);
+    }
 }
 
 unsafe fn measure_frame(columns: &[Sexp], at: &[usize], names: Sexp, n_rows: usize, made: &Made) -> Sexp {
@@ -377,7 +403,9 @@ unsafe fn build(input: &Input) -> Robj {
     let m = input.m;
     let (min_level, min_pct) = input.thresh_1way;
     for (i, t) in input.targets.iter().enumerate() {
-        let parts = Rf_allocVector(VECSXP as c_uint, PARTS.len() as isize);
+        // R's components after synthpop's, those not NULL, in the order given.
+        let added: Vec<&(Sexp, Vec<Sexp>)> = input.extra.iter().filter(|(_, v)| v[i] != R_NilValue).collect();
+        let parts = Rf_allocVector(VECSXP as c_uint, (PARTS.len() + added.len()) as isize);
         SET_VECTOR_ELT(out, i as isize, parts);
         for (k, (at, &names)) in input.frame_at.iter().zip(&input.frame_names).enumerate() {
             SET_VECTOR_ELT(parts, k as isize, measure_frame(&t.columns, at, names, t.n_rows, &made));
@@ -471,7 +499,22 @@ unsafe fn build(input: &Input) -> Robj {
         let m_value = Rf_allocVector(INTSXP as c_uint, 1);
         SET_VECTOR_ELT(parts, 16, m_value);
         *INTEGER(m_value) = m as c_int;
-        Rf_setAttrib(parts, R_NamesSymbol, made.parts_names);
+        if added.is_empty() {
+            Rf_setAttrib(parts, R_NamesSymbol, made.parts_names);
+        } else {
+            let names = Rf_allocVector(STRSXP as c_uint, (PARTS.len() + added.len()) as isize);
+            Rf_setAttrib(parts, R_NamesSymbol, names);
+            for k in 0..PARTS.len() {
+                SET_STRING_ELT(names, k as isize, STRING_ELT(made.parts_names, k as isize));
+            }
+            for (k, (name, values)) in added.iter().enumerate() {
+                SET_VECTOR_ELT(parts, (PARTS.len() + k) as isize, values[i]);
+                SET_STRING_ELT(names, (PARTS.len() + k) as isize, *name);
+            }
+        }
+        if input.class != R_NilValue {
+            Rf_setAttrib(parts, R_ClassSymbol, input.class);
+        }
     }
     Rf_setAttrib(out, R_NamesSymbol, input.target_names);
     let robj = Robj::from_sexp(out as _);

@@ -49,3 +49,55 @@ pub(crate) const RAWSXP: c_int = 24;
 
 /// cetype_t's CE_UTF8.
 pub(crate) const CE_UTF8: c_int = 1;
+
+/// The element of a named list `list` (a VECSXP) called `name`, by its names' bytes;
+/// None when it has no such element. Reads only: no allocation, no lock (extendr's
+/// lookups take its lock and register objects: a result's shaping reads hundreds).
+///
+/// # Safety
+/// R's thread; `list` a live R object.
+pub(crate) unsafe fn named_element(list: Sexp, name: &str) -> Option<Sexp> {
+    if TYPEOF(list) != VECSXP {
+        return None;
+    }
+    let names = Rf_getAttrib(list, R_NamesSymbol);
+    if TYPEOF(names) != STRSXP {
+        return None;
+    }
+    (0..Rf_xlength(names))
+        .find(|&i| {
+            let s = STRING_ELT(names, i);
+            s != R_NaString && std::ffi::CStr::from_ptr(R_CHAR(s)).to_bytes() == name.as_bytes()
+        })
+        .map(|i| VECTOR_ELT(list, i))
+}
+
+/// The doubles of a double vector, borrowed; None for another type.
+///
+/// # Safety
+/// R's thread; `x` a live R object that outlives the slice.
+pub(crate) unsafe fn doubles_of<'a>(x: Sexp) -> Option<&'a [f64]> {
+    (TYPEOF(x) == REALSXP).then(|| {
+        let n = Rf_xlength(x) as usize;
+        if n == 0 {
+            &[][..]
+        } else {
+            std::slice::from_raw_parts(REAL(x), n)
+        }
+    })
+}
+
+/// The integers of an integer vector, borrowed; None for another type.
+///
+/// # Safety
+/// As `doubles_of`.
+pub(crate) unsafe fn ints_of<'a>(x: Sexp) -> Option<&'a [i32]> {
+    (TYPEOF(x) == INTSXP).then(|| {
+        let n = Rf_xlength(x) as usize;
+        if n == 0 {
+            &[][..]
+        } else {
+            std::slice::from_raw_parts(INTEGER(x), n)
+        }
+    })
+}

@@ -10,7 +10,6 @@ use crate::protocol::*;
 use crate::r_api::*;
 use extendr_api::prelude::*;
 use extendr_api::robj::GetSexp;
-use std::collections::HashMap;
 use std::ffi::CStr;
 use std::os::raw::{c_int, c_uint};
 use synthrisk_core::two_way_tables::{two_way_tables as lay_out, TargetPairs, TwoWayTable};
@@ -28,10 +27,9 @@ struct Pairs {
     key_total: Vec<f64>,
     pct: Vec<f64>,
     shown: Vec<bool>,
-    /// Per pair its label id; per id its bytes, and the ids in byte order.
+    /// Per pair its label id; per id its bytes (ids in byte order).
     label: Vec<u32>,
     labels: Vec<Vec<u8>>,
-    by_bytes: Vec<u32>,
 }
 
 /// `handle`: list(pairs = each target's `two_way` list (the counts' columns), target_labels
@@ -43,42 +41,45 @@ struct Pairs {
 pub fn two_way_tables(handle: Robj, request: TwoWayRequest) -> GlueResult<Robj> {
     let TwoWayRequest { m, threshold, ranks } = request;
     let m = usize::try_from(m).map_err(|_| internal(format!("`m` is {m}")))?;
-    let field = |name: &str| -> GlueResult<Robj> {
-        let list = list_of(&handle, "handle")?;
-        let names = handle.names().ok_or_else(|| internal("`handle` must be named"))?.collect::<Vec<_>>();
-        let at =
-            names.iter().position(|n| *n == name).ok_or_else(|| internal(format!("`handle${name}` is missing")))?;
-        list.elt(at).map_err(internal)
+    // SAFETY (every unsafe block below): R's thread (an entry point); the objects read
+    // are held by `handle`, which outlives the call, and every object made is stored in
+    // a protected list as soon as it is made.
+    let handle = unsafe { handle.get() as Sexp };
+    let field = |name: &str| {
+        unsafe { named_element(handle, name) }.ok_or_else(|| internal(format!("`handle${name}` is missing")))
     };
-    let pairs_of = list_of(&field("pairs")?, "handle$pairs")?;
-    let target_labels = list_of(&field("target_labels")?, "handle$target_labels")?;
-    let key_labels = list_of(&field("key_labels")?, "handle$key_labels")?;
+    let list = |x: Sexp, what: &str| -> GlueResult<Vec<Sexp>> {
+        unsafe {
+            if TYPEOF(x) != VECSXP {
+                return Err(internal(format!("`{what}` must be a list")));
+            }
+            Ok((0..Rf_xlength(x)).map(|i| VECTOR_ELT(x, i)).collect())
+        }
+    };
+    let pairs_of = list(field("pairs")?, "handle$pairs")?;
+    let target_labels = list(field("target_labels")?, "handle$target_labels")?;
+    let key_labels = list(field("key_labels")?, "handle$key_labels")?;
     let keys = field("keys")?;
     let key_names = field("key_names")?;
     if target_labels.len() != pairs_of.len() {
         return Err(internal("`handle$target_labels` is not one per target"));
     }
-    // SAFETY: the pointers of elements `key_labels` holds (R never moves an object).
-    let key_label_sexps: Vec<Sexp> = key_labels.values().map(|x| unsafe { x.get() } as Sexp).collect();
-    // SAFETY (every unsafe block below): R's thread; the objects read are held by
-    // `handle`, and every object made is stored in a protected list as soon as it is made.
     unsafe {
-        if TYPEOF(keys.get() as Sexp) != STRSXP || Rf_xlength(keys.get() as Sexp) as usize != key_label_sexps.len() {
+        if TYPEOF(keys) != STRSXP || Rf_xlength(keys) as usize != key_labels.len() {
             return Err(internal("`handle$keys` must be one name per key"));
         }
-        let names = key_names.get() as Sexp;
-        if names != R_NilValue && (TYPEOF(names) != STRSXP || Rf_xlength(names) != Rf_xlength(keys.get() as Sexp)) {
+        if key_names != R_NilValue && (TYPEOF(key_names) != STRSXP || Rf_xlength(key_names) != Rf_xlength(keys)) {
             return Err(internal("`handle$key_names` must be NULL or one name per key"));
         }
-        if key_label_sexps.iter().any(|&x| TYPEOF(x) != STRSXP) {
-            return Err(internal("`handle$key_labels` must be character vectors"));
+        if key_labels.iter().chain(&target_labels).any(|&x| TYPEOF(x) != STRSXP) {
+            return Err(internal("`handle$key_labels` and `target_labels` must be character vectors"));
         }
     }
     let targets: Vec<Pairs> = pairs_of
-        .values()
-        .zip(target_labels.values())
+        .iter()
+        .zip(&target_labels)
         .enumerate()
-        .map(|(t, (two_way, labels))| read_pairs(&two_way, &labels, &key_label_sexps, m, threshold, t))
+        .map(|(t, (&two_way, &labels))| unsafe { read_pairs(two_way, labels, &key_labels, m, threshold, t) })
         .collect::<GlueResult<_>>()?;
     // Each target's rank of each label: its byte order, or the ranks R gave in its place.
     let n_labels: usize = targets.iter().filter(|p| p.shown.iter().any(|&s| s)).map(|p| p.labels.len()).sum();
@@ -94,15 +95,14 @@ pub fn two_way_tables(handle: Robj, request: TwoWayRequest) -> GlueResult<Robj> 
             laid_out.push(None);
             continue;
         }
-        let mut label_rank = vec![0u32; p.labels.len()];
-        for (k, &id) in p.by_bytes.iter().enumerate() {
-            label_rank[id as usize] = match &ranks {
-                Some(r) => {
-                    u32::try_from(r[offset + k]).map_err(|_| internal(format!("`ranks` has {}", r[offset + k])))?
-                }
-                None => k as u32,
-            };
-        }
+        // Label ids are their places in byte order.
+        let label_rank: Vec<u32> = match &ranks {
+            Some(r) => r[offset..offset + p.labels.len()]
+                .iter()
+                .map(|&x| u32::try_from(x).map_err(|_| internal(format!("`ranks` has {x}"))))
+                .collect::<GlueResult<_>>()?,
+            None => (0..p.labels.len() as u32).collect(),
+        };
         let tables = lay_out(&TargetPairs {
             synthesis: &p.synthesis,
             key: &p.key,
@@ -114,11 +114,11 @@ pub fn two_way_tables(handle: Robj, request: TwoWayRequest) -> GlueResult<Robj> 
         laid_out.push(Some((tables, offset)));
         offset += p.labels.len();
     }
-    unsafe { Ok(build(&targets, &laid_out, n_labels, m, keys.get() as Sexp, key_names.get() as Sexp)) }
+    unsafe { Ok(build(&targets, &laid_out, n_labels, m, keys, key_names)) }
 }
 
 /// A label's bytes as UTF-8 (NA is "NA", as paste() writes it).
-unsafe fn label_bytes(labels: Sexp, level: i32, what: &str) -> GlueResult<&'static [u8]> {
+unsafe fn label_bytes<'a>(labels: Sexp, level: i32, what: &str) -> GlueResult<&'a [u8]> {
     let n = Rf_xlength(labels);
     if level < 1 || level as isize > n {
         return Err(internal(format!("a 2-way pair has {what} level {level} of {n}")));
@@ -130,43 +130,37 @@ unsafe fn label_bytes(labels: Sexp, level: i32, what: &str) -> GlueResult<&'stat
     Ok(CStr::from_ptr(Rf_translateCharUTF8(s)).to_bytes())
 }
 
-fn read_pairs(
-    two_way: &Robj,
-    labels: &Robj,
+/// One target's pairs of the syntheses 1..m, their labels made once per distinct
+/// (key, key level, target level) and numbered in byte order (equal labels, of two keys
+/// that share one, take one number).
+///
+/// # Safety
+/// R's thread; the arguments are live R objects.
+unsafe fn read_pairs(
+    two_way: Sexp,
+    labels: Sexp,
     key_labels: &[Sexp],
     m: usize,
     threshold: f64,
     t: usize,
 ) -> GlueResult<Pairs> {
     let what = |f: &str| format!("pairs[[{}]]${f}", t + 1);
-    let list = list_of(two_way, &what(""))?;
-    let names: Vec<&str> = two_way.names().map(|n| n.collect()).unwrap_or_default();
-    let column = |f: &str| -> GlueResult<Robj> {
-        names
-            .iter()
-            .position(|n| *n == f)
-            .and_then(|i| list.elt(i).ok())
-            .ok_or_else(|| internal(format!("`{}` is missing", what(f))))
+    let ints = |f: &str| {
+        named_element(two_way, f)
+            .and_then(|x| ints_of(x))
+            .ok_or_else(|| internal(format!("`{}` must be integers", what(f))))
+    };
+    let reals = |f: &str| {
+        named_element(two_way, f)
+            .and_then(|x| doubles_of(x))
+            .ok_or_else(|| internal(format!("`{}` must be doubles", what(f))))
     };
     let (synthesis, key, key_level, target_level) =
-        (column("synthesis")?, column("key")?, column("key_level")?, column("target_level")?);
-    let (npairs, ktt, kt) = (column("npairs")?, column("key_target_total")?, column("key_total")?);
-    let synthesis = int_slice(&synthesis, &what("synthesis"))?;
-    let key = int_slice(&key, &what("key"))?;
-    let key_level = int_slice(&key_level, &what("key_level"))?;
-    let target_level = int_slice(&target_level, &what("target_level"))?;
-    let npairs = real_slice(&npairs, &what("npairs"))?;
-    let ktt = real_slice(&ktt, &what("key_target_total"))?;
-    let kt = real_slice(&kt, &what("key_total"))?;
+        (ints("synthesis")?, ints("key")?, ints("key_level")?, ints("target_level")?);
+    let (npairs, ktt, kt) = (reals("npairs")?, reals("key_target_total")?, reals("key_total")?);
     let n = synthesis.len();
     if [key.len(), key_level.len(), target_level.len(), npairs.len(), ktt.len(), kt.len()].iter().any(|&l| l != n) {
         return Err(internal(format!("`{}` has columns of different lengths", what(""))));
-    }
-    // SAFETY: an element `handle` holds.
-    let labels = unsafe { labels.get() } as Sexp;
-    // SAFETY: R's thread, read only.
-    if unsafe { TYPEOF(labels) } != STRSXP {
-        return Err(internal(format!("`target_labels[[{}]]` must be a character vector", t + 1)));
     }
     let mut out = Pairs {
         synthesis: Vec::new(),
@@ -178,7 +172,6 @@ fn read_pairs(
         shown: Vec::new(),
         label: Vec::new(),
         labels: Vec::new(),
-        by_bytes: Vec::new(),
     };
     // Rows of the holdout records (synthesis m + 1) are not the syntheses' tables.
     let rows: Vec<usize> = (0..n).filter(|&i| synthesis[i] >= 1 && synthesis[i] as usize <= m).collect();
@@ -186,39 +179,60 @@ fn read_pairs(
     if !pct.iter().any(|&p| p > threshold) {
         return Ok(out);
     }
-    let mut ids: HashMap<Vec<u8>, u32> = HashMap::new();
-    for (&i, &p) in rows.iter().zip(&pct) {
-        let k = key[i];
-        let key_labels = usize::try_from(k - 1)
-            .ok()
-            .and_then(|k| key_labels.get(k))
-            .ok_or_else(|| internal(format!("`{}` has key {k}", what("key"))))?;
-        // SAFETY: R's thread, read only (translation allocates on R's transient stack).
-        let text = unsafe {
-            let mut text = label_bytes(labels, target_level[i], "target")?.to_vec();
+    let n = rows.len();
+    out = Pairs {
+        synthesis: Vec::with_capacity(n),
+        key: Vec::with_capacity(n),
+        npairs: Vec::with_capacity(n),
+        key_target_total: Vec::with_capacity(n),
+        key_total: Vec::with_capacity(n),
+        pct: Vec::with_capacity(n),
+        shown: Vec::with_capacity(n),
+        label: Vec::with_capacity(n),
+        labels: Vec::new(),
+    };
+    // The distinct (key, key level, target level) of the rows, and each row's.
+    let mut tuples: Vec<(i32, i32, i32, usize)> =
+        rows.iter().enumerate().map(|(r, &i)| (key[i], key_level[i], target_level[i], r)).collect();
+    tuples.sort_unstable();
+    let mut distinct_of_row = vec![0usize; rows.len()];
+    let mut texts: Vec<Vec<u8>> = Vec::new();
+    for (k, &(key, key_level, target_level, r)) in tuples.iter().enumerate() {
+        if k == 0 || (tuples[k - 1].0, tuples[k - 1].1, tuples[k - 1].2) != (key, key_level, target_level) {
+            let key_labels = usize::try_from(key - 1)
+                .ok()
+                .and_then(|k| key_labels.get(k))
+                .ok_or_else(|| internal(format!("`{}` has key {key}", what("key"))))?;
+            let (target_text, key_text) =
+                (label_bytes(labels, target_level, "target")?, label_bytes(*key_labels, key_level, "key")?);
+            let mut text = Vec::with_capacity(target_text.len() + 1 + key_text.len());
+            text.extend_from_slice(target_text);
             text.push(b'|');
-            text.extend_from_slice(label_bytes(*key_labels, key_level[i], "key")?);
-            text
-        };
-        let next = ids.len() as u32;
-        let id = *ids.entry(text).or_insert(next);
-        if id == next {
-            out.labels.push(Vec::new());
+            text.extend_from_slice(key_text);
+            texts.push(text);
         }
-        out.label.push(id);
+        distinct_of_row[r] = texts.len() - 1;
+    }
+    // Labels numbered in byte order, equal texts one number.
+    let mut by_bytes: Vec<usize> = (0..texts.len()).collect();
+    by_bytes.sort_by(|&a, &b| texts[a].cmp(&texts[b]));
+    let mut label_of_distinct = vec![0u32; texts.len()];
+    for (k, &d) in by_bytes.iter().enumerate() {
+        if k == 0 || texts[by_bytes[k - 1]] != texts[d] {
+            out.labels.push(texts[d].clone());
+        }
+        label_of_distinct[d] = out.labels.len() as u32 - 1;
+    }
+    for (r, (&i, &p)) in rows.iter().zip(&pct).enumerate() {
+        out.label.push(label_of_distinct[distinct_of_row[r]]);
         out.synthesis.push(synthesis[i] as usize - 1);
-        out.key.push(k as usize - 1);
+        out.key.push(key[i] as usize - 1);
         out.npairs.push(npairs[i]);
         out.key_target_total.push(ktt[i]);
         out.key_total.push(kt[i]);
         out.pct.push(p);
         out.shown.push(p > threshold);
     }
-    for (text, id) in ids {
-        out.labels[id as usize] = text;
-    }
-    out.by_bytes = (0..out.labels.len() as u32).collect();
-    out.by_bytes.sort_by(|&a, &b| out.labels[a as usize].cmp(&out.labels[b as usize]));
     Ok(out)
 }
 
@@ -271,15 +285,14 @@ unsafe fn build(
     for (t, (p, l)) in targets.iter().zip(laid_out).enumerate() {
         let mut at = vec![0; p.labels.len()];
         if let Some((_, offset)) = l {
-            for (k, &id) in p.by_bytes.iter().enumerate() {
-                let text = &p.labels[id as usize];
+            for (k, text) in p.labels.iter().enumerate() {
                 SET_STRING_ELT(
                     labels,
                     (offset + k) as isize,
                     Rf_mkCharLenCE(text.as_ptr() as _, text.len() as c_int, CE_UTF8),
                 );
                 *INTEGER(label_target).add(offset + k) = t as i32 + 1;
-                at[id as usize] = offset + k;
+                at[k] = offset + k;
             }
         }
         label_at.push(at);
