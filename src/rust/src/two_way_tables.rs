@@ -27,9 +27,10 @@ struct Pairs {
     key_total: Vec<f64>,
     pct: Vec<f64>,
     shown: Vec<bool>,
-    /// Per pair its label id; per id its bytes (ids in byte order).
+    /// Per pair its label id; per id its bytes' span of `text` (ids in byte order).
     label: Vec<u32>,
-    labels: Vec<Vec<u8>>,
+    labels: Vec<std::ops::Range<usize>>,
+    text: Vec<u8>,
 }
 
 /// `handle`: list(pairs = each target's `two_way` list (the counts' columns), target_labels
@@ -172,6 +173,7 @@ unsafe fn read_pairs(
         shown: Vec::new(),
         label: Vec::new(),
         labels: Vec::new(),
+        text: Vec::new(),
     };
     // Rows of the holdout records (synthesis m + 1) are not the syntheses' tables.
     let rows: Vec<usize> = (0..n).filter(|&i| synthesis[i] >= 1 && synthesis[i] as usize <= m).collect();
@@ -190,39 +192,41 @@ unsafe fn read_pairs(
         shown: Vec::with_capacity(n),
         label: Vec::with_capacity(n),
         labels: Vec::new(),
+        text: Vec::new(),
     };
     // The distinct (key, key level, target level) of the rows, and each row's.
     let mut tuples: Vec<(i32, i32, i32, usize)> =
         rows.iter().enumerate().map(|(r, &i)| (key[i], key_level[i], target_level[i], r)).collect();
     tuples.sort_unstable();
     let mut distinct_of_row = vec![0usize; rows.len()];
-    let mut texts: Vec<Vec<u8>> = Vec::new();
+    // Each distinct tuple's text, "target|key", in one buffer.
+    let mut spans: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut text: Vec<u8> = Vec::new();
     for (k, &(key, key_level, target_level, r)) in tuples.iter().enumerate() {
         if k == 0 || (tuples[k - 1].0, tuples[k - 1].1, tuples[k - 1].2) != (key, key_level, target_level) {
             let key_labels = usize::try_from(key - 1)
                 .ok()
                 .and_then(|k| key_labels.get(k))
                 .ok_or_else(|| internal(format!("`{}` has key {key}", what("key"))))?;
-            let (target_text, key_text) =
-                (label_bytes(labels, target_level, "target")?, label_bytes(*key_labels, key_level, "key")?);
-            let mut text = Vec::with_capacity(target_text.len() + 1 + key_text.len());
-            text.extend_from_slice(target_text);
+            let start = text.len();
+            text.extend_from_slice(label_bytes(labels, target_level, "target")?);
             text.push(b'|');
-            text.extend_from_slice(key_text);
-            texts.push(text);
+            text.extend_from_slice(label_bytes(*key_labels, key_level, "key")?);
+            spans.push(start..text.len());
         }
-        distinct_of_row[r] = texts.len() - 1;
+        distinct_of_row[r] = spans.len() - 1;
     }
     // Labels numbered in byte order, equal texts one number.
-    let mut by_bytes: Vec<usize> = (0..texts.len()).collect();
-    by_bytes.sort_by(|&a, &b| texts[a].cmp(&texts[b]));
-    let mut label_of_distinct = vec![0u32; texts.len()];
+    let mut by_bytes: Vec<usize> = (0..spans.len()).collect();
+    by_bytes.sort_unstable_by(|&a, &b| text[spans[a].clone()].cmp(&text[spans[b].clone()]).then(a.cmp(&b)));
+    let mut label_of_distinct = vec![0u32; spans.len()];
     for (k, &d) in by_bytes.iter().enumerate() {
-        if k == 0 || texts[by_bytes[k - 1]] != texts[d] {
-            out.labels.push(texts[d].clone());
+        if k == 0 || text[spans[by_bytes[k - 1]].clone()] != text[spans[d].clone()] {
+            out.labels.push(spans[d].clone());
         }
         label_of_distinct[d] = out.labels.len() as u32 - 1;
     }
+    out.text = text;
     for (r, (&i, &p)) in rows.iter().zip(&pct).enumerate() {
         out.label.push(label_of_distinct[distinct_of_row[r]]);
         out.synthesis.push(synthesis[i] as usize - 1);
@@ -285,7 +289,8 @@ unsafe fn build(
     for (t, (p, l)) in targets.iter().zip(laid_out).enumerate() {
         let mut at = vec![0; p.labels.len()];
         if let Some((_, offset)) = l {
-            for (k, text) in p.labels.iter().enumerate() {
+            for (k, span) in p.labels.iter().enumerate() {
+                let text = &p.text[span.clone()];
                 SET_STRING_ELT(
                     labels,
                     (offset + k) as isize,

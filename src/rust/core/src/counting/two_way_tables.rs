@@ -40,19 +40,22 @@ pub fn two_way_tables(p: &TargetPairs<'_>) -> CoreResult<Vec<TwoWayTable>> {
     if [p.key.len(), p.label.len(), p.npairs.len(), p.shown.len()].iter().any(|&len| len != n) {
         return Err(CoreError::new("internal: a target's 2-way pairs are columns of different lengths"));
     }
-    let rank = |i: usize| -> CoreResult<u32> {
-        p.label_rank
-            .get(p.label[i] as usize)
-            .copied()
-            .ok_or_else(|| CoreError::new(format!("internal: 2-way label {} has no rank", p.label[i])))
-    };
-    let ranks: Vec<u32> = (0..n).map(rank).collect::<CoreResult<_>>()?;
+    if let Some(&l) = p.label.iter().find(|&&l| l as usize >= p.label_rank.len()) {
+        return Err(CoreError::new(format!("internal: 2-way label {l} has no rank")));
+    }
+    let ranks: Vec<u32> = p.label.iter().map(|&l| p.label_rank[l as usize]).collect();
     // Every pair by synthesis, key by key, labels in order: each synthesis's run gives its
     // factor levels and each pair's place.
+    // (The index last makes every key distinct: an unstable sort then gives the stable
+    // order, faster.)
     let mut by_key: Vec<usize> = (0..n).collect();
-    by_key.sort_by_key(|&i| (p.synthesis[i], p.key[i], ranks[i]));
+    by_key.sort_unstable_by_key(|&i| (p.synthesis[i], p.key[i], ranks[i], i));
     let mut place = vec![0i32; n];
     let mut out = Vec::new();
+    // Per label id, the last run that listed it among its levels (runs numbered from 1).
+    let n_labels = p.label.iter().map(|&l| l as usize + 1).max().unwrap_or(0);
+    let mut listed_in = vec![0usize; n_labels];
+    let mut run_number = 0;
     let mut start = 0;
     while start < n {
         let synthesis = p.synthesis[by_key[start]];
@@ -63,18 +66,24 @@ pub fn two_way_tables(p: &TargetPairs<'_>) -> CoreResult<Vec<TwoWayTable>> {
         }
         let mut rows: Vec<usize> = run.iter().copied().filter(|&i| p.shown[i]).collect();
         if !rows.is_empty() {
-            // Most pairs first; ties keep the run's order, key by key, labels sorted.
-            rows.sort_by(|&a, &b| {
-                p.npairs[b].total_cmp(&p.npairs[a]).then(p.key[a].cmp(&p.key[b])).then(ranks[a].cmp(&ranks[b]))
+            // Most pairs first; ties keep the run's order, key by key, labels sorted (the
+            // index last, as above).
+            rows.sort_unstable_by(|&a, &b| {
+                p.npairs[b]
+                    .total_cmp(&p.npairs[a])
+                    .then(p.key[a].cmp(&p.key[b]))
+                    .then(ranks[a].cmp(&ranks[b]))
+                    .then(a.cmp(&b))
             });
             let run_labels: Vec<u32> = run.iter().map(|&i| p.label[i]).collect();
             let places: Vec<i32> = rows.iter().map(|&i| place[i]).collect();
             // Two keys may share a label: the levels are then the distinct labels, and a
             // row's code is its label's place among them.
+            run_number += 1;
             let mut levels: Vec<u32> = Vec::with_capacity(run_labels.len());
-            let mut seen = std::collections::HashSet::with_capacity(run_labels.len());
             for &l in &run_labels {
-                if seen.insert(l) {
+                if listed_in[l as usize] != run_number {
+                    listed_in[l as usize] = run_number;
                     levels.push(l);
                 }
             }
