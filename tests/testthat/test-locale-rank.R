@@ -6,16 +6,6 @@ random_labels <- function(n, pool) {
   vapply(seq_len(n), function(i) paste(sample(pool, sample(0:5, 1), replace = TRUE), collapse = ""), "")
 }
 
-collations <- function() {
-  here <- Sys.getlocale("LC_COLLATE")
-  candidates <- unique(c(here, "C.UTF-8", "en_US.UTF-8", "C"))
-  Filter(function(l) {
-    ok <- suppressWarnings(Sys.setlocale("LC_COLLATE", l)) != ""
-    Sys.setlocale("LC_COLLATE", here)
-    ok
-  }, candidates)
-}
-
 test_that("locale_rank() gives rank()'s ranks with a right guess, a wrong guess and ties", {
   here <- Sys.getlocale("LC_COLLATE")
   withr::defer(Sys.setlocale("LC_COLLATE", here))

@@ -75,7 +75,9 @@ pub fn column_facts(datasets: Robj, request: ColumnFactsRequest) -> GlueResult<R
             let mut first_levels: Option<Sexp> = None;
             let (mut same_levels, mut plain_levels) = (true, true);
             for (j, &frame) in frames.iter().enumerate() {
-                let column = if var.is_ascii() { column_named(frame, var) } else { None };
+                // The first column named `var` (ASCII), compared by bytes: for ASCII, equal
+                // bytes are equal names in every encoding, as `.subset2()` matches them.
+                let column = if var.is_ascii() { named_element(frame, var) } else { None };
                 let (kind, usual, length) = match column {
                     Some(x) => (kind_of(x), usual_shape(x), Rf_xlength(x) as f64),
                     None => (KIND_OTHER, false, 0.0),
@@ -101,21 +103,6 @@ pub fn column_facts(datasets: Robj, request: ColumnFactsRequest) -> GlueResult<R
     }
     facts.columns = List::from_values(columns_by_var).into();
     Ok(facts.into())
-}
-
-/// The first column of data frame `frame` named `var` (ASCII), compared by bytes: for
-/// ASCII, equal bytes are equal names in every encoding, as `.subset2()` matches them.
-unsafe fn column_named(frame: Sexp, var: &str) -> Option<Sexp> {
-    let names = Rf_getAttrib(frame, R_NamesSymbol);
-    if TYPEOF(names) != STRSXP {
-        return None;
-    }
-    (0..Rf_xlength(names))
-        .find(|&i| {
-            let name = STRING_ELT(names, i);
-            name != R_NaString && CStr::from_ptr(R_CHAR(name)).to_bytes() == var.as_bytes()
-        })
-        .map(|i| VECTOR_ELT(frame, i))
 }
 
 /// The rows of a data frame as its row.names attribute counts them, read as stored
