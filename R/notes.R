@@ -113,7 +113,9 @@ targets_notes <- function(raws, targets, keys, enc, m, digits) {
   } else {
     vapply(seq_len(n), function(i) {
       distinct <- enc$info[[targets[i]]]$original_distinct
-      (!is.null(distinct) && distinct > norig[i] / 2) || is_one_sided_target(enc, targets[i]) || length(tcap[[i]]) != m
+      # (Not FALSE for certain, as an NA count would be: disclosure_notes() decides.)
+      !isFALSE((!is.null(distinct) && distinct > norig[i] / 2) || is_one_sided_target(enc, targets[i]) ||
+                 length(tcap[[i]]) != m)
     }, logical(1))
   }
   notes <- vector("list", n)

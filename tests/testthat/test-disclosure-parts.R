@@ -44,6 +44,11 @@ test_that("SD2011's components are the R construction's, with checks flagged and
   inputs$call <- quote(disclosure(x, y))
   inputs$to.print <- c("short", "ident")
   expect_same_parts(inputs, "without 2-way tables")
+  # A target named by the user keeps its name in `target`, as disclosure() gives it.
+  named <- parts_inputs(list(sd2011_synds$syn), sd2011, c("sex", "age"), c(w = "workab"))
+  named$targets <- c(w = "workab")
+  got <- expect_same_parts(named, "a named target")
+  expect_identical(got[[1]]$target, c(w = "workab"))
 })
 
 test_that("random data's components are the R construction's", {

@@ -10,7 +10,6 @@ use crate::protocol::*;
 use crate::r_api::*;
 use extendr_api::robj::GetSexp;
 use extendr_api::Robj;
-use std::ffi::CStr;
 use std::os::raw::{c_int, c_uint};
 pub(crate) use wire::PartsRequest;
 
@@ -52,6 +51,9 @@ struct Input {
     /// Per frame, its column names (R's character vector).
     frame_names: Vec<Sexp>,
     target_names: Sexp,
+    /// Each target's `target` component as R gave it (a name kept), or None: the
+    /// target's name.
+    target_values: Option<Vec<Sexp>>,
     keys: Sexp,
     digits: Sexp,
     to_print: Sexp,
@@ -107,15 +109,13 @@ unsafe fn utf8_strings(x: Sexp, what: &str) -> GlueResult<Vec<String>> {
     if TYPEOF(x) != STRSXP {
         return Err(internal(format!("`{what}` must be a character vector")));
     }
-    Ok((0..Rf_xlength(x)).map(|i| utf8(STRING_ELT(x, i)).to_owned()).collect())
+    Ok((0..Rf_xlength(x)).map(|i| utf8(STRING_ELT(x, i)).into_owned()).collect())
 }
 
-/// A string's text as UTF-8 ("NA" for NA, as paste() writes it).
-unsafe fn utf8<'a>(s: Sexp) -> &'a str {
-    if s == R_NaString {
-        return "NA";
-    }
-    CStr::from_ptr(Rf_translateCharUTF8(s)).to_str().unwrap_or("")
+/// A string's text as UTF-8 ("NA" for NA, as paste() writes it; bytes that are not
+/// UTF-8 shown as replacement characters, never dropped).
+unsafe fn utf8<'a>(s: Sexp) -> std::borrow::Cow<'a, str> {
+    String::from_utf8_lossy(utf8_bytes(s))
 }
 
 /// A list's elements; an error naming it when it is not a list.
@@ -141,6 +141,13 @@ unsafe fn read(handle: Sexp, request: PartsRequest) -> GlueResult<Input> {
     let labels = list_elements(field("target_labels")?, "handle$target_labels")?;
     let two = field("two")?;
     let two = if two == R_NilValue { None } else { Some(list_elements(two, "handle$two")?) };
+    // Each target's 2-way tables: a list of NULL or data frames (lists).
+    for (i, &t) in two.iter().flatten().enumerate() {
+        let tables = if t == R_NilValue { Vec::new() } else { list_elements(t, "handle$two[[i]]")? };
+        if tables.iter().any(|&x| x != R_NilValue && TYPEOF(x) != VECSXP) {
+            return Err(internal(format!("`handle$two[[{}]]` must hold NULL or data frames", i + 1)));
+        }
+    }
     let target_names = field("targets")?;
     if TYPEOF(target_names) != STRSXP {
         return Err(internal("`handle$targets` must be a character vector"));
@@ -233,13 +240,29 @@ unsafe fn read(handle: Sexp, request: PartsRequest) -> GlueResult<Input> {
         if TYPEOF(extra_names) != STRSXP || values.len() != n {
             return Err(internal("`handle$extra` must be named lists of one value per target"));
         }
-        extra.push((STRING_ELT(extra_names, k as isize), values));
+        let name = STRING_ELT(extra_names, k as isize);
+        // Added after synthpop's components, never in place of one.
+        if PARTS.contains(&&*utf8(name)) {
+            return Err(internal(format!("`handle$extra` names synthpop's component {}", utf8(name))));
+        }
+        extra.push((name, values));
     }
     let class = field("class")?;
     if class != R_NilValue && TYPEOF(class) != STRSXP {
         return Err(internal("`handle$class` must be NULL or a character vector"));
     }
+    let target_values = field("target_values")?;
+    let target_values = if target_values == R_NilValue {
+        None
+    } else {
+        let values = list_elements(target_values, "handle$target_values")?;
+        if values.len() != n || values.iter().any(|&v| TYPEOF(v) != STRSXP || Rf_xlength(v) != 1) {
+            return Err(internal("`handle$target_values` must be one string per target"));
+        }
+        Some(values)
+    };
     Ok(Input {
+        target_values,
         extra,
         class,
         targets,
@@ -335,10 +358,10 @@ unsafe fn frame_attributes(frame: Sexp, names: Sexp, n_rows: usize, row_names: O
     let rows = match row_names {
         Some(r) => r,
         None => {
-            let r = Rf_protect(Rf_allocVector(INTSXP as c_uint, 2));
+            // (Writing its two integers allocates nothing: protected below.)
+            let r = Rf_allocVector(INTSXP as c_uint, 2);
             *INTEGER(r) = i32::MIN;
             *INTEGER(r).add(1) = -(n_rows as c_int);
-            Rf_unprotect(1);
             r
         }
     };
@@ -371,15 +394,6 @@ unsafe fn string1(text: &str) -> Sexp {
     SET_STRING_ELT(v, 0, Rf_mkCharLenCE(text.as_ptr() as _, text.len() as c_int, CE_UTF8));
     Rf_unprotect(1);
     v
-}
-
-/// as.integer() of a whole count (NA beyond R's integers).
-fn as_integer(x: f64) -> i32 {
-    if x.is_finite() && x.abs() < 2_147_483_648.0 {
-        x.trunc() as i32
-    } else {
-        i32::MIN
-    }
 }
 
 /// synthpop's check component: with one synthesis the table itself, or list("") when
@@ -422,9 +436,8 @@ unsafe fn build(input: &Input) -> Robj {
             if !flagged {
                 continue;
             }
-            let level_at = level[j] as isize - 1;
-            let lab = if level_at >= 0 && level_at < Rf_xlength(t.labels) {
-                STRING_ELT(t.labels, level_at)
+            let lab = if level[j] >= 1.0 && level[j] <= Rf_xlength(t.labels) as f64 {
+                STRING_ELT(t.labels, level[j] as isize - 1)
             } else {
                 R_NaString
             };
@@ -480,13 +493,20 @@ unsafe fn build(input: &Input) -> Robj {
             Rf_setAttrib(x, R_DimNamesSymbol, input.dimnames);
         }
         SET_VECTOR_ELT(parts, 8, input.keys);
-        let target_name = Rf_allocVector(STRSXP as c_uint, 1);
-        SET_VECTOR_ELT(parts, 9, target_name);
-        SET_STRING_ELT(target_name, 0, STRING_ELT(input.target_names, i as isize));
+        match &input.target_values {
+            Some(values) => {
+                SET_VECTOR_ELT(parts, 9, values[i]);
+            }
+            None => {
+                let target_name = Rf_allocVector(STRSXP as c_uint, 1);
+                SET_VECTOR_ELT(parts, 9, target_name);
+                SET_STRING_ELT(target_name, 0, STRING_ELT(input.target_names, i as isize));
+            }
+        }
         SET_VECTOR_ELT(parts, 10, input.digits);
         let norig = Rf_allocVector(INTSXP as c_uint, 1);
         SET_VECTOR_ELT(parts, 11, norig);
-        *INTEGER(norig) = as_integer(t.norig);
+        *INTEGER(norig) = r_as_integer(t.norig);
         SET_VECTOR_ELT(parts, 12, input.to_print);
         SET_VECTOR_ELT(parts, 13, input.call);
         let all_at: Vec<usize> = (0..t.columns.len()).collect();
@@ -494,7 +514,7 @@ unsafe fn build(input: &Input) -> Robj {
         let nsyn = Rf_allocVector(INTSXP as c_uint, t.nsyn.len() as isize);
         SET_VECTOR_ELT(parts, 15, nsyn);
         for (k, &x) in t.nsyn.iter().enumerate() {
-            *INTEGER(nsyn).add(k) = as_integer(x);
+            *INTEGER(nsyn).add(k) = r_as_integer(x);
         }
         let m_value = Rf_allocVector(INTSXP as c_uint, 1);
         SET_VECTOR_ELT(parts, 16, m_value);

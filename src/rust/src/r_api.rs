@@ -16,6 +16,7 @@ extern "C" {
     pub(crate) fn VECTOR_ELT(x: Sexp, i: isize) -> Sexp;
     pub(crate) fn R_CHAR(x: Sexp) -> *const c_char;
     pub(crate) fn Rf_translateCharUTF8(x: Sexp) -> *const c_char;
+    pub(crate) fn Rf_getCharCE(x: Sexp) -> c_int;
     pub(crate) fn CAR(x: Sexp) -> Sexp;
     pub(crate) fn CDR(x: Sexp) -> Sexp;
     pub(crate) fn TAG(x: Sexp) -> Sexp;
@@ -47,8 +48,9 @@ pub(crate) const STRSXP: c_int = 16;
 pub(crate) const VECSXP: c_int = 19;
 pub(crate) const RAWSXP: c_int = 24;
 
-/// cetype_t's CE_UTF8.
+/// cetype_t's CE_UTF8 and CE_BYTES.
 pub(crate) const CE_UTF8: c_int = 1;
+pub(crate) const CE_BYTES: c_int = 3;
 
 /// The element of a named list `list` (a VECSXP) called `name`, by its names' bytes;
 /// None when it has no such element. Reads only: no allocation, no lock (extendr's
@@ -100,4 +102,29 @@ pub(crate) unsafe fn ints_of<'a>(x: Sexp) -> Option<&'a [i32]> {
             std::slice::from_raw_parts(INTEGER(x), n)
         }
     })
+}
+
+/// A string's bytes in UTF-8, as paste() would write them: NA is "NA", and a string of
+/// "bytes" encoding keeps its bytes (R refuses to translate it, with an error that
+/// would jump over the caller's Rust frames).
+///
+/// # Safety
+/// R's thread; `s` a live CHARSXP. The bytes live until the `.Call` returns (R's
+/// transient stack, for a translated string).
+pub(crate) unsafe fn utf8_bytes<'a>(s: Sexp) -> &'a [u8] {
+    if s == R_NaString {
+        return b"NA";
+    }
+    let chars = if Rf_getCharCE(s) == CE_BYTES { R_CHAR(s) } else { Rf_translateCharUTF8(s) };
+    std::ffi::CStr::from_ptr(chars).to_bytes()
+}
+
+/// as.integer() of a double: truncated, NA (R's `i32::MIN`) for NaN, infinities and
+/// values beyond R's integers.
+pub(crate) fn r_as_integer(x: f64) -> i32 {
+    if x.is_finite() && x.abs() < 2_147_483_648.0 {
+        x.trunc() as i32
+    } else {
+        i32::MIN
+    }
 }

@@ -10,7 +10,6 @@ use crate::protocol::*;
 use crate::r_api::*;
 use extendr_api::prelude::*;
 use extendr_api::robj::GetSexp;
-use std::ffi::CStr;
 use std::os::raw::{c_int, c_uint};
 use synthrisk_core::two_way_tables::{two_way_tables as lay_out, TargetPairs, TwoWayTable};
 pub(crate) use wire::TwoWayRequest;
@@ -124,11 +123,7 @@ unsafe fn label_bytes<'a>(labels: Sexp, level: i32, what: &str) -> GlueResult<&'
     if level < 1 || level as isize > n {
         return Err(internal(format!("a 2-way pair has {what} level {level} of {n}")));
     }
-    let s = STRING_ELT(labels, level as isize - 1);
-    if s == R_NaString {
-        return Ok(b"NA");
-    }
-    Ok(CStr::from_ptr(Rf_translateCharUTF8(s)).to_bytes())
+    Ok(utf8_bytes(STRING_ELT(labels, level as isize - 1)))
 }
 
 /// One target's pairs of the syntheses 1..m, their labels made once per distinct
@@ -204,9 +199,9 @@ unsafe fn read_pairs(
     let mut text: Vec<u8> = Vec::new();
     for (k, &(key, key_level, target_level, r)) in tuples.iter().enumerate() {
         if k == 0 || (tuples[k - 1].0, tuples[k - 1].1, tuples[k - 1].2) != (key, key_level, target_level) {
-            let key_labels = usize::try_from(key - 1)
-                .ok()
-                .and_then(|k| key_labels.get(k))
+            let key_labels = (key >= 1)
+                .then(|| key_labels.get(key as usize - 1))
+                .flatten()
                 .ok_or_else(|| internal(format!("`{}` has key {key}", what("key"))))?;
             let start = text.len();
             text.extend_from_slice(label_bytes(labels, target_level, "target")?);
@@ -321,8 +316,8 @@ unsafe fn build(
                 SET_STRING_ELT(levels, k as isize, STRING_ELT(labels, label_at[t][id as usize] as isize));
             }
             Rf_setAttrib(factor, R_ClassSymbol, class_factor);
-            // Whole counts below 2^31 (records of one dataset): as.integer() of each.
-            SET_VECTOR_ELT(frame, 1, ints(rows.iter().map(|&i| p.npairs[i] as i32)));
+            // as.integer() of each count.
+            SET_VECTOR_ELT(frame, 1, ints(rows.iter().map(|&i| r_as_integer(p.npairs[i]))));
             let key = Rf_allocVector(STRSXP as c_uint, rows.len() as isize);
             SET_VECTOR_ELT(frame, 2, key);
             for (k, &i) in rows.iter().enumerate() {
@@ -341,7 +336,7 @@ unsafe fn build(
                     .iter()
                     .map(|&i| {
                         let s = STRING_ELT(key_names, p.key[i] as isize);
-                        (s != R_NaString).then(|| CStr::from_ptr(Rf_translateCharUTF8(s)).to_bytes())
+                        (s != R_NaString).then(|| utf8_bytes(s))
                     })
                     .collect();
                 let mut distinct = names.clone();
