@@ -61,7 +61,8 @@ build_disclosures <- function(raws, targets, keys, labels, m, thresh_1way, two, 
   target_values <- if (!is.null(names(targets))) lapply(seq_along(targets), function(i) targets[i])
   targets <- unname(targets)
   handle <- list(raws = raws, two = if (!is.null(two)) two[targets], target_labels = labels[targets],
-                 targets = targets, target_values = target_values, keys = keys, digits = digits, to.print = to.print, call = call,
+                 targets = targets, target_values = target_values, keys = keys, digits = digits,
+                 to.print = to.print, call = call,
                  component_names = frame_component_names, component_core_names = frame_component_core_names,
                  exclusion_dimnames = exclusion_matrix_attributes$dimnames, extra = extra, class = class)
   rust_result(rust_disclosure_parts(handle, m, thresh_1way))

@@ -12,7 +12,8 @@ as_multi_disclosure <- function(request, counted) {
   n_control <- enc$records[length(enc$records)]
   # Every target's 2-way checks at once; the holdout records' result gives only its
   # measures (add_holdout()), so it is built without them.
-  two_train <- two_way_checks(counted$raw$train[targets], m, targets, keys, enc$labels, limits$thresh_2way)
+  raws <- counted$raw$train[targets]
+  two_train <- two_way_checks(raws, m, targets, keys, enc$labels, limits$thresh_2way)
   n <- length(targets)
   grouping <- enc$grouping %||% list()
   # Each target's grouping: its keys' and its own (without grouping, the same empty list).
@@ -21,7 +22,6 @@ as_multi_disclosure <- function(request, counted) {
   } else {
     lapply(targets, function(tv) grouping[intersect(c(keys, tv), names(enc$grouping))])
   }
-  raws <- counted$raw$train[targets]
   extra <- list(grouping = target_grouping, notes = targets_notes(raws, unname(targets), keys, enc, m, output$digits),
                 input = rep(list(counted$input), n), database = rep(list(counted$fetch), n))
   # Each target's result names its target without the names `targets` may carry. A

@@ -118,14 +118,6 @@ unsafe fn utf8<'a>(s: Sexp) -> std::borrow::Cow<'a, str> {
     String::from_utf8_lossy(utf8_bytes(s))
 }
 
-/// A list's elements; an error naming it when it is not a list.
-unsafe fn list_elements(x: Sexp, what: &str) -> GlueResult<Vec<Sexp>> {
-    if TYPEOF(x) != VECSXP {
-        return Err(internal(format!("`{what}` must be a list")));
-    }
-    Ok((0..Rf_xlength(x)).map(|i| VECTOR_ELT(x, i)).collect())
-}
-
 /// Reads the handle. All of it is R's values that `handle` holds: read on R's thread,
 /// without allocating R objects.
 unsafe fn read(handle: Sexp, request: PartsRequest) -> GlueResult<Input> {
@@ -321,25 +313,16 @@ struct Made {
     dim: Sexp,
 }
 
-unsafe fn strs(values: &[&str]) -> Sexp {
-    let v = Rf_protect(Rf_allocVector(STRSXP as c_uint, values.len() as isize));
-    for (i, s) in values.iter().enumerate() {
-        SET_STRING_ELT(v, i as isize, Rf_mkCharLenCE(s.as_ptr() as _, s.len() as c_int, CE_UTF8));
-    }
-    Rf_unprotect(1);
-    v
-}
-
 unsafe fn made(n_tables: usize, n_cols: usize) -> Made {
     let keep = Rf_protect(Rf_allocVector(VECSXP as c_uint, 5));
     let put = |i: isize, v: Sexp| {
         SET_VECTOR_ELT(keep, i, v);
         v
     };
-    let parts_names = put(0, strs(&PARTS));
-    let one_way_names = put(1, strs(&ONE_WAY_COLUMNS));
-    let class_df = put(2, strs(&["data.frame"]));
-    let empty = put(3, strs(&[""]));
+    let parts_names = put(0, new_strings(&PARTS));
+    let one_way_names = put(1, new_strings(&ONE_WAY_COLUMNS));
+    let class_df = put(2, new_strings(&["data.frame"]));
+    let empty = put(3, new_strings(&[""]));
     let dim = put(4, Rf_allocVector(INTSXP as c_uint, 2));
     *INTEGER(dim) = n_tables as c_int;
     *INTEGER(dim).add(1) = n_cols as c_int;

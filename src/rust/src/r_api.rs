@@ -128,3 +128,28 @@ pub(crate) fn r_as_integer(x: f64) -> i32 {
         i32::MIN
     }
 }
+
+/// A list's elements; an internal error naming it (`what`) when it is not a list.
+///
+/// # Safety
+/// R's thread; `x` a live R object that holds its elements for as long as they are used.
+pub(crate) unsafe fn list_elements(x: Sexp, what: &str) -> crate::protocol::GlueResult<Vec<Sexp>> {
+    if TYPEOF(x) != VECSXP {
+        return Err(crate::protocol::internal(format!("`{what}` must be a list")));
+    }
+    Ok((0..Rf_xlength(x)).map(|i| VECTOR_ELT(x, i)).collect())
+}
+
+/// A new character vector of `values` (UTF-8), returned unprotected: store it before
+/// the next allocation.
+///
+/// # Safety
+/// R's thread.
+pub(crate) unsafe fn new_strings(values: &[&str]) -> Sexp {
+    let v = Rf_protect(Rf_allocVector(STRSXP as c_uint, values.len() as isize));
+    for (i, s) in values.iter().enumerate() {
+        SET_STRING_ELT(v, i as isize, Rf_mkCharLenCE(s.as_ptr() as _, s.len() as c_int, CE_UTF8));
+    }
+    Rf_unprotect(1);
+    v
+}

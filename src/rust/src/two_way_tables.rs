@@ -48,14 +48,7 @@ pub fn two_way_tables(handle: Robj, request: TwoWayRequest) -> GlueResult<Robj> 
     let field = |name: &str| {
         unsafe { named_element(handle, name) }.ok_or_else(|| internal(format!("`handle${name}` is missing")))
     };
-    let list = |x: Sexp, what: &str| -> GlueResult<Vec<Sexp>> {
-        unsafe {
-            if TYPEOF(x) != VECSXP {
-                return Err(internal(format!("`{what}` must be a list")));
-            }
-            Ok((0..Rf_xlength(x)).map(|i| VECTOR_ELT(x, i)).collect())
-        }
-    };
+    let list = |x: Sexp, what: &str| unsafe { list_elements(x, what) };
     let pairs_of = list(field("pairs")?, "handle$pairs")?;
     let target_labels = list(field("target_labels")?, "handle$target_labels")?;
     let key_labels = list(field("key_labels")?, "handle$key_labels")?;
@@ -235,16 +228,6 @@ unsafe fn read_pairs(
     Ok(out)
 }
 
-/// A string made once and stored in `keep` (protected), returned for sharing.
-unsafe fn kept_strings(keep: Sexp, at: isize, values: &[&str]) -> Sexp {
-    let v = Rf_allocVector(STRSXP as c_uint, values.len() as isize);
-    SET_VECTOR_ELT(keep, at, v);
-    for (i, s) in values.iter().enumerate() {
-        SET_STRING_ELT(v, i as isize, Rf_mkCharLenCE(s.as_ptr() as _, s.len() as c_int, CE_UTF8));
-    }
-    v
-}
-
 unsafe fn reals(values: impl ExactSizeIterator<Item = f64>) -> Sexp {
     let v = Rf_allocVector(REALSXP as c_uint, values.len() as isize);
     let out = std::slice::from_raw_parts_mut(REAL(v), values.len());
@@ -270,10 +253,15 @@ unsafe fn build(
 ) -> Robj {
     let out = Rf_protect(Rf_allocVector(VECSXP as c_uint, 3));
     let keep = Rf_protect(Rf_allocVector(VECSXP as c_uint, 4));
-    let class_df = kept_strings(keep, 0, &["data.frame"]);
-    let class_factor = kept_strings(keep, 1, &["factor"]);
-    let column_names = kept_strings(keep, 2, &COLUMNS);
-    let out_names = kept_strings(keep, 3, &["tables", "labels", "label_target"]);
+    // Strings made once, kept in `keep` (protected) and shared.
+    let put = |i: isize, v: Sexp| {
+        SET_VECTOR_ELT(keep, i, v);
+        v
+    };
+    let class_df = put(0, new_strings(&["data.frame"]));
+    let class_factor = put(1, new_strings(&["factor"]));
+    let column_names = put(2, new_strings(&COLUMNS));
+    let out_names = put(3, new_strings(&["tables", "labels", "label_target"]));
     // Every label once: the returned labels, whose strings the factors' levels share.
     let labels = Rf_allocVector(STRSXP as c_uint, n_labels as isize);
     SET_VECTOR_ELT(out, 1, labels);
