@@ -65,8 +65,11 @@ as_multi_disclosure <- function(request, counted) {
       if (!is.null(value)) cbind(target = .subset2(d, "target"), value)
     }))
   }
-  x$intervals <- with_target("intervals")
-  x$holdout_intervals <- with_target("holdout_intervals")
+  # (Only add_intervals() gives a target's result intervals.)
+  if (with_intervals) {
+    x$intervals <- with_target("intervals")
+    x$holdout_intervals <- with_target("holdout_intervals")
+  }
   x$uncertainty <- .subset2(outputs[[1]], "uncertainty")
   if (!is.null(pooled)) {
     x$release <- bind_frames(lapply(outputs, .subset2, "release"))

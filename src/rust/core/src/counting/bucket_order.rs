@@ -32,10 +32,13 @@ pub struct Layout {
 
 impl Buckets {
     /// Buckets of about `bucket_rows` rows (more when there would be over
-    /// `MAX_BUCKETS`), counting `rows_of_q(q)` rows at q.
-    pub fn new(n_q: usize, bucket_rows: usize, rows_of_q: impl Fn(usize) -> usize) -> Self {
-        let total: usize = (0..n_q).map(&rows_of_q).sum();
+    /// `MAX_BUCKETS`), counting `rows_of_q(q)` rows at q, `total` in all.
+    pub fn new(n_q: usize, bucket_rows: usize, total: usize, rows_of_q: impl Fn(usize) -> usize) -> Self {
         let bucket_rows = bucket_rows.max(total.div_ceil(MAX_BUCKETS - 1)).max(1);
+        if total < bucket_rows {
+            // One bucket, told without reading the q (most calls: their rows fit one).
+            return Buckets { bounds: vec![0, n_q], bucket_of_q: vec![0u8; n_q] };
+        }
         let mut bounds = vec![0];
         let mut rows = 0;
         for q in 0..n_q {
@@ -173,7 +176,7 @@ mod tests {
         let n_q = 4;
         let by_row = RowsByQ::new(&q, n_q);
         for bucket_rows in [1, 2, 3, 100] {
-            let buckets = Buckets::new(n_q, bucket_rows, |qi| by_row.count(qi));
+            let buckets = Buckets::new(n_q, bucket_rows, q.len(), |qi| by_row.count(qi));
             assert_eq!(*buckets.bounds.last().unwrap(), n_q);
             let layout = buckets.lay_out(&q, RowsByQ::offsets(&q, n_q));
             let grouped = &layout.rows;
@@ -201,7 +204,7 @@ mod tests {
     fn never_more_buckets_than_a_byte_counts() {
         let q: Vec<u32> = (0..3000u32).map(|r| (r * 7919) % 1000).collect();
         let by_row = RowsByQ::new(&q, 1000);
-        let buckets = Buckets::new(1000, 1, |qi| by_row.count(qi));
+        let buckets = Buckets::new(1000, 1, q.len(), |qi| by_row.count(qi));
         assert!(buckets.len() <= MAX_BUCKETS && buckets.len() > 100, "{} buckets", buckets.len());
         let layout = buckets.lay_out(&q, RowsByQ::offsets(&q, 1000));
         let laid_out = buckets.scatter(&layout, |r| r as u32);

@@ -435,8 +435,10 @@ impl Prepared {
         } else {
             used_whole.iter().enumerate().map(offsets_of).collect()
         };
-        let buckets =
-            Buckets::new(index.n_q, sizes.range_rows, |q| offsets.iter().flatten().map(|o| o[q + 1] - o[q]).sum());
+        let total_rows = offsets.iter().flatten().map(|o| o[index.n_q]).sum();
+        let buckets = Buckets::new(index.n_q, sizes.range_rows, total_rows, |q| {
+            offsets.iter().flatten().map(|o| o[q + 1] - o[q]).sum()
+        });
         let layouts: Vec<Option<Layout>> = workers.chunk(should_stop, || {
             index.q.par_iter().zip(offsets).map(|(q, o)| o.map(|o| buckets.lay_out(q, o))).collect()
         })?;
@@ -766,7 +768,9 @@ fn plain_parts(
     // most `DECODED_ROWS` rows, tables within `MAX_TABLE_CELLS`), unless the cache
     // keeps them already (a key sweep's later subsets): made in the pass instead, each
     // run of q its own. They live from the pass to the 2-way totals: at most
-    // `PASS_TABLE_BYTES` for a group.
+    // `PASS_TABLE_BYTES` for a group. A target of many levels, whose tables (one per
+    // run of q) have more cells than the original has records, mostly of none, has them
+    // counted from the rows instead: zeroing and adding the tables would cost more.
     let mut table_bytes = 0usize;
     let joint_wanted: Vec<bool> = group
         .clone()
@@ -777,7 +781,8 @@ fn plain_parts(
             let wanted = dataset_rows[orig] <= DECODED_ROWS
                 && prepared.key_levels.iter().all(|&kl| kl as u64 * target_levels <= MAX_TABLE_CELLS)
                 && table_bytes as u64 + bytes <= PASS_TABLE_BYTES as u64
-                && !run.cache.holds_tables(request.keys, targets[ti].var);
+                && !run.cache.holds_tables(request.keys, targets[ti].var)
+                && bytes / 8 <= dataset_rows[orig] as u64;
             if wanted {
                 table_bytes += bytes as usize;
             }

@@ -170,11 +170,15 @@ fn dense_key_index(keys: &[&[LevelCodes<'_>]], levels: &[u32], product: usize) -
         })
         .collect();
     let present = PresentRanks::new(values.iter().flat_map(|d| d.iter()).map(|&v| v as usize), product);
-    if values.iter().map(Vec::len).sum::<usize>() > crate::workers::LIGHT_STEP_ROWS {
-        values.par_iter_mut().for_each(|d| present.number(d));
-    } else {
-        values.iter_mut().for_each(|d| present.number(d));
-    }
+    // Each dataset's rows per q counted while they are numbered: the index is built
+    // beside the encoding of the other variables, where the grouping by q would count
+    // them again on the call's one thread.
+    let counted_offsets: Vec<Option<Vec<usize>>> =
+        if values.iter().map(Vec::len).sum::<usize>() > crate::workers::LIGHT_STEP_ROWS {
+            values.par_iter_mut().map(|d| Some(present.number_counting(d))).collect()
+        } else {
+            values.iter_mut().map(|d| Some(present.number_counting(d))).collect()
+        };
     let n_keys = keys.len();
     let n_q = present.n_present();
     let mut q_keys = vec![0u32; n_q * n_keys];
@@ -186,7 +190,7 @@ fn dense_key_index(keys: &[&[LevelCodes<'_>]], levels: &[u32], product: usize) -
             rest /= l;
         }
     }
-    KeyIndex { n_keys, n_q, q: values, q_keys, counted_offsets: Vec::new() }
+    KeyIndex { n_keys, n_q, q: values, q_keys, counted_offsets }
 }
 
 /// Which of the values `0..n_values` occur, as bits, with the number that occur before
@@ -435,13 +439,18 @@ mod tests {
             for k in 1..keys.len() {
                 let all: Vec<&[LevelCodes<'_>]> = keys[..=k].iter().map(|c| c.as_slice()).collect();
                 let built = build_key_index(&all, &levels[..=k]).unwrap();
+                // Rows per q, counted while the ids were numbered or now, are the ids' counts.
+                for (d, q) in built.q.iter().enumerate() {
+                    assert_eq!(built.offsets(d), RowsByQ::offsets(q, built.n_q), "case {case}, key {k}, built");
+                }
                 match extend_key_index(&index, &keys[k], levels[k]) {
                     Some(extended) => {
                         for (d, q) in extended.q.iter().enumerate() {
                             assert_eq!(extended.offsets(d), RowsByQ::offsets(q, extended.n_q), "case {case}, key {k}");
                         }
                         let without_counts = KeyIndex { counted_offsets: Vec::new(), ..extended };
-                        assert_eq!(without_counts, built, "case {case}, key {k}");
+                        let built_without_counts = KeyIndex { counted_offsets: Vec::new(), ..built.clone() };
+                        assert_eq!(without_counts, built_without_counts, "case {case}, key {k}");
                     }
                     None => assert!(index.n_q as u64 * levels[k] as u64 > DENSE_LIMIT, "case {case}, key {k}"),
                 }

@@ -6,6 +6,7 @@
 
 use crate::error::{CoreError, CoreResult};
 use crate::memory;
+use std::sync::OnceLock;
 
 /// R's NA for integers (and factor codes).
 pub const NA_INTEGER: i32 = i32::MIN;
@@ -51,17 +52,38 @@ narrow_source!(u8, u16, u32);
 /// R's factor codes read through a table: `table[0]` is the missing level (R's NA,
 /// `i32::MIN`, clamps to 0), `table[r]` the union code of R's code `r`. Every code was
 /// checked to be NA or within the table when the column was made, in the same pass
-/// that counted the rows of each of R's codes (`raw_counts`, indexed as `table`).
+/// that counted the rows of each of R's codes (`raw_counts`, indexed as `table`) or,
+/// for a synthesis's factor of fewer than `MASKED_CODES` levels (`FactorCodes::marked`),
+/// marked the codes present (`raw_present`, bit `r - 1` for code `r`, the next for
+/// NA); its rows are then counted when first asked for.
 #[derive(Debug, Clone)]
 pub struct FactorCodes<'a> {
     raw: &'a [i32],
     table: Vec<u32>,
-    raw_counts: Vec<u64>,
+    raw_counts: OnceLock<Vec<u64>>,
+    raw_present: Option<u64>,
 }
 
+/// Factors of fewer levels than this can have their codes checked and marked present
+/// in one bit each of a word, in lanes that do not wait on each other.
+pub const MASKED_CODES: usize = 64;
+
 impl<'a> FactorCodes<'a> {
-    /// `remap[r - 1]` is the union code (`< n_levels`) of R's code `r`.
+    /// `remap[r - 1]` is the union code (`< n_levels`) of R's code `r`; its rows counted
+    /// as the codes are checked.
     pub fn new(raw: &'a [i32], remap: &[i32], n_levels: u32, missing_code: u32) -> CoreResult<Self> {
+        Self::checked(raw, remap, n_levels, missing_code, true)
+    }
+
+    /// As `new`, but for fewer than `MASKED_CODES` levels the codes present only marked,
+    /// and the rows counted when first asked for: a synthesis's column, whose counts
+    /// most calls never ask for (the original's margins are counted, a synthesis's are
+    /// not), costs a check that reads it at the speed of memory.
+    pub fn marked(raw: &'a [i32], remap: &[i32], n_levels: u32, missing_code: u32) -> CoreResult<Self> {
+        Self::checked(raw, remap, n_levels, missing_code, false)
+    }
+
+    fn checked(raw: &'a [i32], remap: &[i32], n_levels: u32, missing_code: u32, count: bool) -> CoreResult<Self> {
         if missing_code >= n_levels {
             return Err(CoreError::new("internal: missing level code out of range"));
         }
@@ -73,10 +95,85 @@ impl<'a> FactorCodes<'a> {
             }
             table.push(r as u32);
         }
-        let raw_counts = count_raw_codes(raw, remap.len())
-            .map_err(|bad| CoreError::new(format!("internal: factor code {bad} has no level")))?;
-        Ok(FactorCodes { raw, table, raw_counts })
+        let no_level = |bad: i32| CoreError::new(format!("internal: factor code {bad} has no level"));
+        if !count && remap.len() < MASKED_CODES {
+            let raw_present = mark_raw_codes(raw, remap.len()).map_err(no_level)?;
+            return Ok(FactorCodes { raw, table, raw_counts: OnceLock::new(), raw_present: Some(raw_present) });
+        }
+        let raw_counts = count_raw_codes(raw, remap.len()).map_err(no_level)?;
+        Ok(FactorCodes { raw, table, raw_counts: OnceLock::from(raw_counts), raw_present: None })
     }
+
+    /// Rows of each of R's codes (`[0]` NA's), counted when first asked for.
+    fn raw_counts(&self) -> &[u64] {
+        // The codes were checked when the column was made: every one is NA or a level.
+        self.raw_counts.get_or_init(|| count_raw_codes(self.raw, self.table.len() - 1).unwrap_or_default())
+    }
+
+    /// Which union levels (of `n_levels`) have rows, from the codes marked present;
+    /// `None` when they were counted instead.
+    fn marked_presence(&self, n_levels: u32) -> Option<Vec<bool>> {
+        let marks = self.raw_present?;
+        let n_codes = self.table.len() - 1;
+        let mut present = vec![false; n_levels as usize];
+        for r in 1..=n_codes {
+            if marks >> (r - 1) & 1 == 1 {
+                present[self.table[r] as usize] = true;
+            }
+        }
+        if marks >> n_codes & 1 == 1 {
+            present[self.table[0] as usize] = true;
+        }
+        Some(present)
+    }
+}
+
+/// Which of R's codes of a factor column of `n_codes` (< `MASKED_CODES`) levels occur:
+/// bit `r - 1` for code `r`, bit `n_codes` for NA; or the first code that is neither
+/// NA nor a level. Where the CPU has AVX2, compiled for it: the shifts of eight lanes
+/// then take a few instructions for eight rows.
+fn mark_raw_codes(raw: &[i32], n_codes: usize) -> Result<u64, i32> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has the feature the function is compiled for.
+        return unsafe { mark_raw_codes_avx2(raw, n_codes) };
+    }
+    mark_raw_codes_portable(raw, n_codes)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn mark_raw_codes_avx2(raw: &[i32], n_codes: usize) -> Result<u64, i32> {
+    mark_raw_codes_portable(raw, n_codes)
+}
+
+#[inline(always)]
+fn mark_raw_codes_portable(raw: &[i32], n_codes: usize) -> Result<u64, i32> {
+    // Code r at bit r - 1 and NA at bit n_codes (R's code less one, as unsigned, is
+    // NA's or a bad code's beyond the codes: clamped to that bit); bad codes, neither NA
+    // nor a level, noted in lanes of their own, so that no row branches.
+    const LANES: usize = 8;
+    let last = n_codes.min(MASKED_CODES - 1) as u32;
+    let bit = |c: i32| 1u64 << (c as u32).wrapping_sub(1).min(last);
+    let bad = |c: i32| ((c as u32).wrapping_sub(1) >= n_codes as u32 && c != NA_INTEGER) as u32;
+    let (mut lanes, mut bad_lanes) = ([0u64; LANES], [0u32; LANES]);
+    let mut blocks = raw.chunks_exact(LANES);
+    for block in blocks.by_ref() {
+        for ((lane, bad_lane), &c) in lanes.iter_mut().zip(bad_lanes.iter_mut()).zip(block) {
+            *lane |= bit(c);
+            *bad_lane |= bad(c);
+        }
+    }
+    let mut marks = lanes.iter().fold(0u64, |all, &lane| all | lane);
+    let mut any_bad = bad_lanes.iter().fold(0u32, |all, &lane| all | lane);
+    for &c in blocks.remainder() {
+        marks |= bit(c);
+        any_bad |= bad(c);
+    }
+    if any_bad != 0 {
+        return Err(raw.iter().copied().find(|&c| bad(c) != 0).unwrap_or(0));
+    }
+    Ok(marks)
 }
 
 /// Rows of each of R's codes of a factor column of `n_codes` levels: `[0]` its NAs,
@@ -253,8 +350,8 @@ impl<'a> LevelCodes<'a> {
         let mut counts = vec![0u64; n_levels as usize];
         match self {
             LevelCodes::Factor(f) => {
-                // Counted per R code when the column was checked; through the table.
-                for (r, &n) in f.raw_counts.iter().enumerate() {
+                // Counted per R code (when the column was checked, or now); through the table.
+                for (r, &n) in f.raw_counts().iter().enumerate() {
                     counts[f.table[r] as usize] += n;
                 }
             }
@@ -291,7 +388,16 @@ impl<'a> LevelCodes<'a> {
 
     /// Which of `n_levels` levels occur.
     pub fn presence(&self, n_levels: u32) -> Vec<bool> {
-        self.level_counts(n_levels).into_iter().map(|n| n > 0).collect()
+        self.marked_presence(n_levels).unwrap_or_else(|| self.level_counts(n_levels).into_iter().map(|n| n > 0).collect())
+    }
+
+    /// Which of `n_levels` levels occur when that is known without counting (a factor
+    /// of few levels, its codes marked present when checked); `None` otherwise.
+    pub fn marked_presence(&self, n_levels: u32) -> Option<Vec<bool>> {
+        match self {
+            LevelCodes::Factor(f) => f.marked_presence(n_levels),
+            _ => None,
+        }
     }
 
     /// A copy of R's factor codes in the narrowest width (`None` for owned codes, already
@@ -363,6 +469,53 @@ mod tests {
             assert!(err.to_string().contains(&format!("factor code {bad} has")), "{err}");
         }
         assert!(FactorCodes::new(&[na, 0, 1, 2, na], &[0, 1], 3, 2).is_err());
+    }
+
+    /// A synthesis's factor's levels present, marked when its codes are checked (fewer
+    /// than `MASKED_CODES` codes) or read off its counts (more), are those of a look row
+    /// by row, as are an original's (counted); its counts, made when first asked for,
+    /// are those counted row by row; a code without a level is an error either way,
+    /// wherever it lies among the lanes.
+    #[test]
+    fn factor_presence_marked_or_counted_matches_a_look_row_by_row() {
+        let na = NA_INTEGER;
+        let mut rng = crate::test_random::XorShift::new(11);
+        for n_codes in [1usize, 2, 5, 31, 62, 63, 64, 65, 90] {
+            let n_levels = n_codes as u32 + 1;
+            // Union codes in a shuffled order, the last level missing.
+            let remap: Vec<i32> = (0..n_codes as i32).rev().collect();
+            for len in 0..40 {
+                let raw: Vec<i32> = (0..len)
+                    .map(|_| match rng.below(n_codes as u64 + 1) {
+                        0 => na,
+                        r => r as i32,
+                    })
+                    .collect();
+                let codes = LevelCodes::Factor(FactorCodes::marked(&raw, &remap, n_levels, n_codes as u32).unwrap());
+                let counted = LevelCodes::Factor(FactorCodes::new(&raw, &remap, n_levels, n_codes as u32).unwrap());
+                let mut expected = vec![0u64; n_levels as usize];
+                for &c in &raw {
+                    expected[if c == na { n_codes } else { remap[c as usize - 1] as usize }] += 1;
+                }
+                let present: Vec<bool> = expected.iter().map(|&n| n > 0).collect();
+                assert_eq!(codes.marked_presence(n_levels).is_some(), n_codes < MASKED_CODES, "{n_codes} codes");
+                assert_eq!(codes.presence(n_levels), present, "{n_codes} codes, length {len}");
+                assert_eq!(codes.level_counts(n_levels), expected, "{n_codes} codes, length {len}");
+                assert!(counted.marked_presence(n_levels).is_none());
+                assert_eq!(counted.presence(n_levels), present, "{n_codes} codes, length {len}, counted");
+                assert_eq!(counted.level_counts(n_levels), expected, "{n_codes} codes, length {len}, counted");
+                if len > 0 {
+                    for bad in [0, -1, n_codes as i32 + 1, i32::MAX, na + 1] {
+                        let mut with_bad = raw.clone();
+                        with_bad[rng.below(len as u64) as usize] = bad;
+                        for checked in [FactorCodes::new, FactorCodes::marked] {
+                            let err = checked(&with_bad, &remap, n_levels, n_codes as u32).unwrap_err();
+                            assert!(err.to_string().contains(&format!("factor code {bad} has")), "{err}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Each level's rows, NA's at the missing level, for columns of every length

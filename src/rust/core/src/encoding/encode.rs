@@ -99,6 +99,11 @@ impl<'a> EncodedVar<'a> {
             .par_iter()
             .zip(counted.par_iter())
             .map(|(c, kept)| {
+                // A synthesis's factor of few levels: its levels present were marked when
+                // its codes were checked, and its rows are counted only if asked for.
+                if let Some(present) = c.marked_presence(n_levels) {
+                    return present;
+                }
                 let counts = c.level_counts(n_levels);
                 let present = counts.iter().map(|&n| n > 0).collect();
                 if n_levels <= KEPT_COUNT_LEVELS {
@@ -606,11 +611,17 @@ fn encode_by_hashing<'a>(columns: &[RawColumn<'a>]) -> CoreResult<EncodedVar<'a>
 pub fn encode_factor<'a>(columns: &[RawColumn<'a>], n_levels: u32, missing_code: u32) -> CoreResult<EncodedVar<'a>> {
     use rayon::prelude::*;
     check_rows(columns)?;
+    // The original's rows are counted (its margins are wanted); a synthesis's levels
+    // present are only marked, where that is quicker.
     let codes: Vec<LevelCodes<'a>> = columns
         .par_iter()
-        .map(|c| match *c {
-            RawColumn::Factor { codes, remap } => {
+        .enumerate()
+        .map(|(d, c)| match *c {
+            RawColumn::Factor { codes, remap } if d == 0 => {
                 FactorCodes::new(codes, remap, n_levels, missing_code).map(LevelCodes::Factor)
+            }
+            RawColumn::Factor { codes, remap } => {
+                FactorCodes::marked(codes, remap, n_levels, missing_code).map(LevelCodes::Factor)
             }
             _ => Err(CoreError::new("internal: a numeric column was given as a factor")),
         })
