@@ -388,7 +388,8 @@ impl<'a> LevelCodes<'a> {
 
     /// Which of `n_levels` levels occur.
     pub fn presence(&self, n_levels: u32) -> Vec<bool> {
-        self.marked_presence(n_levels).unwrap_or_else(|| self.level_counts(n_levels).into_iter().map(|n| n > 0).collect())
+        self.marked_presence(n_levels)
+            .unwrap_or_else(|| self.level_counts(n_levels).into_iter().map(|n| n > 0).collect())
     }
 
     /// Which of `n_levels` levels occur when that is known without counting (a factor
