@@ -597,6 +597,13 @@ fn encode_whole_numbers<'a>(columns: &[RawColumn<'_>]) -> Option<EncodedVar<'a>>
                 })
                 .collect(),
         ),
+        // Values only marked: a variable with levels on one side only has each side's
+        // records by level read next (for R's label checks), counted here from the
+        // codes, side by side, rather than one side after the other when asked.
+        None if encoded.one_sided && n_levels <= KEPT_COUNT_LEVELS => {
+            let counted = encoded.codes.par_iter().map(|c| OnceLock::from(c.level_counts(n_levels))).collect();
+            encoded.with_counted(counted)
+        }
         None => encoded,
     })
 }
