@@ -769,8 +769,9 @@ fn plain_parts(
     // keeps them already (a key sweep's later subsets): made in the pass instead, each
     // run of q its own. They live from the pass to the 2-way totals: at most
     // `PASS_TABLE_BYTES` for a group. A target of many levels, whose tables (one per
-    // run of q) have more cells than the original has records, mostly of none, has them
-    // counted from the rows instead: zeroing and adding the tables would cost more.
+    // run of q) have more cells than the original has rows (a record each: the pass
+    // takes no counted cells), mostly empty, has them counted from the rows instead:
+    // zeroing and adding the tables would cost more.
     let mut table_bytes = 0usize;
     let joint_wanted: Vec<bool> = group
         .clone()

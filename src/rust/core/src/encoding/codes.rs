@@ -224,8 +224,8 @@ impl CodeSource for FactorCodes<'_> {
     fn for_each_in(&self, rows: std::ops::Range<usize>, mut f: impl FnMut(usize, u32)) {
         let table = self.table.as_slice();
         for (i, &r) in self.raw[rows].iter().enumerate() {
-            // SAFETY: `new` checked every code to be NA (0 once clamped) or a level of
-            // the table, `1..table.len()`.
+            // SAFETY: `new` or `marked` (`checked`) found every code to be NA (0 once
+            // clamped) or a level of the table, `1..table.len()`.
             f(i, unsafe { *table.get_unchecked(r.max(0) as usize) });
         }
     }

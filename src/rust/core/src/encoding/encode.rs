@@ -81,8 +81,9 @@ pub struct EncodedVar<'a> {
     pub magnitudes: Option<Vec<RawColumn<'a>>>,
     /// Per dataset, its records at each level once counted (`level_counts`), kept for
     /// variables of at most `KEPT_COUNT_LEVELS` levels: counted when the variable is
-    /// made (which levels occur), and read again for R (levels on one side, distinct
-    /// values) and for the targets' margins.
+    /// made (which levels occur) or, for a synthesis's factor whose codes were only
+    /// marked and whole numbers only marked, when first asked for; read for R (levels
+    /// on one side, distinct values) and for the targets' margins.
     counted: Vec<OnceLock<Vec<u64>>>,
 }
 
@@ -514,7 +515,8 @@ fn whole_codes<'a>(
 }
 
 /// The common case of numeric keys and targets (ages, counts, rounded amounts): whole
-/// numbers in a narrow range, coded through a table instead of hashing every value.
+/// numbers in a narrow range, coded by offset (every value of the range occurs) or
+/// through a table instead of hashing every value.
 /// `None` when the values are not such; the codes are those `encode_numeric` defines.
 fn encode_whole_numbers<'a>(columns: &[RawColumn<'_>]) -> Option<EncodedVar<'a>> {
     use rayon::prelude::*;
