@@ -327,6 +327,7 @@ impl<'a> LevelCodes<'a> {
 
     /// Owned codes of `len` rows (`codes`, each `< n_levels`) in the narrowest width
     /// for `n_levels` levels.
+    #[inline(always)]
     pub fn narrow_from_iter(len: usize, n_levels: u32, codes: impl Iterator<Item = u32>) -> Self {
         match code_width(n_levels) {
             1 => LevelCodes::U8(memory::collected(len, codes.map(|c| c as u8))),

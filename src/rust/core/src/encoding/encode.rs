@@ -11,6 +11,7 @@
 pub use crate::codes::NA_INTEGER;
 use crate::codes::{FactorCodes, LevelCodes};
 use crate::error::{check_row_count, CoreError, CoreResult};
+use crate::whole_doubles::{for_each_slot, offset_bytes, ranked_codes as ranked_double_codes, read_doubles};
 use crate::workers::{chunks_by_cost, ShouldStop, Workers};
 use hashbrown::HashMap;
 use std::borrow::Cow;
@@ -23,7 +24,7 @@ pub fn is_r_na(x: f64) -> bool {
 }
 
 /// The low 32 bits of R's `NA_real_`.
-const R_NA_LOW_WORD: u32 = 1954;
+pub const R_NA_LOW_WORD: u32 = 1954;
 
 /// One dataset's column, borrowed from R.
 #[derive(Debug, Clone, Copy)]
@@ -268,18 +269,7 @@ fn whole_range(col: &RawColumn<'_>) -> Option<(i64, i64, bool)> {
 /// vectors have the comparisons of 32-bit integers that the baseline's lack (more than
 /// twice as fast on Adult's columns).
 fn integer_range(x: &[i32]) -> (i32, i32, bool) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has the feature the function is compiled for.
-        return unsafe { integer_range_avx2(x) };
-    }
-    integer_range_portable(x)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn integer_range_avx2(x: &[i32]) -> (i32, i32, bool) {
-    integer_range_portable(x)
+    crate::avx2_if_present!(integer_range_portable(x: &[i32]) -> (i32, i32, bool))
 }
 
 #[inline(always)]
@@ -303,57 +293,26 @@ fn whole_doubles_range(x: &[f64]) -> Option<(i64, i64, bool)> {
     quick_whole_doubles_range(x).unwrap_or_else(|| exact_whole_doubles_range(x))
 }
 
-/// Below 2^51 in magnitude, adding and then subtracting 1.5 * 2^52 rounds a double to
-/// a whole number: it is unchanged exactly when it is one.
-const ROUNDING_SHIFT: f64 = 6_755_399_441_055_744.0;
-
 /// `Some(whole_range)` when every value is a whole number below 2^51 in magnitude or
 /// NaN (`Some(None)` when a NaN is not R's NA: a level of its own); `None` when this
-/// pass cannot tell (then `exact_whole_doubles_range` decides). Four lanes without
-/// branches (min and max as comparisons, which NaN never wins; R's NA told from other
-/// NaN by its low word): the test and the bounds go two at a time in vector
-/// registers. Twice as fast as the exact pass on columns of 5,000 values, 1.3-1.4
-/// times on 1e7; a column with a fraction is read once more than before (the exact
-/// pass stops at the first), a small part of the hashing that then codes it.
+/// read cannot tell (then `exact_whole_doubles_range` decides): one read without
+/// branches (whole_doubles.rs). Twice as fast as
+/// the exact pass on columns of 5,000 values without AVX2, eight times with it; a
+/// column with a fraction is read once more than before (the exact pass stops at the
+/// first), a small part of the hashing that then codes it.
 fn quick_whole_doubles_range(x: &[f64]) -> Option<Option<(i64, i64, bool)>> {
-    const LANES: usize = 4;
-    let mut lo = [f64::INFINITY; LANES];
-    let mut hi = [f64::NEG_INFINITY; LANES];
-    let mut whole = [true; LANES];
-    let mut nan = [false; LANES];
-    let mut other_nan = [false; LANES];
-    let mut lane = |i: usize, v: f64| {
-        let is_nan = v.is_nan();
-        whole[i] &= ((v + ROUNDING_SHIFT) - ROUNDING_SHIFT == v) | is_nan;
-        nan[i] |= is_nan;
-        other_nan[i] |= is_nan & (v.to_bits() as u32 != R_NA_LOW_WORD);
-        lo[i] = if v < lo[i] { v } else { lo[i] };
-        hi[i] = if v > hi[i] { v } else { hi[i] };
-    };
-    let chunks = x.chunks_exact(LANES);
-    let tail = chunks.remainder();
-    for c in chunks {
-        for (i, &v) in c.iter().enumerate() {
-            lane(i, v);
-        }
-    }
-    for (i, &v) in tail.iter().enumerate() {
-        lane(i, v);
-    }
-    let lo = lo.into_iter().fold(f64::INFINITY, f64::min);
-    let hi = hi.into_iter().fold(f64::NEG_INFINITY, f64::max);
+    let read = read_doubles(x);
     let limit = (1u64 << 51) as f64;
-    if !whole.iter().all(|&w| w) || lo < -limit || hi > limit {
+    if read.fraction || read.lo < -limit || read.hi > limit {
         return None;
     }
-    if other_nan.iter().any(|&n| n) {
+    if read.other_nan {
         return Some(None);
     }
-    let missing = nan.iter().any(|&n| n);
-    if lo > hi {
-        return Some(Some((i64::MAX, i64::MIN, missing)));
+    if read.lo > read.hi {
+        return Some(Some((i64::MAX, i64::MIN, read.nan)));
     }
-    Some(Some((lo as i64, hi as i64, missing)))
+    Some(Some((read.lo as i64, read.hi as i64, read.nan)))
 }
 
 /// `whole_range` of doubles, value by value.
@@ -396,15 +355,23 @@ fn offset_of(v: f64, lo: f64) -> usize {
 /// Marks in `present` each value of a column that `whole_range` accepted, at its
 /// offset from `lo` (the span fits `present`).
 fn mark_whole_values(col: &RawColumn<'_>, lo: i64, present: &mut [bool]) {
+    crate::avx2_if_present!(mark_whole_values_portable(col: &RawColumn<'_>, lo: i64, present: &mut [bool]) -> ())
+}
+
+#[inline(always)]
+fn mark_whole_values_portable(col: &RawColumn<'_>, lo: i64, present: &mut [bool]) {
     match col {
         RawColumn::Integer(x) => {
             x.iter().filter(|&&v| v != NA_INTEGER).for_each(|&v| present[(v as i64 - lo) as usize] = true)
         }
         RawColumn::Double(x) => {
             // Every value is a whole number within 2^53 or missing (`whole_range`): the
-            // difference is exact, less than the span.
-            let lo = lo as f64;
-            x.iter().filter(|v| !v.is_nan()).for_each(|&v| present[offset_of(v, lo)] = true)
+            // difference is exact, less than the span. NaN marks a last slot, so that no
+            // value branches.
+            let span = present.len() as u32;
+            let mut marked = vec![false; present.len() + 1];
+            for_each_slot(x, lo as f64, span, |_, slot| marked[slot] = true);
+            present.copy_from_slice(&marked[..present.len()]);
         }
         RawColumn::Factor { .. } => {}
     }
@@ -412,8 +379,14 @@ fn mark_whole_values(col: &RawColumn<'_>, lo: i64, present: &mut [bool]) {
 
 /// Counts in `counts` each value of a column that `whole_range` accepted, at its
 /// offset from `lo` (the span fits `counts`); returns its missing values. Columns have
-/// at most 2^31 - 1 rows (`check_rows`): a count fits.
+/// at most 2^31 - 1 rows (`check_rows`): a count fits. Compiled for AVX2 where the CPU
+/// has it, for the offsets of doubles.
 fn count_whole_values(col: &RawColumn<'_>, lo: i64, counts: &mut [u32]) -> u64 {
+    crate::avx2_if_present!(count_whole_values_portable(col: &RawColumn<'_>, lo: i64, counts: &mut [u32]) -> u64)
+}
+
+#[inline(always)]
+fn count_whole_values_portable(col: &RawColumn<'_>, lo: i64, counts: &mut [u32]) -> u64 {
     // Lanes cost their zeroing and adding up, four words an offset: worth it for a
     // column of more rows than that (runs of one value are then likely).
     if counts.len() <= LANED_SPAN && 2 * counts.len() <= col.len() {
@@ -430,10 +403,12 @@ fn count_whole_values(col: &RawColumn<'_>, lo: i64, counts: &mut [u32]) -> u64 {
 const LANED_SPAN: usize = 1 << 14;
 
 /// `count_whole_values` in four lanes, the missing values in a last slot.
+#[inline(always)]
 fn count_whole_values_in_lanes(col: &RawColumn<'_>, lo: i64, counts: &mut [u32]) -> u64 {
     const LANES: usize = 4;
     let span = counts.len();
     let mut lanes = vec![[0u32; LANES]; span + 1];
+    #[inline(always)]
     fn add<T: Copy>(values: &[T], lanes: &mut [[u32; LANES]], slot: impl Fn(T) -> usize) {
         let mut quads = values.chunks_exact(LANES);
         for quad in quads.by_ref() {
@@ -450,8 +425,8 @@ fn count_whole_values_in_lanes(col: &RawColumn<'_>, lo: i64, counts: &mut [u32])
             add(x, &mut lanes, |v| if v == NA_INTEGER { span } else { (v as i64 - lo) as usize });
         }
         RawColumn::Double(x) => {
-            let lo = lo as f64;
-            add(x, &mut lanes, |v| if v.is_nan() { span } else { offset_of(v, lo) });
+            // NaN counted in the last slot, without a branch.
+            for_each_slot(x, lo as f64, span as u32, |i, slot| lanes[slot][i % LANES] += 1);
         }
         RawColumn::Factor { .. } => {}
     }
@@ -462,6 +437,7 @@ fn count_whole_values_in_lanes(col: &RawColumn<'_>, lo: i64, counts: &mut [u32])
 }
 
 /// `count_whole_values` one value at a time.
+#[inline(always)]
 fn count_whole_values_one_by_one(col: &RawColumn<'_>, lo: i64, counts: &mut [u32]) -> u64 {
     let mut missing = 0u64;
     match col {
@@ -487,8 +463,46 @@ fn count_whole_values_one_by_one(col: &RawColumn<'_>, lo: i64, counts: &mut [u32
     missing
 }
 
+/// The codes of a column that `whole_range` accepted, each value's level its offset
+/// from `lo` (every value of the range occurs), or `missing`.
+fn offset_codes(col: &RawColumn<'_>, lo: i64, n_levels: u32, missing: u32) -> LevelCodes<'static> {
+    crate::avx2_if_present!(offset_codes_portable(col: &RawColumn<'_>, lo: i64, n_levels: u32, missing: u32) -> LevelCodes<'static>)
+}
+
+#[inline(always)]
+fn offset_codes_portable(col: &RawColumn<'_>, lo: i64, n_levels: u32, missing: u32) -> LevelCodes<'static> {
+    match col {
+        RawColumn::Double(x) if n_levels <= 256 => LevelCodes::U8(offset_bytes(x, lo as f64, missing as u8)),
+        _ => whole_codes(col, lo, n_levels, missing, |o| o as u32),
+    }
+}
+
+/// The codes of a column that `whole_range` accepted, each value's level `rank[offset
+/// from lo]`, or `missing`.
+fn ranked_codes(col: &RawColumn<'_>, lo: i64, n_levels: u32, missing: u32, rank: &[u32]) -> LevelCodes<'static> {
+    crate::avx2_if_present!(ranked_codes_portable(col: &RawColumn<'_>, lo: i64, n_levels: u32, missing: u32, rank: &[u32]) -> LevelCodes<'static>)
+}
+
+#[inline(always)]
+fn ranked_codes_portable(
+    col: &RawColumn<'_>,
+    lo: i64,
+    n_levels: u32,
+    missing: u32,
+    rank: &[u32],
+) -> LevelCodes<'static> {
+    match col {
+        RawColumn::Double(x) if n_levels <= 256 => LevelCodes::U8(ranked_double_codes(x, lo as f64, rank, missing)),
+        RawColumn::Double(x) if n_levels <= 1 << 16 => {
+            LevelCodes::U16(ranked_double_codes(x, lo as f64, rank, missing))
+        }
+        _ => whole_codes(col, lo, n_levels, missing, |o| rank[o]),
+    }
+}
+
 /// The codes of a column that `whole_range` accepted: `code(offset from lo)`, or
 /// `missing` for a missing value, in the narrowest width for `n_levels` levels.
+#[inline(always)]
 fn whole_codes<'a>(
     col: &RawColumn<'_>,
     lo: i64,
@@ -573,14 +587,14 @@ fn encode_whole_numbers<'a>(columns: &[RawColumn<'_>]) -> Option<EncodedVar<'a>>
     let codes: Vec<LevelCodes<'a>> = if offsets.len() == span {
         // Every value of the range occurs (ages, hours): a value's level is its offset,
         // and the codes are a subtraction, without a table.
-        columns.par_iter().map(|c| whole_codes(c, lo, n_levels, missing_code, |o| o as u32)).collect()
+        columns.par_iter().map(|c| offset_codes(c, lo, n_levels, missing_code)).collect()
     } else {
         // Read only at the offsets present: zeroed memory elsewhere is never used.
         let mut rank = vec![0u32; span];
         for (level, &o) in offsets.iter().enumerate() {
             rank[o] = level as u32;
         }
-        columns.par_iter().map(|c| whole_codes(c, lo, n_levels, missing_code, |o| rank[o])).collect()
+        columns.par_iter().map(|c| ranked_codes(c, lo, n_levels, missing_code, &rank)).collect()
     };
     // Which levels occur in each column, read at the levels' offsets.
     let present_by_level: Vec<Vec<bool>> = present

@@ -18,6 +18,7 @@ pub fn filled<T: Copy>(len: usize, value: T) -> Vec<T> {
 }
 
 /// `iter` (of exactly `len` items) collected, on huge pages when large.
+#[inline(always)]
 pub fn collected<T>(len: usize, iter: impl IntoIterator<Item = T>) -> Vec<T> {
     let mut v: Vec<T> = with_capacity(len);
     v.extend(iter);
