@@ -19,6 +19,6 @@ pub use counting::{
     plan, rows_by_q, sweep, two_way_tables,
 };
 pub use distances::{distance, distance_tables, nearest, search_order};
-pub use encoding::{codes, encode, level_overlap, whole_doubles};
+pub use encoding::{codes, encode, level_overlap, whole_numbers};
 pub use record_level::{identification, record_keys, records};
 pub use runtime::{error, memory, workers};
