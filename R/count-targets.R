@@ -85,15 +85,16 @@ dataset_where <- function(j, m) {
 # `records`, and the `rows` counted in R (records or cells), or, for a database table,
 # the rows its queries returned.
 input_table <- function(datasets, records, fetch, m) {
-  labels <- vapply(seq_along(datasets) - 1L, dataset_label, character(1), m = m)
-  source <- vapply(datasets, function(x) {
-    if (is_db_table(x)) "database" else if (is_cell_counts(x)) "counted cells" else "records"
-  }, character(1))
-  rows <- vapply(seq_along(datasets), function(j) {
-    x <- datasets[[j]]
-    if (is_db_table(x)) sum(fetch$rows[fetch$dataset == labels[j]]) else as.double(nrow(x))
-  }, numeric(1))
-  vctrs::new_data_frame(list(dataset = labels, source = unname(source), records = as.double(records), rows = rows))
+  n <- length(datasets)
+  labels <- c("original", paste("synthesis", seq_len(m))[seq_len(m)], rep("control", n - m - 1L))
+  source <- rep("records", n)
+  source[vapply(datasets, is_cell_counts, logical(1), USE.NAMES = FALSE)] <- "counted cells"
+  in_database <- vapply(datasets, is_db_table, logical(1), USE.NAMES = FALSE)
+  source[in_database] <- "database"
+  # A data frame's rows are its first column's length (no nrow() method lookups).
+  rows <- as.double(lengths(lapply(datasets, .subset2, 1L), use.names = FALSE))
+  for (j in which(in_database)) rows[j] <- sum(fetch$rows[fetch$dataset == labels[j]])
+  vctrs::new_data_frame(list(dataset = labels, source = source, records = as.double(records), rows = rows))
 }
 
 # Lines saying how the data were given, when some were not records: counted cells, or

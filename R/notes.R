@@ -107,16 +107,24 @@ targets_notes <- function(raws, targets, keys, enc, m, digits) {
   tcap <- lapply(raws, function(raw) .subset2(.subset2(raw, "stats"), "TCAP_synthpop"))
   norig <- vapply(raws, function(raw) as.integer(.subset2(.subset2(raw, "stats"), "Nd")[1]), integer(1),
                   USE.NAMES = FALSE)
-  # disclosure_notes()'s own tests, target by target.
+  # disclosure_notes()'s own tests.
   own <- if (length(enc$adjusted) > 0 || length(enc$label_gaps) > 0) {
     rep(TRUE, n)
   } else {
-    vapply(seq_len(n), function(i) {
-      distinct <- enc$info[[targets[i]]]$original_distinct
-      # (Not FALSE for certain, as an NA count would be: disclosure_notes() decides.)
-      !isFALSE((!is.null(distinct) && distinct > norig[i] / 2) || is_one_sided_target(enc, targets[i]) ||
-                 length(tcap[[i]]) != m)
-    }, logical(1))
+    # For all targets at once, as disclosure_notes() decides target by target
+    # (nearly unique, one-sided, TCAP of another length); a count that is not one
+    # number, or NA, leaves it to disclosure_notes().
+    info <- (enc$info %||% list())[targets]
+    distinct <- lapply(info, .subset2, "original_distinct")
+    one_number <- lengths(distinct) == 1L
+    not_nearly_unique <- lengths(distinct) == 0L
+    fewer <- unlist(distinct[one_number], use.names = FALSE) <= norig[one_number] / 2
+    not_nearly_unique[one_number] <- !is.na(fewer) & fewer
+    flags <- (enc$synthpop_misaligned %||% enc$one_sided)[targets]
+    flagged <- if (is.null(flags)) rep(FALSE, n) else !is.na(flags) & flags
+    numeric_or_unknown <- vapply(info, is.null, logical(1)) |
+      !vapply(lapply(info, .subset2, "numeric_levels"), is.null, logical(1))
+    !(not_nearly_unique & !(flagged & numeric_or_unknown) & lengths(tcap) == m)
   }
   notes <- vector("list", n)
   common <- which(!own)
@@ -126,10 +134,7 @@ targets_notes <- function(raws, targets, keys, enc, m, digits) {
     joined <- do.call(paste, c(lapply(seq_len(m), function(j) values[seq.int(j, by = m, length.out = length(common))]),
                                sep = ", "))
     text <- sprintf(tcap_synthpop_note, joined)
-    notes[common] <- lapply(text, function(s) {
-      names(s) <- two_definition_measure
-      s
-    })
+    notes[common] <- lapply(text, `names<-`, two_definition_measure)
   }
   for (i in which(own)) {
     x <- list(target = targets[[i]], Norig = norig[i], measures = list(TCAP_synthpop = tcap[[i]]), digits = digits,
