@@ -133,18 +133,7 @@ impl<'a> FactorCodes<'a> {
 /// NA nor a level. Where the CPU has AVX2, compiled for it: the shifts of eight lanes
 /// then take a few instructions for eight rows.
 fn mark_raw_codes(raw: &[i32], n_codes: usize) -> Result<u64, i32> {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has the feature the function is compiled for.
-        return unsafe { mark_raw_codes_avx2(raw, n_codes) };
-    }
-    mark_raw_codes_portable(raw, n_codes)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn mark_raw_codes_avx2(raw: &[i32], n_codes: usize) -> Result<u64, i32> {
-    mark_raw_codes_portable(raw, n_codes)
+    crate::avx2_if_present!(mark_raw_codes_portable(raw: &[i32], n_codes: usize) -> Result<u64, i32>)
 }
 
 #[inline(always)]
