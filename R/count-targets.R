@@ -91,8 +91,9 @@ input_table <- function(datasets, records, fetch, m) {
   source[vapply(datasets, is_cell_counts, logical(1), USE.NAMES = FALSE)] <- "counted cells"
   in_database <- vapply(datasets, is_db_table, logical(1), USE.NAMES = FALSE)
   source[in_database] <- "database"
-  # A data frame's rows are its first column's length (no nrow() method lookups).
-  rows <- as.double(lengths(lapply(datasets, .subset2, 1L), use.names = FALSE))
+  # A data frame's rows from its row names (no nrow() method lookups; a first column
+  # that is a matrix or a data frame has another length).
+  rows <- as.double(vapply(datasets, .row_names_info, integer(1), type = 2L, USE.NAMES = FALSE))
   for (j in which(in_database)) rows[j] <- sum(fetch$rows[fetch$dataset == labels[j]])
   vctrs::new_data_frame(list(dataset = labels, source = source, records = as.double(records), rows = rows))
 }

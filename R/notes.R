@@ -112,8 +112,8 @@ targets_notes <- function(raws, targets, keys, enc, m, digits) {
     rep(TRUE, n)
   } else {
     # For all targets at once, as disclosure_notes() decides target by target
-    # (nearly unique, one-sided, TCAP of another length); a count that is not one
-    # number, or NA, leaves it to disclosure_notes().
+    # (nearly unique, one-sided, TCAP of another length); an NA count of distinct
+    # values leaves it to disclosure_notes().
     info <- (enc$info %||% list())[targets]
     distinct <- lapply(info, .subset2, "original_distinct")
     one_number <- lengths(distinct) == 1L

@@ -28,3 +28,15 @@ test_that("database text columns are not said to be adjusted, and query time onl
   # Two prints of one object say the same.
   expect_identical(capture.output(print(md, plot = FALSE)), out)
 })
+
+test_that("input_table() counts a dataset's rows, whatever its first column", {
+  # A matrix or a data frame as the first column has another length than the rows.
+  plain <- data.frame(z = I(matrix(1:6, 3)), b = 4:6)
+  packed <- data.frame(b = 1:3)
+  packed$inner <- data.frame(u = 1:3, v = 4:6, w = 7:9, x = 1:3)
+  packed <- packed[c("inner", "b")]
+  got <- synthrisk:::input_table(list(plain, packed, data.frame(a = 1:5)), c(3, 3, 5), NULL, 1L)
+  expect_identical(got$rows, c(3, 3, 5))
+  expect_identical(got$dataset, c("original", "synthesis 1", "control"))
+  expect_identical(got$source, rep("records", 3))
+})

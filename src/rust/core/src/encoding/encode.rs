@@ -354,8 +354,8 @@ fn offset_of(v: f64, lo: f64) -> usize {
     unsafe { (v - lo).to_int_unchecked::<u32>() as usize }
 }
 
-/// Marks in `present` each value of a column that `whole_range` accepted, at its
-/// offset from `lo` (the span fits `present`).
+/// Marks in `present` (all false, as long as the span) each value of a column that
+/// `whole_range` accepted, at its offset from `lo`.
 fn mark_whole_values(col: &RawColumn<'_>, lo: i64, present: &mut [bool]) {
     crate::avx2_if_present!(mark_whole_values_portable(col: &RawColumn<'_>, lo: i64, present: &mut [bool]) -> ())
 }

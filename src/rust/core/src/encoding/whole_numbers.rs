@@ -5,8 +5,10 @@
 //! AVX2 where the CPU has it (runtime detection): the package is built for the
 //! baseline x86-64, whose two-double vectors lack the blends, conversions and gathers
 //! these need, and the compiler left the baseline loops scalar (0.8 against 0.2 ns a
-//! value for a range, SD2011's ages). Both versions give the same result, which a test
-//! holds on random columns.
+//! value for a range, SD2011's ages). Both versions give the same result for the
+//! columns the encoding passes them (whole numbers within the range it found, or R's
+//! NA; a bound of zero may be -0 in one and 0 in the other, the same whole number),
+//! which a test holds on random columns.
 
 use crate::encode::R_NA_LOW_WORD;
 
@@ -224,11 +226,17 @@ unsafe fn for_each_slot_avx2(x: &[f64], lo: f64, nan_slot: u32, mut each: impl F
 /// has values that do not occur (its levels are the ranks of those that do).
 pub fn ranked_codes<T: RankedCode>(x: &[f64], lo: f64, rank: &[u32], missing: u32) -> Vec<T> {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") && !rank.is_empty() {
+    if std::arch::is_x86_feature_detected!("avx2") && gathers_within(rank) {
         // SAFETY: the CPU has the feature the function is compiled for.
         return unsafe { ranked_codes_avx2(x, lo, rank, missing) };
     }
     ranked_codes_portable(x, lo, rank, missing)
+}
+
+/// Whether a gather can reach every entry of `rank` and none beyond: its offsets are
+/// signed 32-bit, clamped to the last entry (the encoding's tables hold at most 2^22).
+fn gathers_within(rank: &[u32]) -> bool {
+    !rank.is_empty() && rank.len() <= i32::MAX as usize
 }
 
 /// A width of `ranked_codes`: a byte or two a code.
@@ -316,7 +324,7 @@ unsafe fn ranked_codes_avx2<T: RankedCode>(x: &[f64], lo: f64, rank: &[u32], mis
 /// AVX2.
 pub fn ranked_integer_codes<T: RankedCode>(x: &[i32], lo: i32, rank: &[u32], missing: u32) -> Vec<T> {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") && !rank.is_empty() {
+    if std::arch::is_x86_feature_detected!("avx2") && gathers_within(rank) {
         // SAFETY: the CPU has the feature the function is compiled for.
         return unsafe { ranked_integer_codes_avx2(x, lo, rank, missing) };
     }
