@@ -261,7 +261,7 @@ fn whole_range(col: &RawColumn<'_>) -> Option<(i64, i64, bool)> {
             }
             Some((lo as i64, hi as i64, missing))
         }
-        RawColumn::Double(x) => whole_numbers_range(x),
+        RawColumn::Double(x) => whole_doubles_range(x),
         RawColumn::Factor { .. } => None,
     }
 }
@@ -290,19 +290,19 @@ fn integer_range_portable(x: &[i32]) -> (i32, i32, bool) {
 /// `whole_range` of doubles: first a pass without branches that accepts columns of
 /// whole numbers below 2^51 in magnitude, NaN allowed (most numeric keys and targets);
 /// a column it cannot accept (a fraction, an infinity, a larger number) is read again
-/// value by value (`exact_whole_numbers_range`), which decides.
-fn whole_numbers_range(x: &[f64]) -> Option<(i64, i64, bool)> {
-    quick_whole_numbers_range(x).unwrap_or_else(|| exact_whole_numbers_range(x))
+/// value by value (`exact_whole_doubles_range`), which decides.
+fn whole_doubles_range(x: &[f64]) -> Option<(i64, i64, bool)> {
+    quick_whole_doubles_range(x).unwrap_or_else(|| exact_whole_doubles_range(x))
 }
 
 /// `Some(whole_range)` when every value is a whole number below 2^51 in magnitude or
 /// NaN (`Some(None)` when a NaN is not R's NA: a level of its own); `None` when this
-/// read cannot tell (then `exact_whole_numbers_range` decides): one read without
-/// branches (whole_numbers.rs). Twice as fast as
-/// the exact pass on columns of 5,000 values without AVX2, eight times with it; a
-/// column with a fraction is read once more than before (the exact pass stops at the
-/// first), a small part of the hashing that then codes it.
-fn quick_whole_numbers_range(x: &[f64]) -> Option<Option<(i64, i64, bool)>> {
+/// read cannot tell (then `exact_whole_doubles_range` decides): one read without
+/// branches (whole_numbers.rs). Twice as fast as the exact pass on columns of 5,000
+/// values without AVX2, eight times with it; a column with a fraction is read once
+/// more than before (the exact pass stops at the first), a small part of the hashing
+/// that then codes it.
+fn quick_whole_doubles_range(x: &[f64]) -> Option<Option<(i64, i64, bool)>> {
     let read = read_doubles(x);
     let limit = (1u64 << 51) as f64;
     if read.fraction || read.lo < -limit || read.hi > limit {
@@ -318,7 +318,7 @@ fn quick_whole_numbers_range(x: &[f64]) -> Option<Option<(i64, i64, bool)>> {
 }
 
 /// `whole_range` of doubles, value by value.
-fn exact_whole_numbers_range(x: &[f64]) -> Option<(i64, i64, bool)> {
+fn exact_whole_doubles_range(x: &[f64]) -> Option<(i64, i64, bool)> {
     // `as` saturates (and sends NaN to 0), so the round trip holds only for whole
     // numbers within i64; NaN (R's NA among them), fractions and infinities fail it:
     // R's NA is missing, any other ends the scan.
@@ -857,20 +857,20 @@ mod tests {
             })
             .collect();
         for x in cases.iter().chain(&random) {
-            let quick = quick_whole_numbers_range(x);
-            let exact = exact_whole_numbers_range(x);
+            let quick = quick_whole_doubles_range(x);
+            let exact = exact_whole_doubles_range(x);
             if let Some(decided) = quick {
                 assert_eq!(decided, exact, "{x:?}");
             }
-            assert_eq!(whole_numbers_range(x), exact, "{x:?}");
+            assert_eq!(whole_doubles_range(x), exact, "{x:?}");
         }
         // Whole numbers below 2^51 and NA (signalling or quiet, either sign) are decided
         // by the quick pass; beyond 2^51 it leaves the column to the exact one.
-        assert_eq!(quick_whole_numbers_range(&[3.0, na, -2.0, 7.0, -0.0]), Some(Some((-2, 7, true))));
-        assert_eq!(quick_whole_numbers_range(&[f64::from_bits(0xFFF8_0000_0000_07A2), 1.0]), Some(Some((1, 1, true))));
-        assert_eq!(quick_whole_numbers_range(&[f64::NAN, 1.0]), Some(None));
-        assert_eq!(quick_whole_numbers_range(&[f64::from_bits(0xC320_0000_0000_0001)]), None);
-        assert_eq!(whole_numbers_range(&[f64::from_bits(0xC320_0000_0000_0001)]), None);
+        assert_eq!(quick_whole_doubles_range(&[3.0, na, -2.0, 7.0, -0.0]), Some(Some((-2, 7, true))));
+        assert_eq!(quick_whole_doubles_range(&[f64::from_bits(0xFFF8_0000_0000_07A2), 1.0]), Some(Some((1, 1, true))));
+        assert_eq!(quick_whole_doubles_range(&[f64::NAN, 1.0]), Some(None));
+        assert_eq!(quick_whole_doubles_range(&[f64::from_bits(0xC320_0000_0000_0001)]), None);
+        assert_eq!(whole_doubles_range(&[f64::from_bits(0xC320_0000_0000_0001)]), None);
     }
 
     /// Counting in lanes gives the counts of counting one by one: integers and doubles,
