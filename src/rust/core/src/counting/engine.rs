@@ -854,13 +854,20 @@ fn plain_parts(
     Ok((parts, tables))
 }
 
+/// What a q with original records costs the plain pass beyond its records, in records
+/// (`plain_q_runs`): its sums over levels and its tallies. With the records alone,
+/// Adult's second run (3,047 q against 2,005) took 190 us longer on two threads; at
+/// 6, 12 and 24 its crossing took 0.982, 0.970 and 0.981 as long (`bench/crossing-ab.R`).
+const Q_COST_RECORDS: usize = 12;
+
 /// The q of the plain pass in one run, or, from `split_rows` records of the original,
-/// in two: the q before the one where the original's records reach half, and the rest
-/// (a q is never split); with their records (the original's and the views'). Two runs
-/// let two threads share the pass over all targets; more would make more sets of key
-/// tables (each run makes its own) for little more. Which run a key combination falls
-/// in depends on the original alone (the original's records before it), so that a
-/// synthesis's tally does not depend on the others counted with it.
+/// in two: the q before the one where the original's cost (its records, and
+/// `Q_COST_RECORDS` for each q that has some) reaches half, and the rest (a q is never
+/// split); with their records (the original's and the views'). Two runs let two
+/// threads share the pass over all targets; more would make more sets of key tables
+/// (each run makes its own) for little more. Which run a key combination falls in
+/// depends on the original alone (its records and key combinations before it), so that
+/// a synthesis's tally does not depend on the others counted with it.
 fn plain_q_runs(
     rows_orig: &RowsByQ,
     view_rows: &[&RowsByQ],
@@ -874,9 +881,18 @@ fn plain_q_runs(
     if n_orig < split_rows.max(2) {
         return vec![(0..n_q, records_in(0..n_q))];
     }
-    let half = n_orig / 2;
-    // The first q with half the original's records before it (offsets ascend).
-    let middle = rows_orig.offsets[..n_q].partition_point(|&before| before < half);
+    // The first q with half the original's cost before it.
+    let offsets = &rows_orig.offsets;
+    let cost_of = |q: usize| offsets[q + 1] - offsets[q] + if offsets[q + 1] > offsets[q] { Q_COST_RECORDS } else { 0 };
+    let half = (0..n_q).map(cost_of).sum::<usize>() / 2;
+    let mut before = 0;
+    let middle = (0..n_q)
+        .find(|&q| {
+            let reached = before >= half;
+            before += cost_of(q);
+            reached
+        })
+        .unwrap_or(n_q);
     if middle >= n_q {
         return vec![(0..n_q, records_in(0..n_q))];
     }
@@ -1015,6 +1031,44 @@ mod tests {
 
     /// An index made ahead counts as the engine's own; an index of other keys is an
     /// error, not counts on the wrong keys.
+    /// The plain pass's two runs of q split where the original's cost (records, and
+    /// `Q_COST_RECORDS` per q with some) first reaches half, as a prefix sum over every
+    /// q finds it; the views' rows count only in the runs' records.
+    #[test]
+    fn q_runs_split_where_the_originals_cost_reaches_half() {
+        let mut rng = crate::test_random::XorShift::new(30);
+        for case in 0..300 {
+            let n_q = 1 + rng.below(60) as usize;
+            let rows = |rng: &mut XorShift| -> Vec<u32> {
+                let n = rng.below(400) as usize;
+                // Some q empty, some crowded.
+                (0..n).map(|_| (rng.below(n_q as u64) * rng.below(2).max(1)) as u32 % n_q as u32).collect()
+            };
+            let (orig, view) = (rows(&mut rng), rows(&mut rng));
+            let (r_orig, r_view) = (RowsByQ::new(&orig, n_q), RowsByQ::new(&view, n_q));
+            let runs = plain_q_runs(&r_orig, &[&r_view], n_q, 2);
+            let mut per_q = vec![0usize; n_q];
+            for &q in &orig {
+                per_q[q as usize] += 1;
+            }
+            let cost: Vec<usize> = per_q.iter().map(|&n| if n > 0 { n + Q_COST_RECORDS } else { 0 }).collect();
+            let total: usize = cost.iter().sum();
+            let mut prefix = vec![0usize; n_q + 1];
+            for q in 0..n_q {
+                prefix[q + 1] = prefix[q] + cost[q];
+            }
+            let middle = (0..n_q).find(|&q| prefix[q] >= total / 2).unwrap_or(n_q);
+            let records =
+                |q: std::ops::Range<usize>| orig.iter().chain(&view).filter(|&&x| q.contains(&(x as usize))).count();
+            let expected = if orig.len() < 2 || middle >= n_q {
+                vec![(0..n_q, records(0..n_q))]
+            } else {
+                vec![(0..middle, records(0..middle)), (middle..n_q, records(middle..n_q))]
+            };
+            assert_eq!(runs, expected, "case {case}");
+        }
+    }
+
     #[test]
     fn an_index_made_ahead_counts_as_the_engines_and_only_for_its_keys() {
         let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15u64);
