@@ -20,7 +20,7 @@ docs: setup
 
 install: setup-runtime
 	@mkdir -p $(R_LIB)
-	R CMD INSTALL --no-multiarch --library=$(R_LIB) . >/tmp/synthrisk-install.log 2>&1 || { cat /tmp/synthrisk-install.log; exit 1; }
+	R CMD INSTALL --no-multiarch --library=$(R_LIB) . >.install.log 2>&1 || { cat .install.log; exit 1; }
 
 demo: install
 	@$(RSCRIPT) tools/install-vignettes.R $(R_LIB)

@@ -251,10 +251,18 @@ check_report_thresholds <- function(thresholds, distances, call) {
                      i = "Known measures: {.val {c(known, report_distance_measures)}} (the last {length(report_distance_measures)} with {.code distances = TRUE})."),
                    call = call)
   }
+  units <- stats::setNames(measure_registry$unit, measure_registry$measure)
   for (k in seq_along(thresholds)) {
     v <- thresholds[[k]]
     if (!is.numeric(v) || length(v) != 1 || !is.finite(v)) {
       cli::cli_abort("{.arg thresholds} must give one finite number per measure; {.val {nm[k]}} is {.code {describe_value(v)}}.",
+                     call = call)
+    }
+    # Within the measure's range, else every value or none is above the policy.
+    upper <- if (nm[k] == "AUC") 1 else if (identical(unname(units[nm[k]]), "count")) Inf else 100
+    if (v < 0 || v > upper) {
+      range <- if (is.finite(upper)) paste0("0 to ", upper) else "0 or more"
+      cli::cli_abort("{.arg thresholds} gives {.val {nm[k]}} {.code {describe_value(v)}}, outside its range ({range}).",
                      call = call)
     }
   }

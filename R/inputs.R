@@ -36,6 +36,7 @@ check_syntheses <- function(syn, call) {
     if (!is_db_table(syn[[j]]) && nrow(syn[[j]]) == 0) {
       cli::cli_abort("Synthesis {j} of {.arg object} has no rows.", call = call)
     }
+    if (!is_db_table(syn[[j]])) check_unique_names(syn[[j]], paste0("Synthesis ", j, " of {.arg object}"), call)
   }
 }
 

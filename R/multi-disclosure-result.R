@@ -207,7 +207,14 @@ multi_disclosure_cli <- function(x, to.print, digits) {
   cli::cli_text("Keys: {.val {x$keys}}; {format_count(x$Norig)}{cli::qty(x$Norig)} record{?s} in the original data; {cli::qty(m)}{m} synthes{?is/es}",
                 if (m > 1) " (measures of the synthetic data are means over them)." else ".")
   if ("ident" %in% to.print) {
-    cli::cli_h2("Identity disclosure, % of records: UiO in the original, {ident_col} in the synthetic data")
+    # baseCAPd, which synthpop offers as ident.meas, is read off the original's target
+    # distribution: no measure of the synthetic data, nor of identity.
+    ident_where <- if (identical(ident_col, "baseCAPd")) {
+      "from the original's target distribution (a baseline)"
+    } else {
+      "in the synthetic data"
+    }
+    cli::cli_h2("Identity disclosure, % of records: UiO in the original, {ident_col} {ident_where}")
     ident <- data.frame(UiO = x$ident.orig, x$ident.syn)
     names(ident)[2] <- ident_col
     if (nrow(unique(ident)) == 1) {

@@ -11,8 +11,13 @@ request_target_grouping <- function(family, a, targets, env) {
   x <- a$ngroups_targets
   named <- check_target_names(x, targets, "ngroups_targets", env)
   if (named) {
-    # Named by target: the others are not grouped.
+    # Named by target: the others are not grouped. Checked as given first, so that an
+    # error shows what the user wrote, not the vector filled with zeros.
     given <- x
+    if (!is.numeric(given) || anyNA(given)) {
+      cli::cli_abort(c("{.arg ngroups_targets} must be numbers of groups.",
+                       x = "It is {.code {describe_value(given)}}."), call = env)
+    }
     x <- stats::setNames(rep(0, nt), targets)
     x[names(given)] <- given
   }

@@ -56,6 +56,19 @@ check_data_frame <- function(x, arg, call) {
     cli::cli_abort("{.arg {arg}} must have rows and columns; it has {format_count(nrow(x))}{cli::qty(nrow(x))} row{?s} and {ncol(x)} column{?s}.",
                    call = call)
   }
+  check_unique_names(x, paste0("{.arg ", arg, "}"), call)
+}
+
+# A variable is one column: of two columns of one name, the analyses would read the
+# first and leave the other out without saying so. `what` is cli text naming the
+# dataset.
+check_unique_names <- function(x, what, call) {
+  names <- names(x)
+  if (!anyDuplicated(names)) return(invisible())
+  repeated <- unique(names[duplicated(names)])
+  cli::cli_abort(c(paste0(what, " has more than one column named {.val {repeated}}."),
+                   i = "Each variable must be one column; rename or drop the others."),
+                 call = call)
 }
 
 # `data` (or `control`) of the disclosure functions: a data frame (records or counted
@@ -125,6 +138,13 @@ check_denom_lim <- function(x, call) {
 check_thresholds <- function(x, arg, call) {
   if (!is.numeric(x) || length(x) != 2 || anyNA(x)) {
     cli::cli_abort("{.arg {arg}} must be two numbers, not {.code {describe_value(x)}}.", call = call)
+  }
+  # The first is a number of records, the second a percentage: outside those ranges a
+  # check would flag every pair or level, or none, without saying so.
+  if (x[1] < 0 || x[2] < 0 || x[2] > 100) {
+    cli::cli_abort(c("{.arg {arg}} must be a number of records (0 or more) and a percentage (0 to 100), not {.code {describe_value(x)}}.",
+                     i = "synthpop's defaults are {.code thresh_1way = c(50, 90)} and {.code thresh_2way = c(4, 80)}."),
+                   call = call)
   }
   as.numeric(x)
 }

@@ -429,6 +429,11 @@ test_that("bad arguments are clear errors naming the argument", {
   expect_error(call(thresholds = list(repU = c(1, 2))), "one finite number per measure.*repU")
   expect_error(call(thresholds = list(repU = "1")), "one finite number per measure.*repU")
   expect_error(call(thresholds = list(repU = NA_real_)), "one finite number per measure")
+  # Outside a measure's range every value, or none, would be above the policy.
+  expect_error(call(thresholds = list(repU = -1)), "repU.*-1.*outside its range \\(0 to 100\\)")
+  expect_error(call(thresholds = list(DiSCO = 101)), "DiSCO.*101.*outside its range")
+  expect_error(call(thresholds = list(max_denom = -2)), "max_denom.*-2.*0 or more")
+  expect_error(call(thresholds = list(AUC = 1.5), distances = TRUE), "AUC.*1.5.*0 to 1")
   expect_error(call(thresholds = list(repU = 1, repU = 2)), "more than once")
   expect_error(call(thresholds = "repU"), "named list or named numeric vector")
   expect_error(call(thresholds = list()), "is empty")

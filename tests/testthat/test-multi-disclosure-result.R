@@ -36,6 +36,20 @@ test_that("to.print = 'ident' or 'checks' alone shows no preparation, notes or c
   expect_true(any(grepl("Data preparation", all, fixed = TRUE)))
 })
 
+test_that("the identity heading says where its synthetic-side measure comes from", {
+  heading <- function(meas) {
+    md <- multi.disclosure(sd2011_synds, sd2011, keys = keys4, targets = c("depress", "marital"),
+                           ident.meas = meas, print.flag = FALSE, plot = FALSE)
+    out <- capture.output(print(md, to.print = "ident"))
+    out[grepl("Identity disclosure", out, fixed = TRUE)]
+  }
+  expect_match(heading("repU"), "UiO in the original, repU in the synthetic data", fixed = TRUE)
+  # baseCAPd is read off the original's target distribution, not the synthetic data.
+  base <- heading("baseCAPd")
+  expect_match(paste(base, collapse = " "), "baseCAPd from the original's target distribution", fixed = TRUE)
+  expect_no_match(paste(base, collapse = " "), "in the synthetic data", fixed = TRUE)
+})
+
 test_that("the printout fits the console width, long target names shortened in the table", {
   long <- paste(rep("a_target_with_a_very_long_name", 5), collapse = "_")
   data <- sd2011

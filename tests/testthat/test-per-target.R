@@ -14,6 +14,12 @@ test_that("per-target options: one element per target, named by target, or one f
   g <- synthrisk:::request_target_grouping("multi", list(ngroups_targets = c(income = 20)), targets, NULL)
   expect_equal(g$ngroups, c(0, 0, 20))
   expect_true(g$named)
+  # Named values that are not numbers: the error shows them as given, not filled in.
+  err <- expect_error(synthrisk:::request_target_grouping("multi", list(ngroups_targets = c(income = "a")), targets,
+                                                          NULL))
+  expect_match(conditionMessage(err), "ngroups_targets.*must be numbers of groups")
+  expect_match(conditionMessage(err), 'It is `"a"`', fixed = TRUE)
+  expect_no_match(conditionMessage(err), '"0"', fixed = TRUE)
   expect_identical(synthrisk:::per_target_flags(c(ls = FALSE), targets, NULL), c(TRUE, FALSE, TRUE))
   expect_error(synthrisk:::per_target_list(1:2, targets, "exclude.keys", NULL), "one element per target")
   expect_error(synthrisk:::per_target_levels(c("a", "b"), targets, NULL), "not.targetslev")

@@ -60,8 +60,34 @@ test_that("a number of groups of 1 is an error", {
   expect_arg_error(call_d(keys = keys4, target = "income", ngroups_target = 2.5), "ngroups_target")
 })
 
+test_that("a dataset with two columns of one name is an error naming the column", {
+  # The analyses would read the first "sex" and leave age out without saying so.
+  o <- sd2011
+  names(o)[2] <- "sex"
+  expect_arg_error(disclosure(sd2011_synds, o, keys = c("sex", "region"), target = "depress", print.flag = FALSE),
+                   "`data` has more than one column named \"sex\"")
+  s <- sd2011_synds
+  names(s$syn)[2] <- "sex"
+  expect_arg_error(multi.disclosure(s, sd2011, keys = c("sex", "region"), print.flag = FALSE, plot = FALSE),
+                   "Synthesis 1 of `object` has more than one column named \"sex\"")
+  expect_arg_error(dcr(s$syn, sd2011), "Synthesis 1 of `object` has more than one column named \"sex\"")
+  parts <- holdout_split(sd2011, seed = 1)
+  control <- parts$control
+  names(control)[3:4] <- "edu"
+  expect_arg_error(disclosure(sd2011_train_synds5, parts$train, keys = c("sex", "region"), target = "depress",
+                              control = control, print.flag = FALSE),
+                   "`control` has more than one column named \"edu\"")
+})
+
 test_that("other arguments are checked", {
   expect_arg_error(call_d(keys = keys4, target = "depress", thresh_1way = 50), "thresh_1way")
+  # A negative number of records, or a percentage outside 0-100, would flag every level
+  # or pair, or none.
+  expect_arg_error(call_d(keys = keys4, target = "depress", thresh_1way = c(-5, -5)), "thresh_1way.*-5")
+  expect_arg_error(call_d(keys = keys4, target = "depress", thresh_1way = c(50, 190)), "thresh_1way.*190")
+  expect_arg_error(call_d(keys = keys4, target = "depress", thresh_2way = c(4, -80)), "thresh_2way.*-80")
+  expect_arg_error(multi.disclosure(sd2011_synds, sd2011, keys = keys4, targets = "depress", print.flag = FALSE,
+                                   plot = FALSE, thresh_2way = c(-1, 80)), "thresh_2way.*-1")
   expect_arg_error(call_d(keys = keys4, target = "depress", to.print = "everything"), "to.print.*everything")
   expect_arg_error(call_d(keys = keys4, target = "depress", n_threads = 0), "n_threads")
   expect_arg_error(call_d(keys = keys4, target = "depress", usetargetNA = "yes"), "usetargetNA")
