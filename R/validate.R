@@ -139,13 +139,6 @@ check_thresholds <- function(x, arg, call) {
   if (!is.numeric(x) || length(x) != 2 || anyNA(x)) {
     cli::cli_abort("{.arg {arg}} must be two numbers, not {.code {describe_value(x)}}.", call = call)
   }
-  # The first is a number of records, the second a percentage: outside those ranges a
-  # check would flag every pair or level, or none, without saying so.
-  if (x[1] < 0 || x[2] < 0 || x[2] > 100) {
-    cli::cli_abort(c("{.arg {arg}} must be a number of records (0 or more) and a percentage (0 to 100), not {.code {describe_value(x)}}.",
-                     i = "synthpop's defaults are {.code thresh_1way = c(50, 90)} and {.code thresh_2way = c(4, 80)}."),
-                   call = call)
-  }
   as.numeric(x)
 }
 

@@ -81,13 +81,6 @@ test_that("a dataset with two columns of one name is an error naming the column"
 
 test_that("other arguments are checked", {
   expect_arg_error(call_d(keys = keys4, target = "depress", thresh_1way = 50), "thresh_1way")
-  # A negative number of records, or a percentage outside 0-100, would flag every level
-  # or pair, or none.
-  expect_arg_error(call_d(keys = keys4, target = "depress", thresh_1way = c(-5, -5)), "thresh_1way.*-5")
-  expect_arg_error(call_d(keys = keys4, target = "depress", thresh_1way = c(50, 190)), "thresh_1way.*190")
-  expect_arg_error(call_d(keys = keys4, target = "depress", thresh_2way = c(4, -80)), "thresh_2way.*-80")
-  expect_arg_error(multi.disclosure(sd2011_synds, sd2011, keys = keys4, targets = "depress", print.flag = FALSE,
-                                   plot = FALSE, thresh_2way = c(-1, 80)), "thresh_2way.*-1")
   expect_arg_error(call_d(keys = keys4, target = "depress", to.print = "everything"), "to.print.*everything")
   expect_arg_error(call_d(keys = keys4, target = "depress", n_threads = 0), "n_threads")
   expect_arg_error(call_d(keys = keys4, target = "depress", usetargetNA = "yes"), "usetargetNA")
