@@ -36,7 +36,9 @@ check_syntheses <- function(syn, call) {
     if (!is_db_table(syn[[j]]) && nrow(syn[[j]]) == 0) {
       cli::cli_abort("Synthesis {j} of {.arg object} has no rows.", call = call)
     }
-    if (!is_db_table(syn[[j]])) check_unique_names(syn[[j]], paste0("Synthesis ", j, " of {.arg object}"), call)
+    if (!is_db_table(syn[[j]]) && anyDuplicated(names(syn[[j]]))) {
+      abort_repeated_names(syn[[j]], paste0("Synthesis ", j, " of {.arg object}"), call)
+    }
   }
 }
 

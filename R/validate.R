@@ -56,15 +56,14 @@ check_data_frame <- function(x, arg, call) {
     cli::cli_abort("{.arg {arg}} must have rows and columns; it has {format_count(nrow(x))}{cli::qty(nrow(x))} row{?s} and {ncol(x)} column{?s}.",
                    call = call)
   }
-  check_unique_names(x, paste0("{.arg ", arg, "}"), call)
+  if (anyDuplicated(names(x))) abort_repeated_names(x, paste0("{.arg ", arg, "}"), call)
 }
 
 # A variable is one column: of two columns of one name, the analyses would read the
-# first and leave the other out without saying so. `what` is cli text naming the
-# dataset.
-check_unique_names <- function(x, what, call) {
+# first and leave the other out without saying so (callers test anyDuplicated(), once
+# per dataset and call). `what` is cli text naming the dataset.
+abort_repeated_names <- function(x, what, call) {
   names <- names(x)
-  if (!anyDuplicated(names)) return(invisible())
   repeated <- unique(names[duplicated(names)])
   cli::cli_abort(c(paste0(what, " has more than one column named {.val {repeated}}."),
                    i = "Each variable must be one column; rename or drop the others."),

@@ -882,14 +882,14 @@ fn plain_q_runs(
         return vec![(0..n_q, records_in(0..n_q))];
     }
     // The first q with half the original's cost before it.
-    let offsets = &rows_orig.offsets;
-    let cost_of = |q: usize| offsets[q + 1] - offsets[q] + if offsets[q + 1] > offsets[q] { Q_COST_RECORDS } else { 0 };
-    let half = (0..n_q).map(cost_of).sum::<usize>() / 2;
-    let mut before = 0;
+    let offsets = &rows_orig.offsets[..=n_q];
+    let with_records = offsets.windows(2).filter(|w| w[1] > w[0]).count();
+    let half = (n_orig + Q_COST_RECORDS * with_records) / 2;
+    let mut q_before = 0;
     let middle = (0..n_q)
         .find(|&q| {
-            let reached = before >= half;
-            before += cost_of(q);
+            let reached = offsets[q] + Q_COST_RECORDS * q_before >= half;
+            q_before += (offsets[q + 1] > offsets[q]) as usize;
             reached
         })
         .unwrap_or(n_q);
