@@ -1041,8 +1041,18 @@ mod tests {
             let n_q = 1 + rng.below(60) as usize;
             let rows = |rng: &mut XorShift| -> Vec<u32> {
                 let n = rng.below(400) as usize;
-                // Some q empty, some crowded.
-                (0..n).map(|_| (rng.below(n_q as u64) * rng.below(2).max(1)) as u32 % n_q as u32).collect()
+                // Half the rows in the first quarter of the q (crowded), the rest on even
+                // q only (odd ones empty but for the crowded quarter).
+                (0..n)
+                    .map(|_| {
+                        let q = if rng.below(2) == 0 {
+                            rng.below(n_q.div_ceil(4) as u64)
+                        } else {
+                            2 * rng.below(n_q.div_ceil(2) as u64)
+                        };
+                        (q as usize % n_q) as u32
+                    })
+                    .collect()
             };
             let (orig, view) = (rows(&mut rng), rows(&mut rng));
             let (r_orig, r_view) = (RowsByQ::new(&orig, n_q), RowsByQ::new(&view, n_q));
