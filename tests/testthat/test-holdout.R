@@ -247,3 +247,27 @@ test_that("the printout explains negative R and the size of the control set (iss
   expect_match(out_md, "R is negative for repU", fixed = TRUE)
   expect_match(out_md, "prop = 0.2 follows the PSD paper (Raab, 2024)", fixed = TRUE)
 })
+
+test_that("the printout's sizes note holds: without leakage, R of DCAPs and TCAPs is near +0.3 at prop = 0.2 and near 0 at equal sizes", {
+  # What bench/holdout-sizes.R measures with 40 splits, here with 12: the "syntheses"
+  # are real records drawn apart from both sets, so nothing leaks.
+  withr::local_seed(7)
+  mean_r <- function(n_train, n_control, n_syn) {
+    r <- replicate(12, {
+      i <- sample(nrow(sd2011))
+      train <- sd2011[i[seq_len(n_train)], ]
+      control <- sd2011[i[n_train + seq_len(n_control)], ]
+      syn <- sd2011[i[n_train + n_control + seq_len(n_syn)], ]
+      h <- disclosure(syn, train, keys = c("sex", "age", "region"), target = "marital", control = control,
+                      print.flag = FALSE)
+      stats::setNames(h$holdout$R, h$holdout$measure)[c("DCAPs", "TCAPs", "UiO", "DiSCO")]
+    })
+    rowMeans(r)
+  }
+  smaller <- mean_r(2000, 500, 2000)
+  expect_true(all(smaller[c("DCAPs", "TCAPs")] > 0.2 & smaller[c("DCAPs", "TCAPs")] < 0.45))
+  expect_lt(smaller[["UiO"]], -0.5)
+  expect_lt(abs(smaller[["DiSCO"]]), 0.1)
+  equal <- mean_r(1500, 1500, 2000)
+  expect_true(all(abs(equal) < 0.11))
+})

@@ -1029,8 +1029,6 @@ mod tests {
     use crate::plan::TauGrid;
     use crate::test_random::XorShift;
 
-    /// An index made ahead counts as the engine's own; an index of other keys is an
-    /// error, not counts on the wrong keys.
     /// The plain pass's two runs of q split where the original's cost (records, and
     /// `Q_COST_RECORDS` per q with some) first reaches half, as a prefix sum over every
     /// q finds it; the views' rows count only in the runs' records.
@@ -1079,6 +1077,8 @@ mod tests {
         }
     }
 
+    /// An index made ahead counts as the engine's own; an index of other keys is an
+    /// error, not counts on the wrong keys.
     #[test]
     fn an_index_made_ahead_counts_as_the_engines_and_only_for_its_keys() {
         let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15u64);
